@@ -1,0 +1,157 @@
+/* libcudnnctl: find, read, verify and explain NVIDIA cuDNN installations.
+ *
+ * The one public header of the library. The library never prints and never
+ * exits: every function that can fail returns 0 (or a pointer) on success and
+ * -1 (or NULL) on failure, with the reason in a cudnnctl_error owned by the
+ * caller. Everything the library hands out has a matching _free function;
+ * strings it returns are released with cudnnctl_free (on Windows the DLL and
+ * the program may use different C runtimes).
+ *
+ * Facts are data: a command gathers facts into a cudnnctl_value tree (JSON
+ * shaped: objects with ordered keys, arrays, strings, integers, booleans,
+ * null). The tree is what --json prints and what the text renderers read. */
+#ifndef CUDNNCTL_H
+#define CUDNNCTL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(CUDNNCTL_STATIC)
+#define CUDNNCTL_API
+#elif defined(_WIN32)
+#if defined(CUDNNCTL_BUILDING)
+#define CUDNNCTL_API __declspec(dllexport)
+#else
+#define CUDNNCTL_API __declspec(dllimport)
+#endif
+#elif defined(__GNUC__)
+#define CUDNNCTL_API __attribute__((visibility("default")))
+#else
+#define CUDNNCTL_API
+#endif
+
+/* The version of this library and tool. */
+#define CUDNNCTL_VERSION_MAJOR 0
+#define CUDNNCTL_VERSION_MINOR 1
+#define CUDNNCTL_VERSION_PATCH 0
+#define CUDNNCTL_VERSION_STRING "0.1.0"
+
+/* The version of the JSON documents this library writes (docs/json.md). A
+ * change that removes or renames a key or changes a value's type bumps it. */
+#define CUDNNCTL_JSON_SCHEMA_VERSION 1
+
+CUDNNCTL_API const char *cudnnctl_version(void);
+/* 1 if this build reads archives (zip, tar.*), 0 if it was built without libarchive. */
+CUDNNCTL_API int cudnnctl_have_archives(void);
+
+/* ---- errors ---------------------------------------------------------- */
+
+struct cudnnctl_error {
+        int code;      /* one of CC_ERR_* (see error codes below), 0 if none */
+        char msg[512]; /* one line, names the thing and what is wrong */
+};
+typedef struct cudnnctl_error cudnnctl_error;
+
+enum {
+        CUDNNCTL_OK = 0,
+        CUDNNCTL_ERR_IO = 1,
+        CUDNNCTL_ERR_FORMAT = 2,
+        CUDNNCTL_ERR_TRUNCATED = 3,
+        CUDNNCTL_ERR_LIMIT = 4,
+        CUDNNCTL_ERR_NOMEM = 5,
+        CUDNNCTL_ERR_UNSUPPORTED = 6,
+        CUDNNCTL_ERR_NOTFOUND = 7,
+        CUDNNCTL_ERR_USAGE = 8,
+};
+
+CUDNNCTL_API void cudnnctl_free(void *p);
+
+/* ---- fact trees -------------------------------------------------------- */
+
+typedef struct cudnnctl_value cudnnctl_value;
+
+enum cudnnctl_value_type {
+        CUDNNCTL_NULL = 0,
+        CUDNNCTL_BOOL,
+        CUDNNCTL_INT,
+        CUDNNCTL_STRING,
+        CUDNNCTL_ARRAY,
+        CUDNNCTL_OBJECT,
+};
+
+CUDNNCTL_API void cudnnctl_value_free(cudnnctl_value *v);
+CUDNNCTL_API int cudnnctl_value_type(const cudnnctl_value *v);
+/* The member `key` of an object, or NULL. */
+CUDNNCTL_API const cudnnctl_value *cudnnctl_value_get(const cudnnctl_value *obj, const char *key);
+/* Follow a '/'-separated path of object keys and array indexes ("files/0/kind"). */
+CUDNNCTL_API const cudnnctl_value *cudnnctl_value_path(const cudnnctl_value *v, const char *path);
+CUDNNCTL_API size_t cudnnctl_value_len(const cudnnctl_value *v); /* array or object size */
+CUDNNCTL_API const cudnnctl_value *cudnnctl_value_at(const cudnnctl_value *v, size_t i);
+/* The key of member i of an object. */
+CUDNNCTL_API const char *cudnnctl_value_key_at(const cudnnctl_value *v, size_t i);
+CUDNNCTL_API const char *cudnnctl_value_str(const cudnnctl_value *v); /* NULL unless a string */
+CUDNNCTL_API int64_t cudnnctl_value_int(const cudnnctl_value *v);     /* 0 unless an integer */
+CUDNNCTL_API int cudnnctl_value_bool(const cudnnctl_value *v);        /* 0 unless true */
+
+/* Render a tree as JSON (UTF-8, keys in insertion order, invalid UTF-8 bytes
+ * replaced by U+FFFD, control characters escaped). *out is NUL-terminated,
+ * freed with cudnnctl_free. */
+CUDNNCTL_API int cudnnctl_to_json(const cudnnctl_value *v, int pretty, char **out, cudnnctl_error *err);
+
+/* ---- versions -------------------------------------------------------- */
+
+/* A dotted version: up to four numeric components ("9.19.0.56"). n is the
+ * number of components read; n == 0 means unknown. */
+typedef struct cudnnctl_ver {
+        int n;
+        long part[4];
+} cudnnctl_ver;
+
+/* Parse "9.19.0", "v8.2.2.26", "11.4". Returns -1 on anything else. */
+CUDNNCTL_API int cudnnctl_ver_parse(const char *s, cudnnctl_ver *out);
+/* Compare component by component; missing components count as 0. */
+CUDNNCTL_API int cudnnctl_ver_cmp(const cudnnctl_ver *a, const cudnnctl_ver *b);
+/* CUDNN_VERSION of a release: M*1000+m*100+p before 9, M*10000+m*100+p from 9 on. */
+CUDNNCTL_API long cudnnctl_cudnn_encode(int major, int minor, int patch);
+/* The inverse: 8202 -> 8.2.2, 91900 -> 9.19.0. Returns -1 if not a cuDNN version number. */
+CUDNNCTL_API int cudnnctl_cudnn_decode(long v, cudnnctl_ver *out);
+/* The 4-byte constant cuDNN 9 exports: (major << 16) | (minor << 8) | patch. */
+CUDNNCTL_API int cudnnctl_cudnn_decode_packed(uint32_t v, cudnnctl_ver *out);
+/* CUDA_VERSION / CUDART_VERSION: M*1000 + m*10 (13000 = 13.0, 11040 = 11.4). */
+CUDNNCTL_API long cudnnctl_cuda_encode(int major, int minor);
+CUDNNCTL_API int cudnnctl_cuda_decode(long v, cudnnctl_ver *out);
+/* "9.19.0" into buf (n components; "unknown" when n == 0). */
+CUDNNCTL_API const char *cudnnctl_ver_str(const cudnnctl_ver *v, char *buf, size_t size);
+
+/* ---- inspect --------------------------------------------------------- */
+
+enum {
+        CUDNNCTL_INSPECT_NO_ARCHIVE_MEMBERS = 1, /* list archives, do not parse members */
+};
+
+typedef struct cudnnctl_inspect_options {
+        const char *root; /* treat this directory as "/" (NULL: the real root) */
+        unsigned flags;
+        size_t max_dir_entries; /* per directory walk; 0: default (20000) */
+} cudnnctl_inspect_options;
+
+/* Static facts of one path (file of any kind, directory, archive). Never
+ * loads the file. On success *out is an object documented in docs/json.md
+ * ("kind", "path", and the facts of that kind). A file that can be opened but
+ * not parsed still succeeds: its facts carry "error". -1 only when the path
+ * itself cannot be read at all. */
+CUDNNCTL_API int cudnnctl_inspect(const char *path, const cudnnctl_inspect_options *opts, cudnnctl_value **out,
+                                  cudnnctl_error *err);
+
+/* Human-readable text for the result of cudnnctl_inspect. */
+CUDNNCTL_API int cudnnctl_inspect_text(const cudnnctl_value *facts, int color, char **out, cudnnctl_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Install what cudnnctl needs to build and test on Debian 12 (idempotent).
+# Needs root (or sudo). Set CUDNNCTL_SKIP_APT=1 to skip when already installed.
+set -euo pipefail
+[ "${CUDNNCTL_SKIP_APT:-0}" = 1 ] && exit 0
+pkgs=(
+        build-essential cmake ninja-build pkg-config git        # build
+        libarchive-dev                                          # archives (zip, tar.*)
+        libcmocka-dev                                           # unit tests
+        python3 python3-pefile binutils libtree pax-utils file  # test oracles (readelf, pefile, libtree)
+        clang clang-format libclang-rt-14-dev                   # format check, sanitizers, libFuzzer
+        gcc-mingw-w64-x86-64 gcc-mingw-w64-i686 binutils-mingw-w64-x86-64 # Windows build and PE fixtures
+        wine64 wine                                             # Windows tests
+        zip unzip xz-utils                                      # archive fixtures
+)
+missing=()
+for p in "${pkgs[@]}"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+SUDO=
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+echo "installing: ${missing[*]}"
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

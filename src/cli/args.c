@@ -1,0 +1,103 @@
+#include "cli.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+void cli_parser_init(struct cli_parser *p, int argc, char **argv)
+{
+        p->argc = argc;
+        p->argv = argv;
+        p->i = 1;
+        p->done = 0;
+        p->arg = NULL;
+}
+
+void cli_error(const struct cli_cmd *cmd, const char *fmt, ...)
+{
+        va_list ap;
+
+        fflush(stdout);
+        if (cmd != NULL)
+                fprintf(stderr, "cudnnctl %s: ", cmd->name);
+        else
+                fprintf(stderr, "cudnnctl: ");
+        va_start(ap, fmt);
+        vfprintf(stderr, fmt, ap);
+        va_end(ap);
+        fputc('\n', stderr);
+}
+
+void cli_usage(const struct cli_cmd *cmd)
+{
+        printf("usage: cudnnctl %s\n", cmd->usage);
+}
+
+int cli_write(const char *s)
+{
+        size_t n = strlen(s);
+
+        return fwrite(s, 1, n, stdout) == n ? 0 : -1;
+}
+
+int cli_next(struct cli_parser *p, const struct cli_opt *opts, const struct cli_cmd *cmd)
+{
+        const char *w;
+        const struct cli_opt *o;
+
+        p->arg = NULL;
+        if (p->i >= p->argc)
+                return CLI_END;
+        w = p->argv[p->i++];
+        if (p->done || w[0] != '-' || w[1] == '\0') {
+                p->arg = w;
+                return CLI_POSITIONAL;
+        }
+        if (strcmp(w, "--") == 0) {
+                p->done = 1;
+                return cli_next(p, opts, cmd);
+        }
+        if (w[1] == '-') {
+                const char *name = w + 2;
+                const char *eq = strchr(name, '=');
+                size_t len = eq ? (size_t)(eq - name) : strlen(name);
+
+                for (o = opts; o->name != NULL || o->short_name != 0; o++) {
+                        if (o->name == NULL || strlen(o->name) != len || strncmp(o->name, name, len) != 0)
+                                continue;
+                        if (!o->has_arg) {
+                                if (eq != NULL) {
+                                        cli_error(cmd, "option --%s takes no value", o->name);
+                                        return CLI_ERROR;
+                                }
+                                return o->id;
+                        }
+                        if (eq != NULL) {
+                                p->arg = eq + 1;
+                        } else if (p->i < p->argc) {
+                                p->arg = p->argv[p->i++];
+                        } else {
+                                cli_error(cmd, "option --%s needs a value", o->name);
+                                return CLI_ERROR;
+                        }
+                        return o->id;
+                }
+                cli_error(cmd, "unknown option '%s' (see 'cudnnctl %s --help')", w, cmd ? cmd->name : "");
+                return CLI_ERROR;
+        }
+        if (w[2] == '\0') {
+                for (o = opts; o->name != NULL || o->short_name != 0; o++) {
+                        if (o->short_name != w[1])
+                                continue;
+                        if (o->has_arg) {
+                                if (p->i >= p->argc) {
+                                        cli_error(cmd, "option -%c needs a value", w[1]);
+                                        return CLI_ERROR;
+                                }
+                                p->arg = p->argv[p->i++];
+                        }
+                        return o->id;
+                }
+        }
+        cli_error(cmd, "unknown option '%s' (see 'cudnnctl %s --help')", w, cmd ? cmd->name : "");
+        return CLI_ERROR;
+}

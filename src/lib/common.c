@@ -1,0 +1,423 @@
+#include "common.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CC_BUF_DEFAULT_MAX ((size_t)256 << 20)
+
+static void set_msg(cc_error *err, int code, const char *fmt, va_list ap) CC_VPRINTF(3);
+
+static void set_msg(cc_error *err, int code, const char *fmt, va_list ap)
+{
+        int n;
+
+        err->code = code;
+        n = vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+        if (n < 0)
+                snprintf(err->msg, sizeof(err->msg), "error");
+}
+
+int cc_err(cc_error *err, int code, const char *fmt, ...)
+{
+        va_list ap;
+
+        if (err == NULL)
+                return -1;
+        va_start(ap, fmt);
+        set_msg(err, code, fmt, ap);
+        va_end(ap);
+        return -1;
+}
+
+int cc_err_errno(cc_error *err, int errnum, const char *fmt, ...)
+{
+        va_list ap;
+        size_t len;
+
+        if (err == NULL)
+                return -1;
+        va_start(ap, fmt);
+        set_msg(err, errnum == ENOMEM ? CC_ERR_NOMEM : CC_ERR_IO, fmt, ap);
+        va_end(ap);
+        len = strlen(err->msg);
+        snprintf(err->msg + len, sizeof(err->msg) - len, ": %s", strerror(errnum));
+        return -1;
+}
+
+void cc_err_prefix(cc_error *err, const char *fmt, ...)
+{
+        char old[sizeof(err->msg)];
+        va_list ap;
+        size_t len;
+
+        if (err == NULL)
+                return;
+        memcpy(old, err->msg, sizeof(old));
+        va_start(ap, fmt);
+        vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+        va_end(ap);
+        len = strlen(err->msg);
+        snprintf(err->msg + len, sizeof(err->msg) - len, ": %s", old);
+}
+
+void cc_err_clear(cc_error *err)
+{
+        if (err == NULL)
+                return;
+        err->code = CC_OK;
+        err->msg[0] = '\0';
+}
+
+void *cc_malloc(cc_error *err, size_t size)
+{
+        void *p = malloc(size ? size : 1);
+
+        if (p == NULL)
+                cc_err(err, CC_ERR_NOMEM, "out of memory (%zu bytes)", size);
+        return p;
+}
+
+void *cc_calloc(cc_error *err, size_t n, size_t size)
+{
+        void *p;
+
+        if (n == 0 || size == 0)
+                n = size = 1;
+        p = calloc(n, size);
+        if (p == NULL)
+                cc_err(err, CC_ERR_NOMEM, "out of memory (%zu x %zu bytes)", n, size);
+        return p;
+}
+
+void *cc_realloc(cc_error *err, void *p, size_t size)
+{
+        void *q = realloc(p, size ? size : 1);
+
+        if (q == NULL)
+                cc_err(err, CC_ERR_NOMEM, "out of memory (%zu bytes)", size);
+        return q;
+}
+
+char *cc_strndup(cc_error *err, const char *s, size_t n)
+{
+        char *p = cc_malloc(err, n + 1);
+
+        if (p == NULL)
+                return NULL;
+        memcpy(p, s, n);
+        p[n] = '\0';
+        return p;
+}
+
+char *cc_strdup(cc_error *err, const char *s)
+{
+        return cc_strndup(err, s, strlen(s));
+}
+
+char *cc_asprintf(cc_error *err, const char *fmt, ...)
+{
+        cc_buf b = {0};
+        va_list ap;
+        int rc;
+
+        va_start(ap, fmt);
+        rc = cc_buf_vprintf(&b, err, fmt, ap);
+        va_end(ap);
+        if (rc < 0) {
+                cc_buf_free(&b);
+                return NULL;
+        }
+        if (b.data == NULL)
+                return cc_strdup(err, "");
+        return cc_buf_steal(&b);
+}
+
+static int buf_reserve(cc_buf *b, size_t extra, cc_error *err)
+{
+        size_t max = b->max ? b->max : CC_BUF_DEFAULT_MAX;
+        size_t need, ncap;
+        char *p;
+
+        if (extra > max || b->len > max - extra)
+                return cc_err(err, CC_ERR_LIMIT, "buffer over its limit of %zu bytes", max);
+        need = b->len + extra + 1;
+        if (need <= b->cap)
+                return 0;
+        ncap = b->cap ? b->cap : 64;
+        while (ncap < need)
+                ncap = ncap > SIZE_MAX / 2 ? need : ncap * 2;
+        p = cc_realloc(err, b->data, ncap);
+        if (p == NULL)
+                return -1;
+        b->data = p;
+        b->cap = ncap;
+        return 0;
+}
+
+int cc_buf_append(cc_buf *b, const void *p, size_t n, cc_error *err)
+{
+        if (buf_reserve(b, n, err) < 0)
+                return -1;
+        if (n)
+                memcpy(b->data + b->len, p, n);
+        b->len += n;
+        b->data[b->len] = '\0';
+        return 0;
+}
+
+int cc_buf_puts(cc_buf *b, const char *s, cc_error *err)
+{
+        return cc_buf_append(b, s, strlen(s), err);
+}
+
+int cc_buf_putc(cc_buf *b, char c, cc_error *err)
+{
+        return cc_buf_append(b, &c, 1, err);
+}
+
+int cc_buf_vprintf(cc_buf *b, cc_error *err, const char *fmt, va_list ap)
+{
+        va_list ap2;
+        int n;
+
+        va_copy(ap2, ap);
+        n = vsnprintf(NULL, 0, fmt, ap2);
+        va_end(ap2);
+        if (n < 0)
+                return cc_err(err, CC_ERR_FORMAT, "bad format string");
+        if (buf_reserve(b, (size_t)n, err) < 0)
+                return -1;
+        vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+        b->len += (size_t)n;
+        return 0;
+}
+
+int cc_buf_printf(cc_buf *b, cc_error *err, const char *fmt, ...)
+{
+        va_list ap;
+        int rc;
+
+        va_start(ap, fmt);
+        rc = cc_buf_vprintf(b, err, fmt, ap);
+        va_end(ap);
+        return rc;
+}
+
+char *cc_buf_steal(cc_buf *b)
+{
+        char *p = b->data;
+
+        b->data = NULL;
+        b->len = b->cap = 0;
+        return p;
+}
+
+void cc_buf_free(cc_buf *b)
+{
+        if (b == NULL)
+                return;
+        free(b->data);
+        b->data = NULL;
+        b->len = b->cap = 0;
+}
+
+int cc_strv_take(cc_strv *sv, char *s, cc_error *err)
+{
+        if (s == NULL)
+                return -1;
+        if (sv->n == sv->cap) {
+                size_t ncap = sv->cap ? sv->cap * 2 : 8;
+                char **v = cc_realloc(err, sv->v, ncap * sizeof(*v));
+
+                if (v == NULL) {
+                        free(s);
+                        return -1;
+                }
+                sv->v = v;
+                sv->cap = ncap;
+        }
+        sv->v[sv->n++] = s;
+        return 0;
+}
+
+int cc_strv_pushn(cc_strv *sv, const char *s, size_t n, cc_error *err)
+{
+        return cc_strv_take(sv, cc_strndup(err, s, n), err);
+}
+
+int cc_strv_push(cc_strv *sv, const char *s, cc_error *err)
+{
+        return cc_strv_pushn(sv, s, strlen(s), err);
+}
+
+int cc_strv_contains(const cc_strv *sv, const char *s)
+{
+        size_t i;
+
+        for (i = 0; i < sv->n; i++)
+                if (strcmp(sv->v[i], s) == 0)
+                        return 1;
+        return 0;
+}
+
+void cc_strv_free(cc_strv *sv)
+{
+        size_t i;
+
+        if (sv == NULL)
+                return;
+        for (i = 0; i < sv->n; i++)
+                free(sv->v[i]);
+        free(sv->v);
+        sv->v = NULL;
+        sv->n = sv->cap = 0;
+}
+
+int cc_range_ok(size_t size, uint64_t off, uint64_t len)
+{
+        return off <= (uint64_t)size && len <= (uint64_t)size - off;
+}
+
+int cc_rd_u8(const uint8_t *p, size_t size, uint64_t off, uint8_t *out)
+{
+        if (!cc_range_ok(size, off, 1))
+                return -1;
+        *out = p[off];
+        return 0;
+}
+
+static uint64_t rd_n(const uint8_t *p, int n, int big)
+{
+        uint64_t v = 0;
+        int i;
+
+        if (big)
+                for (i = 0; i < n; i++)
+                        v = (v << 8) | p[i];
+        else
+                for (i = n - 1; i >= 0; i--)
+                        v = (v << 8) | p[i];
+        return v;
+}
+
+int cc_rd_u16(const uint8_t *p, size_t size, uint64_t off, int big, uint16_t *out)
+{
+        if (!cc_range_ok(size, off, 2))
+                return -1;
+        *out = (uint16_t)rd_n(p + off, 2, big);
+        return 0;
+}
+
+int cc_rd_u32(const uint8_t *p, size_t size, uint64_t off, int big, uint32_t *out)
+{
+        if (!cc_range_ok(size, off, 4))
+                return -1;
+        *out = (uint32_t)rd_n(p + off, 4, big);
+        return 0;
+}
+
+int cc_rd_u64(const uint8_t *p, size_t size, uint64_t off, int big, uint64_t *out)
+{
+        if (!cc_range_ok(size, off, 8))
+                return -1;
+        *out = rd_n(p + off, 8, big);
+        return 0;
+}
+
+int cc_ascii_tolower(int c)
+{
+        return (c >= 'A' && c <= 'Z') ? c - 'A' + 'a' : c;
+}
+
+int cc_strncasecmp(const char *a, const char *b, size_t n)
+{
+        size_t i;
+
+        for (i = 0; i < n; i++) {
+                int ca = cc_ascii_tolower((unsigned char)a[i]);
+                int cb = cc_ascii_tolower((unsigned char)b[i]);
+
+                if (ca != cb)
+                        return ca - cb;
+                if (ca == 0)
+                        return 0;
+        }
+        return 0;
+}
+
+int cc_strcasecmp(const char *a, const char *b)
+{
+        return cc_strncasecmp(a, b, SIZE_MAX);
+}
+
+int cc_starts_with(const char *s, const char *prefix)
+{
+        return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+int cc_ends_with(const char *s, const char *suffix)
+{
+        size_t ls = strlen(s), lx = strlen(suffix);
+
+        return ls >= lx && memcmp(s + ls - lx, suffix, lx) == 0;
+}
+
+int cc_ends_with_nocase(const char *s, const char *suffix)
+{
+        size_t ls = strlen(s), lx = strlen(suffix);
+
+        return ls >= lx && cc_strncasecmp(s + ls - lx, suffix, lx) == 0;
+}
+
+int cc_utf8_valid(const char *str, size_t n)
+{
+        const unsigned char *s = (const unsigned char *)str;
+        size_t i = 0;
+
+        while (i < n) {
+                unsigned c = s[i];
+                size_t k, need;
+                uint32_t cp;
+
+                if (c < 0x80) {
+                        i++;
+                        continue;
+                }
+                if (c >= 0xC2 && c <= 0xDF) {
+                        need = 1;
+                        cp = c & 0x1F;
+                } else if (c >= 0xE0 && c <= 0xEF) {
+                        need = 2;
+                        cp = c & 0x0F;
+                } else if (c >= 0xF0 && c <= 0xF4) {
+                        need = 3;
+                        cp = c & 0x07;
+                } else {
+                        return 0;
+                }
+                if (n - i <= need)
+                        return 0;
+                for (k = 1; k <= need; k++) {
+                        if ((s[i + k] & 0xC0) != 0x80)
+                                return 0;
+                        cp = (cp << 6) | (s[i + k] & 0x3F);
+                }
+                if ((need == 2 && cp < 0x800) || (need == 3 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+                    (cp >= 0xD800 && cp <= 0xDFFF))
+                        return 0;
+                i += need + 1;
+        }
+        return 1;
+}
+
+const char *cc_basename(const char *path)
+{
+        const char *b = path, *p;
+
+        for (p = path; *p; p++)
+                if (*p == '/' || *p == '\\')
+                        b = p + 1;
+        return b;
+}

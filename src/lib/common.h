@@ -1,0 +1,120 @@
+/* Internal building blocks shared by every module of libcudnnctl: the error
+ * type, bounded growable buffers, string vectors and checked allocation.
+ * Nothing here prints or exits. */
+#ifndef CC_COMMON_H
+#define CC_COMMON_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cudnnctl/cudnnctl.h"
+
+/* MinGW builds use its C99-conforming printf (__USE_MINGW_ANSI_STDIO=1, set by
+ * the build), so formats are checked as gnu_printf there. */
+#if defined(__MINGW32__)
+#define CC_FMT_KIND gnu_printf
+#else
+#define CC_FMT_KIND printf
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define CC_PRINTF(a, b) __attribute__((format(CC_FMT_KIND, a, b)))
+#define CC_WUR __attribute__((warn_unused_result))
+#define CC_VPRINTF(a) __attribute__((format(CC_FMT_KIND, a, 0)))
+#else
+#define CC_PRINTF(a, b)
+#define CC_WUR
+#define CC_VPRINTF(a)
+#endif
+
+#define CC_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Error codes carried in struct cc_error. */
+enum cc_errcode {
+        CC_OK = 0,
+        CC_ERR_IO,          /* the OS refused: open, read, stat, opendir... */
+        CC_ERR_FORMAT,      /* the bytes are not what they claim to be */
+        CC_ERR_TRUNCATED,   /* an offset or size points past the end */
+        CC_ERR_LIMIT,       /* a count, size or depth is over our bound */
+        CC_ERR_NOMEM,       /* allocation failed */
+        CC_ERR_UNSUPPORTED, /* valid input that this build cannot read */
+        CC_ERR_NOTFOUND,    /* the thing asked for is not there */
+        CC_ERR_USAGE,       /* the caller passed something invalid */
+};
+
+/* One error, owned by the caller (the public cudnnctl_error). msg is one
+ * line, no trailing newline. */
+typedef struct cudnnctl_error cc_error;
+
+/* Set err (if not NULL) and return -1, so callers can `return cc_err(...)`. */
+int cc_err(cc_error *err, int code, const char *fmt, ...) CC_PRINTF(3, 4);
+/* As cc_err, appending ": strerror(errnum)". */
+int cc_err_errno(cc_error *err, int errnum, const char *fmt, ...) CC_PRINTF(3, 4);
+/* Prefix an already-set error message with "prefix: ". */
+void cc_err_prefix(cc_error *err, const char *fmt, ...) CC_PRINTF(2, 3);
+void cc_err_clear(cc_error *err);
+
+/* Checked allocation: on failure set err to CC_ERR_NOMEM and return NULL. */
+void *cc_malloc(cc_error *err, size_t size);
+void *cc_calloc(cc_error *err, size_t n, size_t size);
+void *cc_realloc(cc_error *err, void *p, size_t size);
+char *cc_strdup(cc_error *err, const char *s);
+char *cc_strndup(cc_error *err, const char *s, size_t n);
+/* printf into a new string; caller frees. */
+char *cc_asprintf(cc_error *err, const char *fmt, ...) CC_PRINTF(2, 3);
+
+/* A growable byte buffer with a hard size cap. data is always NUL-terminated
+ * once anything was appended. Zero-initialise, optionally set max. */
+typedef struct cc_buf {
+        char *data;
+        size_t len;
+        size_t cap;
+        size_t max; /* 0 means the default cap (256 MiB) */
+} cc_buf;
+
+int cc_buf_append(cc_buf *b, const void *p, size_t n, cc_error *err) CC_WUR;
+int cc_buf_puts(cc_buf *b, const char *s, cc_error *err) CC_WUR;
+int cc_buf_putc(cc_buf *b, char c, cc_error *err) CC_WUR;
+int cc_buf_printf(cc_buf *b, cc_error *err, const char *fmt, ...) CC_PRINTF(3, 4) CC_WUR;
+int cc_buf_vprintf(cc_buf *b, cc_error *err, const char *fmt, va_list ap) CC_VPRINTF(3) CC_WUR;
+/* Hand the string over to the caller (who frees it); the buffer is reset. */
+char *cc_buf_steal(cc_buf *b);
+void cc_buf_free(cc_buf *b);
+
+/* A vector of owned strings. Zero-initialise. */
+typedef struct cc_strv {
+        char **v;
+        size_t n;
+        size_t cap;
+} cc_strv;
+
+int cc_strv_push(cc_strv *sv, const char *s, cc_error *err) CC_WUR;
+int cc_strv_pushn(cc_strv *sv, const char *s, size_t n, cc_error *err) CC_WUR;
+/* Take ownership of s (freed on failure too). */
+int cc_strv_take(cc_strv *sv, char *s, cc_error *err) CC_WUR;
+int cc_strv_contains(const cc_strv *sv, const char *s);
+void cc_strv_free(cc_strv *sv);
+
+/* Bounds-checked little/big-endian reads. Return 0 on success, -1 if
+ * [off, off+width) is not inside [0, size). */
+int cc_rd_u8(const uint8_t *p, size_t size, uint64_t off, uint8_t *out);
+int cc_rd_u16(const uint8_t *p, size_t size, uint64_t off, int big, uint16_t *out);
+int cc_rd_u32(const uint8_t *p, size_t size, uint64_t off, int big, uint32_t *out);
+int cc_rd_u64(const uint8_t *p, size_t size, uint64_t off, int big, uint64_t *out);
+/* 1 if [off, off+len) lies inside a buffer of `size` bytes (no overflow). */
+int cc_range_ok(size_t size, uint64_t off, uint64_t len);
+
+/* ASCII helpers that ignore the locale. */
+int cc_ascii_tolower(int c);
+int cc_strcasecmp(const char *a, const char *b);
+int cc_strncasecmp(const char *a, const char *b, size_t n);
+int cc_starts_with(const char *s, const char *prefix);
+int cc_ends_with(const char *s, const char *suffix);
+int cc_ends_with_nocase(const char *s, const char *suffix);
+/* 1 if the n bytes at s are valid UTF-8. */
+int cc_utf8_valid(const char *s, size_t n);
+/* The last path component (after '/' or '\\'). Points into path. */
+const char *cc_basename(const char *path);
+
+#endif

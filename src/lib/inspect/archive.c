@@ -1,0 +1,1182 @@
+/* cuDNN archives read in place with libarchive (zip, tar.gz, tar.xz, wheels...):
+ * the format, the layout of each era, what the archive's name says and what
+ * its members say (kept apart), every member with where an install would put
+ * it, and the members an install must refuse. Nothing is extracted: member
+ * data is read into memory, within caps, and handed to cc_inspect_bytes.
+ *
+ * Every archive is hostile: members are capped (count, bytes per member,
+ * bytes in all, bytes passed over), names are checked before use, and a
+ * damaged archive keeps what was read before the damage. */
+#include "inspect.h"
+#include "../formats/names.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef CC_HAVE_LIBARCHIVE
+#define CC_HAVE_LIBARCHIVE 0
+#endif
+
+#if CC_HAVE_LIBARCHIVE
+#include <archive.h>
+#include <archive_entry.h>
+#endif
+
+int cc_archive_is(const uint8_t *data, size_t size)
+{
+        static const struct {
+                size_t off;
+                const char *magic;
+                size_t len;
+        } sigs[] = {
+            {0, "PK\x03\x04", 4},               /* zip, wheel */
+            {0, "PK\x05\x06", 4},               /* empty zip */
+            {0, "\x1f\x8b", 2},                 /* gzip */
+            {0, "\xfd\x37\x7a\x58\x5a\x00", 6}, /* xz */
+            {0, "BZh", 3},                      /* bzip2 */
+            {0, "\x28\xb5\x2f\xfd", 4},         /* zstd */
+            {257, "ustar", 5},                  /* tar (POSIX and GNU) */
+        };
+        size_t i;
+
+        if (data == NULL)
+                return 0;
+        for (i = 0; i < CC_ARRAY_LEN(sigs); i++)
+                if (cc_range_ok(size, sigs[i].off, sigs[i].len) &&
+                    memcmp(data + sigs[i].off, sigs[i].magic, sigs[i].len) == 0)
+                        return 1;
+        return 0;
+}
+
+#if !CC_HAVE_LIBARCHIVE
+
+int cc_archive_inspect(const char *path, unsigned flags, cc_value *obj, cc_error *err)
+{
+        (void)path;
+        (void)flags;
+        return cc_v_set_str(obj, "error", "this build cannot read archives (built without libarchive)", err);
+}
+
+#else
+
+#define MiB ((uint64_t)1024 * 1024)
+#define AR_MAX_MEMBERS 100000                     /* then "truncated" */
+#define AR_MAX_TEXT (4 * MiB)                     /* headers, METADATA */
+#define AR_MAX_LIB (64 * MiB)                     /* libraries */
+#define AR_MAX_READ (256 * MiB)                   /* member data read in all */
+#define AR_MAX_PASSED ((uint64_t)16 * 1024 * MiB) /* member bytes passed over */
+#define AR_MAX_NAME 4096                          /* longer names are unsafe */
+#define AR_MAX_WARNINGS 100
+#define AR_MAX_NAME_VERSIONS 32 /* distinct versions in library names */
+#define AR_COPY_DEPTH 32
+
+enum ar_type { T_FILE, T_DIR, T_SYMLINK, T_HARDLINK, T_OTHER };
+static const char *const type_names[] = {"file", "dir", "symlink", "hardlink", "other"};
+
+enum ar_interest { I_NONE, I_HEADER, I_CUDA_HEADER, I_METADATA, I_LIBRARY };
+
+struct ar_member {
+        char *norm;  /* normalised name: no "./" prefix, no '/' at the end */
+        int type;    /* enum ar_type */
+        int unsafe;  /* listed in unsafe_paths: an install must not place it */
+        int libkind; /* enum cc_file_kind of the base name, CC_FK_NONE if none */
+        cc_value *v; /* the member's object (owned by the members array) */
+};
+
+struct ar_state {
+        const char *path;
+        unsigned flags;
+        struct archive *a;
+        cc_value *members;  /* [ {path, type, size, link, install_to, facts} ] */
+        cc_value *unsafe;   /* [ {path, reason} ] */
+        cc_value *warnings; /* libarchive's warnings */
+        cc_value *lifted;   /* version evidence found in member facts */
+        struct ar_member *m;
+        size_t n, cap;
+        uint64_t total_size;
+        uint64_t read_total; /* member bytes read for facts */
+        uint64_t passed;     /* member bytes declared, read or skipped */
+        int truncated;
+        const char *truncated_reason;
+        int linux_seen, windows_seen;
+        cc_strv arches;     /* machines of the members read */
+        cc_strv name_vers;  /* distinct versions in library names */
+        cc_strv name_first; /* the first member that showed each */
+        size_t name_count[AR_MAX_NAME_VERSIONS];
+};
+
+/* ---- names ------------------------------------------------------------ */
+
+/* The name without leading "./" (and "/" after them), "//" collapsed, "/./"
+ * dropped and no '/' at the end. Caller frees. */
+static char *norm_name(const char *name, cc_error *err)
+{
+        size_t len = strlen(name), i, o = 0;
+        char *s = cc_malloc(err, len + 1);
+
+        if (s == NULL)
+                return NULL;
+        for (i = 0; i < len;) {
+                size_t n = strcspn(name + i, "/");
+
+                if ((n == 0 && o > 0) || (n == 1 && name[i] == '.')) {
+                        i += n + (name[i + n] == '/');
+                        continue;
+                }
+                if (o > 0 && s[o - 1] != '/')
+                        s[o++] = '/';
+                memcpy(s + o, name + i, n);
+                o += n;
+                i += n;
+                if (name[i] == '/') {
+                        if (n == 0)
+                                s[o++] = '/'; /* keep one leading '/': absolute */
+                        i++;
+                }
+        }
+        while (o > 1 && s[o - 1] == '/')
+                o--;
+        s[o] = '\0';
+        return s;
+}
+
+static int has_dotdot(const char *p)
+{
+        while (*p) {
+                size_t n = strcspn(p, "/\\");
+
+                if (n == 2 && p[0] == '.' && p[1] == '.')
+                        return 1;
+                p += n;
+                if (*p)
+                        p++;
+        }
+        return 0;
+}
+
+static int drive_letter(const char *p)
+{
+        return ((p[0] >= 'A' && p[0] <= 'Z') || (p[0] >= 'a' && p[0] <= 'z')) && p[1] == ':';
+}
+
+/* Why an install must not write this member name, or NULL. */
+static const char *name_unsafe(const char *name)
+{
+        size_t len = strlen(name), i;
+
+        if (len == 0)
+                return "empty name";
+        if (len > AR_MAX_NAME)
+                return "name longer than 4096 bytes";
+        if (!cc_utf8_valid(name, len))
+                return "name is not valid UTF-8";
+        for (i = 0; i < len; i++)
+                if ((unsigned char)name[i] < 0x20 || name[i] == 0x7f)
+                        return "name contains control characters";
+        if (name[0] == '/')
+                return "absolute path";
+        if (drive_letter(name))
+                return "path starts with a drive letter";
+        if (strchr(name, '\\') != NULL)
+                return "path contains a backslash";
+        if (has_dotdot(name))
+                return "path contains a \"..\" component";
+        return NULL;
+}
+
+/* Why a symbolic link target leaves the archive root, or NULL. norm is the
+ * link's own normalised name. */
+static const char *symlink_unsafe(const char *norm, const char *target)
+{
+        long depth = 0;
+        const char *p;
+
+        if (target[0] == '\0')
+                return "symbolic link with an empty target";
+        if (target[0] == '/' || target[0] == '\\')
+                return "symbolic link to an absolute path";
+        if (drive_letter(target))
+                return "symbolic link to a drive letter path";
+        for (p = norm; *p; p++) /* components of the link's directory */
+                if (*p == '/')
+                        depth++;
+        for (p = target; *p;) {
+                size_t n = strcspn(p, "/\\");
+
+                if (n == 2 && p[0] == '.' && p[1] == '.') {
+                        if (--depth < 0)
+                                return "symbolic link points outside the archive";
+                } else if (n > 0 && !(n == 1 && p[0] == '.')) {
+                        depth++;
+                }
+                p += n;
+                if (*p)
+                        p++;
+        }
+        return NULL;
+}
+
+static const char *hardlink_unsafe(const char *target)
+{
+        if (target[0] == '\0')
+                return "hard link with an empty target";
+        if (target[0] == '/' || target[0] == '\\' || drive_letter(target))
+                return "hard link to an absolute path";
+        if (has_dotdot(target))
+                return "hard link target contains a \"..\" component";
+        if (name_unsafe(target) != NULL)
+                return "hard link target is not a safe name";
+        return NULL;
+}
+
+static int is_linux_lib_name(const char *base)
+{
+        const char *so = strstr(base, ".so");
+
+        if (cc_ends_with(base, ".a") && cc_starts_with(base, "lib"))
+                return 1;
+        while (so != NULL) {
+                const char *p = so + 3;
+
+                if (*p == '\0')
+                        return 1;
+                if (*p == '.' && p[1] >= '0' && p[1] <= '9') {
+                        for (p++; (*p >= '0' && *p <= '9') || *p == '.'; p++)
+                                ;
+                        if (*p == '\0')
+                                return 1;
+                }
+                so = strstr(so + 3, ".so");
+        }
+        return 0;
+}
+
+static int is_windows_lib_name(const char *base)
+{
+        return cc_ends_with_nocase(base, ".dll") || cc_ends_with_nocase(base, ".lib");
+}
+
+/* Which members get their data read and inspected. */
+static int interest(const char *norm, const char *base, int type, int *libkind)
+{
+        cc_libname ln;
+        const char *slash;
+
+        *libkind = CC_FK_NONE;
+        if (cc_name_library(base, &ln) == 0)
+                *libkind = ln.kind;
+        if (type != T_FILE)
+                return I_NONE;
+        if (strcmp(base, "METADATA") == 0) {
+                slash = strrchr(norm, '/');
+                if (slash != NULL && (size_t)(slash - norm) >= 10 && memcmp(slash - 10, ".dist-info", 10) == 0)
+                        return I_METADATA;
+                return I_NONE;
+        }
+        if (strcmp(base, "cuda.h") == 0 || strcmp(base, "cuda_runtime_api.h") == 0)
+                return I_CUDA_HEADER;
+        if (*libkind == CC_FK_HEADER || (cc_starts_with(base, "cudnn") && cc_ends_with(base, ".h")))
+                return I_HEADER;
+        if (*libkind != CC_FK_NONE)
+                return I_LIBRARY;
+        return I_NONE;
+}
+
+/* ---- fact helpers ------------------------------------------------------- */
+
+static cc_value *v_copy(const cc_value *v, int depth, cc_error *err)
+{
+        cc_value *out = NULL;
+        size_t i;
+
+        if (depth > AR_COPY_DEPTH)
+                return cc_v_null(err);
+        switch (cc_v_type(v)) {
+        case CUDNNCTL_BOOL:
+                return cc_v_bool(cc_v_getbool(v), err);
+        case CUDNNCTL_INT:
+                return cc_v_int(cc_v_getint(v), err);
+        case CUDNNCTL_STRING:
+                return cc_v_str(cc_v_getstr(v), err);
+        case CUDNNCTL_ARRAY:
+                out = cc_v_array(err);
+                for (i = 0; out != NULL && i < cc_v_len(v); i++)
+                        if (cc_v_push(out, v_copy(cc_v_at(v, i), depth + 1, err), err) < 0)
+                                goto fail;
+                return out;
+        case CUDNNCTL_OBJECT:
+                out = cc_v_object(err);
+                for (i = 0; out != NULL && i < cc_v_len(v); i++)
+                        if (cc_v_set(out, cc_v_key_at(v, i), v_copy(cc_v_at(v, i), depth + 1, err), err) < 0)
+                                goto fail;
+                return out;
+        default:
+                return cc_v_null(err);
+        }
+fail:
+        cc_v_free(out);
+        return NULL;
+}
+
+/* "9.1.0" from a version of up to four parts (the first three). */
+static const char *ver3(const cudnnctl_ver *v, char *buf, size_t size)
+{
+        cudnnctl_ver t = *v;
+
+        if (t.n > 3)
+                t.n = 3;
+        return cudnnctl_ver_str(&t, buf, size);
+}
+
+static int version_entry(cc_value *arr, const char *source, const char *version, const char *detail, const char *member,
+                         cc_error *err)
+{
+        cc_value *e = cc_v_object(err);
+
+        if (e == NULL)
+                return -1;
+        if (cc_v_set_str(e, "component", "cudnn", err) < 0 || cc_v_set_str(e, "source", source, err) < 0 ||
+            cc_v_set_str(e, "version", version, err) < 0 || cc_v_set_str(e, "detail", detail, err) < 0 ||
+            (member != NULL && cc_v_set_str(e, "member", member, err) < 0)) {
+                cc_v_free(e);
+                return -1;
+        }
+        return cc_v_push(arr, e, err);
+}
+
+static const char *machine_name(uint16_t m, int big)
+{
+        switch (m) {
+        case 3:
+                return "i386";
+        case 21:
+                return big ? "ppc64" : "ppc64le";
+        case 40:
+                return "arm";
+        case 62:
+                return "x86_64";
+        case 183:
+                return "aarch64";
+        case 243:
+                return "riscv";
+        default:
+                return "other";
+        }
+}
+
+static const char *pe_machine_name(uint16_t m)
+{
+        switch (m) {
+        case 0x14c:
+                return "i386";
+        case 0x8664:
+                return "x86_64";
+        case 0xaa64:
+                return "aarch64";
+        default:
+                return "other";
+        }
+}
+
+/* The system and machine the member's bytes are built for. */
+static int note_content(struct ar_state *st, const uint8_t *d, size_t size, cc_error *err)
+{
+        const char *arch = NULL;
+        uint16_t m;
+        uint32_t lfanew;
+
+        if (size >= 20 && memcmp(d, "\177ELF", 4) == 0) {
+                int big = d[5] == 2;
+
+                st->linux_seen = 1;
+                if (cc_rd_u16(d, size, 18, big, &m) == 0)
+                        arch = machine_name(m, big);
+        } else if (size >= 64 && d[0] == 'M' && d[1] == 'Z') {
+                st->windows_seen = 1;
+                if (cc_rd_u32(d, size, 0x3c, 0, &lfanew) == 0 && cc_range_ok(size, lfanew, 6) &&
+                    memcmp(d + lfanew, "PE\0\0", 4) == 0 && cc_rd_u16(d, size, (uint64_t)lfanew + 4, 0, &m) == 0)
+                        arch = pe_machine_name(m);
+        }
+        if (arch != NULL && !cc_strv_contains(&st->arches, arch))
+                return cc_strv_push(&st->arches, arch, err);
+        return 0;
+}
+
+static int note_name_version(struct ar_state *st, const cc_libname *ln, const char *path, cc_error *err)
+{
+        char buf[64];
+        size_t i;
+
+        cudnnctl_ver v = ln->version;
+
+        if (v.n == 0 && ln->major >= 0) { /* cudnn64_9.dll, libcudnn.so.9 */
+                v.n = 1;
+                v.part[0] = ln->major;
+        }
+        if (ln->kind == CC_FK_NONE || ln->kind == CC_FK_HEADER || v.n == 0)
+                return 0;
+        cudnnctl_ver_str(&v, buf, sizeof(buf));
+        for (i = 0; i < st->name_vers.n; i++) {
+                if (strcmp(st->name_vers.v[i], buf) == 0) {
+                        st->name_count[i]++;
+                        return 0;
+                }
+        }
+        if (st->name_vers.n >= AR_MAX_NAME_VERSIONS)
+                return 0;
+        if (cc_strv_push(&st->name_vers, buf, err) < 0)
+                return -1;
+        if (cc_strv_push(&st->name_first, path, err) < 0)
+                return -1;
+        st->name_count[st->name_vers.n - 1] = 1;
+        return 0;
+}
+
+/* ---- reading ------------------------------------------------------------ */
+
+static int add_unsafe(struct ar_state *st, const char *path, const char *reason, cc_error *err)
+{
+        cc_value *u = cc_v_object(err);
+
+        if (u == NULL)
+                return -1;
+        if (cc_v_set_str(u, "path", path, err) < 0 || cc_v_set_str(u, "reason", reason, err) < 0) {
+                cc_v_free(u);
+                return -1;
+        }
+        return cc_v_push(st->unsafe, u, err);
+}
+
+static const char *ar_msg(struct archive *a)
+{
+        const char *s = archive_error_string(a);
+
+        return s != NULL ? s : "unknown libarchive error";
+}
+
+/* Read the current member's data, at most cap bytes (what_cap names that cap
+ * for the message). Returns 0 with the data in *out (caller frees) or *skipped
+ * saying why it was not read, 1 if the archive failed, -1 when out of memory. */
+static int read_data(struct ar_state *st, int64_t declared, uint64_t cap, const char *what_cap, uint8_t **out,
+                     size_t *len, const char **skipped, cc_error *err)
+{
+        static const char *const spent = "the 256 MiB budget for reading member data is spent";
+        uint8_t *buf = NULL;
+        size_t have = 0, alloc;
+        uint64_t budget = AR_MAX_READ - st->read_total;
+        int rv = -1;
+
+        *out = NULL;
+        *len = 0;
+        *skipped = NULL;
+        if (declared >= 0 && (uint64_t)declared > cap) {
+                *skipped = what_cap;
+                return 0;
+        }
+        if (declared >= 0 && (uint64_t)declared > budget) {
+                *skipped = spent;
+                return 0;
+        }
+        if (budget < cap) {
+                cap = budget;
+                what_cap = spent;
+        }
+        alloc = declared >= 0 ? (size_t)declared + 1 : 65536;
+        if (alloc > cap + 1)
+                alloc = (size_t)cap + 1;
+        buf = cc_malloc(err, alloc);
+        if (buf == NULL)
+                goto fail;
+        for (;;) {
+                la_ssize_t r;
+
+                if (have == alloc) {
+                        size_t nalloc = alloc > (cap + 1) / 2 ? (size_t)cap + 1 : alloc * 2;
+                        uint8_t *p;
+
+                        if (have > cap)
+                                break; /* more than the cap: not read */
+                        p = cc_realloc(err, buf, nalloc);
+                        if (p == NULL)
+                                goto fail;
+                        buf = p;
+                        alloc = nalloc;
+                }
+                r = archive_read_data(st->a, buf + have, alloc - have);
+                if (r < 0) {
+                        rv = 1;
+                        goto fail;
+                }
+                if (r == 0)
+                        break;
+                have += (size_t)r;
+        }
+        if (have > cap) {
+                *skipped = what_cap;
+                rv = 0;
+                goto fail;
+        }
+        st->read_total += have;
+        *out = buf;
+        *len = have;
+        buf = NULL;
+        rv = 0;
+fail:
+        free(buf);
+        return rv;
+}
+
+static int lift_versions(struct ar_state *st, const cc_value *facts, const char *path, cc_error *err)
+{
+        const cc_value *vs = cc_v_get(facts, "versions");
+        size_t i;
+
+        if (cc_v_type(vs) != CUDNNCTL_ARRAY)
+                return 0;
+        for (i = 0; i < cc_v_len(vs); i++) {
+                const cc_value *e = cc_v_at(vs, i);
+                cc_value *c;
+
+                if (cc_v_type(e) != CUDNNCTL_OBJECT)
+                        continue;
+                c = v_copy(e, 0, err);
+                if (c == NULL)
+                        return -1;
+                if (cc_v_set_str(c, "member", path, err) < 0) {
+                        cc_v_free(c);
+                        return -1;
+                }
+                if (cc_v_push(st->lifted, c, err) < 0)
+                        return -1;
+        }
+        return 0;
+}
+
+/* The facts of an interesting member (its data read within the caps) into
+ * mv. Returns 0, 1 if the archive failed while reading the data, -1 on OOM. */
+static int member_facts(struct ar_state *st, cc_value *mv, int kind, int64_t size, const char *name, const char *base,
+                        cc_error *err)
+{
+        static const char *const lib_cap = "member is larger than the 64 MiB read for libraries";
+        static const char *const text_cap = "member is larger than the 4 MiB read for headers and metadata";
+        cc_value *facts = NULL;
+        uint8_t *data = NULL;
+        size_t len = 0;
+        const char *skipped = NULL;
+        int rv = -1, r, damaged = 0;
+
+        if (st->flags & CUDNNCTL_INSPECT_NO_ARCHIVE_MEMBERS) {
+                skipped = "member data not read (as asked)";
+        } else {
+                r = read_data(st, size, kind == I_LIBRARY ? AR_MAX_LIB : AR_MAX_TEXT,
+                              kind == I_LIBRARY ? lib_cap : text_cap, &data, &len, &skipped, err);
+                if (r < 0)
+                        goto fail;
+                if (r > 0) {
+                        damaged = 1;
+                        skipped = "the archive is damaged here";
+                }
+        }
+        if (skipped != NULL) {
+                if (cc_v_set_null(mv, "facts", err) < 0 || cc_v_set_str(mv, "facts_skipped", skipped, err) < 0)
+                        goto fail;
+                rv = damaged;
+                goto fail;
+        }
+        facts = cc_v_object(err);
+        if (facts == NULL || cc_inspect_bytes(base, data, len, st->flags, facts, err) < 0)
+                goto fail;
+        if (note_content(st, data, len, err) < 0 || lift_versions(st, facts, name, err) < 0)
+                goto fail;
+        r = cc_v_set(mv, "facts", facts, err);
+        facts = NULL;
+        if (r < 0)
+                goto fail;
+        rv = 0;
+fail:
+        cc_v_free(facts);
+        free(data);
+        return rv;
+}
+
+/* One member: its object, safety, and (if interesting) its facts. Returns 0,
+ * 1 if the archive failed while reading its data, -1 on OOM. */
+static int do_member(struct ar_state *st, struct archive_entry *e, cc_error *err)
+{
+        const char *name, *link = NULL, *base, *why;
+        struct ar_member *am;
+        cc_value *mv = NULL, *kept;
+        cc_libname ln;
+        char *norm = NULL;
+        int64_t size = -1;
+        int rv = -1, r, type, kind, libkind, damaged = 0;
+        cc_buf reasons = {0};
+
+        name = archive_entry_pathname(e);
+        if (name == NULL)
+                name = archive_entry_pathname_utf8(e);
+        if (name == NULL)
+                name = "";
+        switch (archive_entry_filetype(e)) {
+        case AE_IFREG:
+                type = T_FILE;
+                break;
+        case AE_IFDIR:
+                type = T_DIR;
+                break;
+        case AE_IFLNK:
+                type = T_SYMLINK;
+                link = archive_entry_symlink(e);
+                if (link == NULL)
+                        link = archive_entry_symlink_utf8(e);
+                break;
+        default:
+                type = T_OTHER;
+                break;
+        }
+        if (archive_entry_hardlink(e) != NULL || archive_entry_hardlink_utf8(e) != NULL) {
+                type = T_HARDLINK;
+                link = archive_entry_hardlink(e);
+                if (link == NULL)
+                        link = archive_entry_hardlink_utf8(e);
+        }
+        if (archive_entry_size_is_set(e) && archive_entry_size(e) >= 0)
+                size = archive_entry_size(e);
+
+        norm = norm_name(name, err);
+        if (norm == NULL)
+                goto fail;
+        base = cc_basename(norm);
+
+        /* safety: the name, then where a link points */
+        why = name_unsafe(name);
+        if (why != NULL && cc_buf_puts(&reasons, why, err) < 0)
+                goto fail;
+        why = NULL;
+        if (type == T_SYMLINK)
+                why = symlink_unsafe(norm, link != NULL ? link : "");
+        else if (type == T_HARDLINK)
+                why = hardlink_unsafe(link != NULL ? link : "");
+        if (why != NULL && reasons.len > 0 && cc_buf_puts(&reasons, "; ", err) < 0)
+                goto fail;
+        if (why != NULL && cc_buf_puts(&reasons, why, err) < 0)
+                goto fail;
+        if (reasons.len > 0 && add_unsafe(st, name, reasons.data, err) < 0)
+                goto fail;
+
+        /* the member's object */
+        mv = cc_v_object(err);
+        if (mv == NULL || cc_v_set_str(mv, "path", name, err) < 0 ||
+            cc_v_set_str(mv, "type", type_names[type], err) < 0)
+                goto fail;
+        if ((size >= 0 ? cc_v_set_int(mv, "size", size, err) : cc_v_set_null(mv, "size", err)) < 0)
+                goto fail;
+        if (cc_v_set_str(mv, "link", link, err) < 0 || cc_v_set_null(mv, "install_to", err) < 0)
+                goto fail;
+        if (size > 0) {
+                uint64_t u = (uint64_t)size;
+
+                st->passed = st->passed > UINT64_MAX - u ? UINT64_MAX : st->passed + u;
+                if (type == T_FILE)
+                        st->total_size = st->total_size > UINT64_MAX - u ? UINT64_MAX : st->total_size + u;
+        }
+        if (type != T_DIR && is_linux_lib_name(base))
+                st->linux_seen = 1;
+        if (type != T_DIR && is_windows_lib_name(base))
+                st->windows_seen = 1;
+        if (type != T_DIR && cc_name_library(base, &ln) == 0 && note_name_version(st, &ln, name, err) < 0)
+                goto fail;
+
+        kind = interest(norm, base, type, &libkind);
+        if (kind == I_NONE) {
+                if (cc_v_set_null(mv, "facts", err) < 0)
+                        goto fail;
+        } else {
+                damaged = member_facts(st, mv, kind, size, name, base, err);
+                if (damaged < 0)
+                        goto fail;
+        }
+
+        /* keep it */
+        if (st->n == st->cap) {
+                size_t ncap = st->cap ? st->cap * 2 : 64;
+                struct ar_member *p = cc_realloc(err, st->m, ncap * sizeof(*p));
+
+                if (p == NULL)
+                        goto fail;
+                st->m = p;
+                st->cap = ncap;
+        }
+        kept = mv;
+        r = cc_v_push(st->members, mv, err);
+        mv = NULL; /* owned by the array, also on failure */
+        if (r < 0)
+                goto fail;
+        am = &st->m[st->n++];
+        am->norm = norm;
+        am->type = type;
+        am->unsafe = reasons.len > 0;
+        am->libkind = libkind;
+        am->v = kept;
+        norm = NULL;
+        rv = damaged;
+fail:
+        cc_v_free(mv);
+        free(norm);
+        cc_buf_free(&reasons);
+        return rv;
+}
+
+/* ---- layout --------------------------------------------------------------- */
+
+/* The first component of every member, when they all share one directory. */
+static char *common_top(const struct ar_state *st, cc_error *err)
+{
+        size_t i, tl = 0;
+        const char *top = NULL;
+        int deeper = 0;
+
+        for (i = 0; i < st->n; i++) {
+                const char *p = st->m[i].norm;
+
+                if (p[0] == '\0')
+                        continue; /* "./" */
+                if (top == NULL) {
+                        top = p;
+                        tl = strcspn(p, "/");
+                }
+                if (strncmp(p, top, tl) != 0 || (p[tl] != '\0' && p[tl] != '/'))
+                        return cc_strdup(err, ""); /* no common top */
+                if (p[tl] == '/')
+                        deeper = 1;
+                else if (st->m[i].type != T_DIR)
+                        return cc_strdup(err, "");
+        }
+        if (top == NULL || !deeper || top[0] == '/' || (tl == 2 && top[0] == '.' && top[1] == '.'))
+                return cc_strdup(err, "");
+        return cc_strndup(err, top, tl);
+}
+
+enum ar_layout { L_UNKNOWN, L_LEGACY, L_REDIST, L_WHEEL, L_FLAT };
+static const char *const layout_names[] = {"unknown", "legacy-cuda", "redist", "wheel", "flat"};
+
+/* The member name below the top directory (or the whole name). */
+static const char *rel_name(const char *norm, const char *top)
+{
+        size_t tl = strlen(top);
+
+        if (tl == 0)
+                return norm;
+        if (strncmp(norm, top, tl) == 0 && norm[tl] == '/')
+                return norm + tl + 1;
+        return NULL;
+}
+
+static int first_is(const char *rel, const char *comp)
+{
+        size_t n = strlen(comp);
+
+        return strncmp(rel, comp, n) == 0 && (rel[n] == '/' || rel[n] == '\0');
+}
+
+static int find_layout(const struct ar_state *st, const char *top)
+{
+        size_t i;
+        int nv = 0, distinfo = 0, roots = 0, interesting = 0, flat = 1;
+
+        for (i = 0; i < st->n; i++) {
+                const char *n = st->m[i].norm, *rel = rel_name(n, top), *first_end;
+
+                if (cc_starts_with(n, "nvidia/cudnn/"))
+                        nv = 1;
+                first_end = n + strcspn(n, "/");
+                if (first_end - n >= 10 && memcmp(first_end - 10, ".dist-info", 10) == 0)
+                        distinfo = 1;
+                if (rel == NULL)
+                        continue;
+                if (first_is(rel, "include") || first_is(rel, "lib") || first_is(rel, "bin") ||
+                    (strcmp(top, "cuda") == 0 && first_is(rel, "lib64")))
+                        roots = 1;
+                if (st->m[i].type != T_DIR && st->m[i].libkind != CC_FK_NONE) {
+                        interesting = 1;
+                        if (strchr(rel, '/') != NULL)
+                                flat = 0;
+                }
+        }
+        if (top[0] == '\0' && nv && distinfo)
+                return L_WHEEL;
+        if (roots && strcmp(top, "cuda") == 0)
+                return L_LEGACY;
+        if (roots)
+                return L_REDIST;
+        if (interesting && flat)
+                return L_FLAT;
+        return L_UNKNOWN;
+}
+
+/* Where an install would put the member, relative to the target prefix, or
+ * NULL. Directories, unsafe members and anything outside the known roots
+ * (licenses, dist-info) are not installed. */
+static const char *install_to(const struct ar_member *am, int layout, const char *top)
+{
+        const char *rel = rel_name(am->norm, top), *rest;
+
+        if (am->unsafe || am->type == T_DIR || am->type == T_OTHER || rel == NULL)
+                return NULL;
+        if (layout == L_WHEEL) {
+                if (!cc_starts_with(rel, "nvidia/cudnn/"))
+                        return NULL;
+                rel += strlen("nvidia/cudnn/");
+        }
+        if (layout == L_FLAT) {
+                if (strchr(rel, '/') != NULL)
+                        return NULL;
+                switch (am->libkind) {
+                case CC_FK_HEADER:
+                        return "include";
+                case CC_FK_SHARED:
+                case CC_FK_STATIC:
+                        return "lib";
+                case CC_FK_DLL:
+                        return "bin";
+                case CC_FK_IMPLIB:
+                        return "lib/x64";
+                default:
+                        return NULL;
+                }
+        }
+        if (layout == L_UNKNOWN)
+                return NULL;
+        if (strchr(rel, '/') == NULL)
+                return NULL; /* directly in the top directory: LICENSE... */
+        rest = strchr(rel, '/') + 1;
+        if (first_is(rel, "include"))
+                return "include";
+        if (first_is(rel, "lib64"))
+                return layout == L_LEGACY ? "lib" : NULL;
+        if (first_is(rel, "lib"))
+                return first_is(rest, "x64") && strchr(rest, '/') != NULL ? "lib/x64" : "lib";
+        if (first_is(rel, "bin"))
+                return first_is(rest, "x64") && strchr(rest, '/') != NULL ? "bin/x64" : "bin";
+        return NULL;
+}
+
+/* ---- the archive object ----------------------------------------------------- */
+
+static int format_string(struct archive *a, cc_buf *out, cc_error *err)
+{
+        static const struct {
+                int code;
+                const char *name;
+        } formats[] = {
+            {ARCHIVE_FORMAT_ZIP, "zip"},     {ARCHIVE_FORMAT_TAR, "tar"},   {ARCHIVE_FORMAT_CPIO, "cpio"},
+            {ARCHIVE_FORMAT_7ZIP, "7z"},     {ARCHIVE_FORMAT_RAR, "rar"},   {ARCHIVE_FORMAT_RAR_V5, "rar"},
+            {ARCHIVE_FORMAT_ISO9660, "iso"}, {ARCHIVE_FORMAT_AR, "ar"},     {ARCHIVE_FORMAT_XAR, "xar"},
+            {ARCHIVE_FORMAT_CAB, "cab"},     {ARCHIVE_FORMAT_LHA, "lha"},   {ARCHIVE_FORMAT_SHAR, "shar"},
+            {ARCHIVE_FORMAT_MTREE, "mtree"}, {ARCHIVE_FORMAT_WARC, "warc"},
+        };
+        static const struct {
+                int code;
+                const char *ext;
+        } filters[] = {
+            {ARCHIVE_FILTER_GZIP, "gz"},  {ARCHIVE_FILTER_XZ, "xz"},      {ARCHIVE_FILTER_BZIP2, "bz2"},
+            {ARCHIVE_FILTER_ZSTD, "zst"}, {ARCHIVE_FILTER_LZMA, "lzma"},  {ARCHIVE_FILTER_LZIP, "lz"},
+            {ARCHIVE_FILTER_LZ4, "lz4"},  {ARCHIVE_FILTER_COMPRESS, "Z"},
+        };
+        int fmt = archive_format(a) & ARCHIVE_FORMAT_BASE_MASK, i, nf;
+        size_t k;
+        const char *name = NULL;
+
+        for (k = 0; k < CC_ARRAY_LEN(formats); k++)
+                if (formats[k].code == fmt)
+                        name = formats[k].name;
+        if (name == NULL)
+                return 0; /* unknown: left empty */
+        if (cc_buf_puts(out, name, err) < 0)
+                return -1;
+        nf = archive_filter_count(a);
+        for (i = 0; i < nf; i++) {
+                int code = archive_filter_code(a, i);
+                const char *ext = NULL;
+
+                if (code == ARCHIVE_FILTER_NONE)
+                        continue;
+                for (k = 0; k < CC_ARRAY_LEN(filters); k++)
+                        if (filters[k].code == code)
+                                ext = filters[k].ext;
+                if (cc_buf_printf(out, err, ".%s", ext != NULL ? ext : archive_filter_name(a, i)) < 0)
+                        return -1;
+        }
+        return 0;
+}
+
+static cc_value *name_facts(const cc_archname *an, cc_error *err)
+{
+        static const char *const eras[] = {"none", "legacy", "redist", "wheel"};
+        cc_value *o = cc_v_object(err);
+        char buf[64];
+        int r;
+
+        if (o == NULL)
+                return NULL;
+        r = cc_v_set_str(o, "era", an->era >= 0 && an->era <= CC_ERA_WHEEL ? eras[an->era] : "none", err);
+        r = r < 0 ? r : cc_v_set_str(o, "version", cudnnctl_ver_str(&an->version, buf, sizeof(buf)), err);
+        r = r < 0 ? r : cc_v_set_str(o, "platform", an->platform[0] ? an->platform : NULL, err);
+        r = r < 0 ? r
+                  : cc_v_set_str(o, "system",
+                                 an->system == CC_SYS_LINUX     ? "linux"
+                                 : an->system == CC_SYS_WINDOWS ? "windows"
+                                                                : NULL,
+                                 err);
+        r = r < 0 ? r : cc_v_set_str(o, "arch", an->arch[0] ? an->arch : NULL, err);
+        r = r < 0 ? r : cc_v_set_str(o, "cuda", an->cuda[0] ? an->cuda : NULL, err);
+        r = r < 0 ? r : cc_v_set_str(o, "format", an->format[0] ? an->format : NULL, err);
+        r = r < 0 ? r : cc_v_set_str(o, "package", an->package[0] ? an->package : NULL, err);
+        if (r < 0) {
+                cc_v_free(o);
+                return NULL;
+        }
+        return o;
+}
+
+/* Version evidence from names: the archive's, the dist-info directory's and
+ * the library names' (most specific only). */
+static int name_versions(struct ar_state *st, const cc_archname *an, int an_ok, cc_value *versions, cc_error *err)
+{
+        char buf[64], detail[160];
+        size_t i, best = 0;
+        int distinfo_done = 0;
+
+        if (an_ok && an->version.n > 0) {
+                cudnnctl_ver_str(&an->version, detail, sizeof(detail));
+                if (version_entry(versions, "archive-name", ver3(&an->version, buf, sizeof(buf)), detail, NULL, err) <
+                    0)
+                        return -1;
+        }
+        for (i = 0; i < st->n && !distinfo_done; i++) {
+                const char *n = st->m[i].norm;
+                size_t fl = strcspn(n, "/");
+                char comp[160];
+                cc_distname dn;
+
+                if (fl < 10 || fl >= sizeof(comp) || memcmp(n + fl - 10, ".dist-info", 10) != 0)
+                        continue;
+                memcpy(comp, n, fl);
+                comp[fl] = '\0';
+                distinfo_done = 1;
+                if (cc_name_distinfo(comp, &dn) == 0 && dn.is_cudnn && dn.version.n > 0 &&
+                    version_entry(versions, "dist-info-name", ver3(&dn.version, buf, sizeof(buf)), comp, NULL, err) < 0)
+                        return -1;
+        }
+        for (i = 0; i < st->name_vers.n; i++) {
+                size_t dots = 0;
+                const char *p;
+
+                for (p = st->name_vers.v[i]; *p; p++)
+                        dots += *p == '.';
+                if (dots > best)
+                        best = dots;
+        }
+        for (i = 0; i < st->name_vers.n; i++) {
+                size_t dots = 0;
+                const char *p;
+
+                for (p = st->name_vers.v[i]; *p; p++)
+                        dots += *p == '.';
+                if (dots != best)
+                        continue;
+                snprintf(detail, sizeof(detail), "%zu library name%s", st->name_count[i],
+                         st->name_count[i] == 1 ? "" : "s");
+                if (version_entry(versions, "library-name", st->name_vers.v[i], detail, st->name_first.v[i], err) < 0)
+                        return -1;
+        }
+        return 0;
+}
+
+static int finish(struct ar_state *st, cc_value *obj, cc_error *err)
+{
+        cc_value *ar = NULL, *versions = NULL;
+        cc_archname an;
+        cc_buf fmt = {0};
+        char *top = NULL;
+        int an_ok, layout, r, rv = -1;
+        size_t i;
+        const char *sys;
+
+        memset(&an, 0, sizeof(an));
+        an_ok = cc_name_archive(cc_basename(st->path), &an) == 0;
+        top = common_top(st, err);
+        if (top == NULL)
+                goto fail;
+        layout = find_layout(st, top);
+        for (i = 0; i < st->n; i++)
+                if (cc_v_set_str(st->m[i].v, "install_to", install_to(&st->m[i], layout, top), err) < 0)
+                        goto fail;
+        if (st->a != NULL && format_string(st->a, &fmt, err) < 0)
+                goto fail;
+        sys = st->linux_seen && st->windows_seen ? "mixed"
+              : st->linux_seen                   ? "linux"
+              : st->windows_seen                 ? "windows"
+                                                 : "unknown";
+
+        ar = cc_v_object(err);
+        if (ar == NULL)
+                goto fail;
+        if (cc_v_set_str(ar, "format", fmt.len ? fmt.data : NULL, err) < 0 ||
+            cc_v_set_int(ar, "entries", (int64_t)st->n, err) < 0 ||
+            cc_v_set_int(ar, "total_size", st->total_size > INT64_MAX ? INT64_MAX : (int64_t)st->total_size, err) < 0 ||
+            cc_v_set_str(ar, "layout", layout_names[layout], err) < 0 ||
+            cc_v_set_str(ar, "top_dir", top[0] ? top : NULL, err) < 0 || cc_v_set_str(ar, "system", sys, err) < 0 ||
+            cc_v_set_str(ar, "arch",
+                         st->arches.n == 0   ? "unknown"
+                         : st->arches.n == 1 ? st->arches.v[0]
+                                             : "mixed",
+                         err) < 0)
+                goto fail;
+        if (cc_v_set(ar, "name", an_ok ? name_facts(&an, err) : cc_v_null(err), err) < 0)
+                goto fail;
+        r = cc_v_set(ar, "unsafe_paths", st->unsafe, err);
+        st->unsafe = NULL;
+        if (r < 0)
+                goto fail;
+        r = cc_v_set(ar, "warnings", st->warnings, err);
+        st->warnings = NULL;
+        if (r < 0)
+                goto fail;
+        r = cc_v_set(ar, "members", st->members, err);
+        st->members = NULL;
+        if (r < 0)
+                goto fail;
+        if (cc_v_set_bool(ar, "truncated", st->truncated, err) < 0 ||
+            (st->truncated && cc_v_set_str(ar, "truncated_reason", st->truncated_reason, err) < 0))
+                goto fail;
+
+        versions = cc_v_array(err);
+        if (versions == NULL || name_versions(st, &an, an_ok, versions, err) < 0)
+                goto fail;
+        for (i = 0; i < cc_v_len(st->lifted); i++)
+                if (cc_v_push(versions, v_copy(cc_v_at(st->lifted, i), 0, err), err) < 0)
+                        goto fail;
+
+        rv = cc_v_set(obj, "archive", ar, err);
+        ar = NULL;
+        if (rv == 0)
+                rv = cc_v_set(obj, "versions", versions, err);
+        versions = NULL;
+fail:
+        cc_v_free(ar);
+        cc_v_free(versions);
+        cc_buf_free(&fmt);
+        free(top);
+        return rv;
+}
+
+static int add_warning(struct ar_state *st, const char *msg, cc_error *err)
+{
+        if (cc_v_len(st->warnings) >= AR_MAX_WARNINGS)
+                return 0;
+        return cc_v_push(st->warnings, cc_v_str(msg, err), err);
+}
+
+/* Read every header (and the interesting members' data). A damaged archive
+ * stops the walk with *damage set (caller frees). -1 only when out of memory. */
+static int read_all(struct ar_state *st, char **damage, cc_error *err)
+{
+        const char *bn = cc_basename(st->path);
+        struct archive_entry *e;
+        int r;
+
+        *damage = NULL;
+        /* Every filter and format, but not "raw": a file that is no archive
+         * must be an error, not an archive of one member. */
+        if (archive_read_support_filter_all(st->a) < ARCHIVE_WARN ||
+            archive_read_support_format_all(st->a) < ARCHIVE_WARN) {
+                *damage = cc_asprintf(err, "%s: libarchive cannot be set up: %s", bn, ar_msg(st->a));
+                return *damage == NULL ? -1 : 0;
+        }
+        if (archive_read_open_filename(st->a, st->path, 65536) < ARCHIVE_WARN) {
+                *damage = cc_asprintf(err, "%s: cannot read the archive: %s", bn, ar_msg(st->a));
+                return *damage == NULL ? -1 : 0;
+        }
+        for (;;) {
+                r = archive_read_next_header(st->a, &e);
+                if (r == ARCHIVE_EOF)
+                        break;
+                if (r < ARCHIVE_WARN || r == ARCHIVE_RETRY) {
+                        *damage =
+                            cc_asprintf(err, "%s: damaged archive after %zu entries: %s", bn, st->n, ar_msg(st->a));
+                        return *damage == NULL ? -1 : 0;
+                }
+                if (r == ARCHIVE_WARN && add_warning(st, ar_msg(st->a), err) < 0)
+                        return -1;
+                if (st->n >= AR_MAX_MEMBERS) {
+                        st->truncated = 1;
+                        st->truncated_reason = "more than 100000 entries: the rest were not read";
+                        return 0;
+                }
+                if (st->passed > AR_MAX_PASSED) {
+                        st->truncated = 1;
+                        st->truncated_reason = "the members hold more than 16 GiB: the rest were not read";
+                        return 0;
+                }
+                r = do_member(st, e, err);
+                if (r < 0)
+                        return -1;
+                if (r > 0) {
+                        *damage = cc_asprintf(err, "%s: damaged archive in entry %zu (%s): %s", bn, st->n,
+                                              st->m[st->n - 1].norm, ar_msg(st->a));
+                        return *damage == NULL ? -1 : 0;
+                }
+        }
+        if ((archive_format(st->a) & ARCHIVE_FORMAT_BASE_MASK) == ARCHIVE_FORMAT_EMPTY && st->n == 0) {
+                *damage = cc_asprintf(err, "%s: empty file, not an archive", bn);
+                return *damage == NULL ? -1 : 0;
+        }
+        return 0;
+}
+
+int cc_archive_inspect(const char *path, unsigned flags, cc_value *obj, cc_error *err)
+{
+        struct ar_state st;
+        char *damage = NULL;
+        int rv = -1;
+        size_t i;
+
+        memset(&st, 0, sizeof(st));
+        st.path = path;
+        st.flags = flags;
+        st.members = cc_v_array(err);
+        st.unsafe = cc_v_array(err);
+        st.warnings = cc_v_array(err);
+        st.lifted = cc_v_array(err);
+        if (st.members == NULL || st.unsafe == NULL || st.warnings == NULL || st.lifted == NULL)
+                goto fail;
+        st.a = archive_read_new();
+        if (st.a == NULL) {
+                cc_err(err, CC_ERR_NOMEM, "out of memory (libarchive)");
+                goto fail;
+        }
+        if (read_all(&st, &damage, err) < 0 || finish(&st, obj, err) < 0)
+                goto fail;
+        if (damage != NULL && cc_v_set_str(obj, "error", damage, err) < 0)
+                goto fail;
+        rv = 0;
+fail:
+        if (st.a != NULL)
+                archive_read_free(st.a);
+        for (i = 0; i < st.n; i++)
+                free(st.m[i].norm);
+        free(st.m);
+        free(damage);
+        cc_v_free(st.members);
+        cc_v_free(st.unsafe);
+        cc_v_free(st.warnings);
+        cc_v_free(st.lifted);
+        cc_strv_free(&st.arches);
+        cc_strv_free(&st.name_vers);
+        cc_strv_free(&st.name_first);
+        return rv;
+}
+
+#endif

@@ -1,0 +1,1205 @@
+/* inspect: static facts of files, directories and archives. Never loads or
+ * runs what it reads. The kind of a file comes from its content; its name is
+ * only more evidence, kept apart (docs/json.md). */
+#include "inspect.h"
+
+#include "../formats/cheader.h"
+#include "../formats/distinfo.h"
+#include "../formats/elf.h"
+#include "../formats/names.h"
+#include "../formats/pe.h"
+#include "../platform/platform.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TRY(x)                                                                                                         \
+        do {                                                                                                           \
+                if ((x) < 0)                                                                                           \
+                        goto fail;                                                                                     \
+        } while (0)
+
+#define DEFAULT_MAX_DIR_ENTRIES 20000
+#define MAX_WALK_DEPTH 4
+#define MAX_HEADER_BYTES ((size_t)16 << 20)
+#define MAX_SMALL_FILE ((size_t)4 << 20)
+
+/* The functions a cuDNN library exports that say what it is. */
+static const char *const cudnn_entry_points[] = {
+    "cudnnGetVersion",
+    "cudnnGetCudartVersion",
+    "cudnnGetMaxDeviceVersion",
+    "cudnnGetProperty",
+    "cudnnCreate",
+    "cudnnDestroy",
+    "cudnnGetErrorString",
+    "cudnnGraphVersionCheck",
+    "cudnnOpsVersionCheck",
+    "cudnnCnnVersionCheck",
+    "cudnnAdvVersionCheck",
+    "cudnnOpsInferVersionCheck",
+    "cudnnOpsTrainVersionCheck",
+    "cudnnCnnInferVersionCheck",
+    "cudnnCnnTrainVersionCheck",
+    "cudnnAdvInferVersionCheck",
+    "cudnnAdvTrainVersionCheck",
+    "cudnnBackendCreateDescriptor",
+};
+
+/* Header macros worth reading, with what they tell. */
+static const char *const header_macros[] = {
+    "CUDNN_MAJOR",
+    "CUDNN_MINOR",
+    "CUDNN_PATCHLEVEL",
+    "CUDNN_VERSION",
+    "CUDNN_MAX_SM_MAJOR_NUMBER",
+    "CUDNN_MAX_SM_MINOR_NUMBER",
+    "CUDNN_MAX_DEVICE_VERSION",
+    "CUDNN_MIN_DEVICE_VERSION",
+    "CUDA_VERSION",
+    "CUDART_VERSION",
+};
+
+/* Sub-library macro prefixes: CUDNN_<X>_MAJOR/MINOR/PATCH. */
+static const char *const sublib_macros[] = {
+    "OPS_INFER", "OPS_TRAIN", "CNN_INFER", "CNN_TRAIN", "ADV_INFER", "ADV_TRAIN", "GRAPH", "OPS", "CNN", "ADV",
+};
+
+static int ends_with_sep(const char *p)
+{
+        size_t n = strlen(p);
+
+        return n > 0 && cc_is_sep(p[n - 1]);
+}
+
+/* ---- versions ----------------------------------------------------------- */
+
+/* Append {component, source, version, ...extra} to obj["versions"]. Takes
+ * ownership of extra (an object or NULL); its members are moved in. */
+static int add_version(cc_value *obj, const char *component, const char *source, const char *version,
+                       cc_value **entry_out, cc_error *err)
+{
+        cc_value *arr = cc_v_getm(obj, "versions");
+        cc_value *e;
+
+        if (arr == NULL) {
+                TRY(cc_v_set(obj, "versions", cc_v_array(err), err));
+                arr = cc_v_getm(obj, "versions");
+        }
+        e = cc_v_object(err);
+        if (e == NULL)
+                return -1;
+        if (cc_v_set_str(e, "component", component, err) < 0 || cc_v_set_str(e, "source", source, err) < 0 ||
+            cc_v_set_str(e, "version", version, err) < 0) {
+                cc_v_free(e);
+                return -1;
+        }
+        if (entry_out)
+                *entry_out = e;
+        return cc_v_push(arr, e, err);
+fail:
+        return -1;
+}
+
+static const char *ver_str(const cudnnctl_ver *v, char *buf, size_t size)
+{
+        return cudnnctl_ver_str(v, buf, size);
+}
+
+/* ---- names -------------------------------------------------------------- */
+
+static const char *file_kind_name(int k)
+{
+        switch (k) {
+        case CC_FK_SHARED:
+                return "shared-library";
+        case CC_FK_DLL:
+                return "dll";
+        case CC_FK_IMPLIB:
+                return "import-library";
+        case CC_FK_STATIC:
+                return "static-library";
+        case CC_FK_HEADER:
+                return "header";
+        default:
+                return "unknown";
+        }
+}
+
+static const char *sys_name(int s)
+{
+        switch (s) {
+        case CC_SYS_LINUX:
+                return "linux";
+        case CC_SYS_WINDOWS:
+                return "windows";
+        default:
+                return "any";
+        }
+}
+
+static const char *era_name(int e)
+{
+        switch (e) {
+        case CC_ERA_LEGACY:
+                return "legacy";
+        case CC_ERA_REDIST:
+                return "redist";
+        case CC_ERA_WHEEL:
+                return "wheel";
+        default:
+                return "unknown";
+        }
+}
+
+/* Name-derived facts: "file_name" for cuDNN library/header names,
+ * "archive_name" for archive names. */
+static int name_facts(const char *name, cc_value *obj, cc_error *err)
+{
+        cc_libname ln;
+        cc_archname an;
+        char vb[64];
+        cc_value *o = NULL;
+
+        if (cc_name_library(name, &ln) == 0) {
+                o = cc_v_object(err);
+                if (o == NULL)
+                        return -1;
+                TRY(cc_v_set_str(o, "role", ln.role, err));
+                TRY(cc_v_set_str(o, "file_kind", file_kind_name(ln.kind), err));
+                TRY(cc_v_set_str(o, "system", sys_name(ln.system), err));
+                if (ln.major >= 0)
+                        TRY(cc_v_set_int(o, "major", ln.major, err));
+                else
+                        TRY(cc_v_set_null(o, "major", err));
+                TRY(cc_v_set(o, "version",
+                             ln.version.n ? cc_v_str(ver_str(&ln.version, vb, sizeof(vb)), err) : cc_v_null(err), err));
+                TRY(cc_v_set_bool(o, "dev_link", ln.dev_link, err));
+                TRY(cc_v_set_bool(o, "known_role", ln.known_role, err));
+                TRY(cc_v_set(obj, "file_name", o, err));
+                o = NULL;
+                if (ln.version.n)
+                        TRY(add_version(obj, "cudnn", "file-name", ver_str(&ln.version, vb, sizeof(vb)), NULL, err));
+                return 0;
+        }
+        if (cc_name_archive(name, &an) == 0) {
+                o = cc_v_object(err);
+                if (o == NULL)
+                        return -1;
+                TRY(cc_v_set_str(o, "era", era_name(an.era), err));
+                TRY(cc_v_set_str(o, "format", an.format, err));
+                TRY(cc_v_set(o, "version",
+                             an.version.n ? cc_v_str(ver_str(&an.version, vb, sizeof(vb)), err) : cc_v_null(err), err));
+                TRY(cc_v_set_str(o, "platform", an.platform, err));
+                TRY(cc_v_set_str(o, "system", sys_name(an.system), err));
+                TRY(cc_v_set_str(o, "arch", an.arch, err));
+                TRY(cc_v_set(o, "cuda", an.cuda[0] ? cc_v_str(an.cuda, err) : cc_v_null(err), err));
+                if (an.package[0])
+                        TRY(cc_v_set_str(o, "package", an.package, err));
+                TRY(cc_v_set(obj, "archive_name", o, err));
+                o = NULL;
+                if (an.version.n)
+                        TRY(add_version(obj, "cudnn", "archive-name", ver_str(&an.version, vb, sizeof(vb)), NULL, err));
+                return 0;
+        }
+        return 0;
+fail:
+        cc_v_free(o);
+        return -1;
+}
+
+static int set_warnings(cc_value *obj, const cc_strv *w, cc_error *err)
+{
+        if (w->n == 0)
+                return 0;
+        return cc_v_set(obj, "warnings", cc_v_strv(w, err), err);
+}
+
+static int set_error(cc_value *obj, const cc_error *perr, cc_error *err)
+{
+        return cc_v_set_str(obj, "error", perr->msg[0] ? perr->msg : "unreadable", err);
+}
+
+/* ---- ELF ---------------------------------------------------------------- */
+
+static int elf_facts(const uint8_t *data, size_t size, cc_value *obj, cc_error *err)
+{
+        cc_error perr = {0};
+        cc_elf *e = NULL;
+        cc_value *o = NULL, *cud = NULL, *eps = NULL, *consts = NULL, *exports = NULL;
+        const char *mname;
+        size_t i;
+        int rv = -1;
+
+        TRY(cc_v_set_str(obj, "kind", "elf", err));
+        if (cc_elf_parse(data, size, &e, &perr) < 0) {
+                TRY(set_error(obj, &perr, err));
+                rv = 0;
+                goto fail;
+        }
+        o = cc_v_object(err);
+        if (o == NULL)
+                goto fail;
+        TRY(cc_v_set_int(o, "class", e->bits, err));
+        TRY(cc_v_set_str(o, "endian", e->big_endian ? "big" : "little", err));
+        TRY(cc_v_set(o, "type", cc_v_str(cc_elf_type_name(e->type), err), err));
+        TRY(cc_v_set_int(o, "type_code", e->type, err));
+        mname = cc_elf_machine_name(e->machine);
+        TRY(cc_v_set(o, "machine", mname ? cc_v_str(mname, err) : cc_v_strf(err, "machine %u", e->machine), err));
+        TRY(cc_v_set_int(o, "machine_code", e->machine, err));
+        TRY(cc_v_set_int(o, "osabi", e->osabi, err));
+        TRY(cc_v_set_str(o, "interp", e->interp, err));
+        TRY(cc_v_set_bool(o, "dynamic", e->has_dynamic, err));
+        TRY(cc_v_set_str(o, "soname", e->soname, err));
+        TRY(cc_v_set(o, "needed", cc_v_strv(&e->needed, err), err));
+        TRY(cc_v_set_str(o, "rpath", e->rpath, err));
+        TRY(cc_v_set_str(o, "runpath", e->runpath, err));
+        TRY(cc_v_set_int(o, "flags_1", (int64_t)e->flags_1, err));
+        TRY(cc_v_set_bool(o, "nodeflib", (e->flags_1 & CC_DF_1_NODEFLIB) != 0, err));
+        exports = cc_v_array(err);
+        if (exports == NULL)
+                goto fail;
+        for (i = 0; i < e->nsyms; i++)
+                TRY(cc_v_push(exports, cc_v_str(e->syms[i].name, err), err));
+        TRY(cc_v_set_int(o, "exports_count", (int64_t)e->nsyms, err));
+        TRY(cc_v_set(o, "exports", exports, err));
+        exports = NULL;
+        TRY(cc_v_set(obj, "elf", o, err));
+        o = NULL;
+
+        /* cuDNN: entry points and the exported version constants. */
+        eps = cc_v_array(err);
+        consts = cc_v_array(err);
+        if (eps == NULL || consts == NULL)
+                goto fail;
+        for (i = 0; i < CC_ARRAY_LEN(cudnn_entry_points); i++)
+                if (cc_elf_find_sym(e, cudnn_entry_points[i]) != NULL)
+                        TRY(cc_v_push(eps, cc_v_str(cudnn_entry_points[i], err), err));
+        for (i = 0; i < e->nsyms; i++) {
+                const cc_elf_sym *s = &e->syms[i];
+                uint8_t raw[4];
+                uint32_t v;
+                cudnnctl_ver ver;
+                cc_value *c;
+                char vb[64];
+                cc_error rerr = {0};
+
+                if (!cc_starts_with(s->name, "cudnn") || !cc_ends_with(s->name, "_version") || s->type != CC_STT_OBJECT)
+                        continue;
+                c = cc_v_object(err);
+                if (c == NULL)
+                        goto fail;
+                if (cc_v_push(consts, c, err) < 0)
+                        goto fail;
+                TRY(cc_v_set_str(c, "symbol", s->name, err));
+                TRY(cc_v_set_int(c, "size", (int64_t)s->size, err));
+                if (s->size != 4 || cc_elf_read_vaddr(e, data, size, s->value, raw, 4, &rerr) < 0) {
+                        TRY(cc_v_set_null(c, "raw", err));
+                        TRY(cc_v_set_null(c, "version", err));
+                        TRY(cc_v_set_str(c, "error",
+                                         s->size != 4 ? "not a 4-byte constant" : "value not stored in the file", err));
+                        continue;
+                }
+                (void)cc_rd_u32(raw, 4, 0, e->big_endian, &v);
+                TRY(cc_v_set_int(c, "raw", v, err));
+                if (cudnnctl_cudnn_decode_packed(v, &ver) < 0) {
+                        TRY(cc_v_set_null(c, "version", err));
+                        TRY(cc_v_set_str(c, "error", "value is not a packed (major, minor, patch) version", err));
+                        continue;
+                }
+                TRY(cc_v_set_str(c, "version", ver_str(&ver, vb, sizeof(vb)), err));
+                {
+                        cc_value *ve = NULL;
+
+                        TRY(add_version(obj, "cudnn", "exported-constant", vb, &ve, err));
+                        TRY(cc_v_set_str(ve, "symbol", s->name, err));
+                }
+        }
+        if (cc_v_len(eps) || cc_v_len(consts)) {
+                cud = cc_v_object(err);
+                if (cud == NULL)
+                        goto fail;
+                TRY(cc_v_set(cud, "entry_points", eps, err));
+                eps = NULL;
+                TRY(cc_v_set(cud, "version_constants", consts, err));
+                consts = NULL;
+                TRY(cc_v_set(obj, "cudnn", cud, err));
+                cud = NULL;
+        }
+        TRY(set_warnings(obj, &e->warnings, err));
+        rv = 0;
+fail:
+        cc_v_free(o);
+        cc_v_free(cud);
+        cc_v_free(eps);
+        cc_v_free(consts);
+        cc_v_free(exports);
+        cc_elf_free(e);
+        return rv;
+}
+
+/* ---- PE ----------------------------------------------------------------- */
+
+static char *pe_ver4(uint32_t ms, uint32_t ls, cc_error *err)
+{
+        return cc_asprintf(err, "%u.%u.%u.%u", (unsigned)(ms >> 16), (unsigned)(ms & 0xFFFF), (unsigned)(ls >> 16),
+                           (unsigned)(ls & 0xFFFF));
+}
+
+static int pe_version_info(const cc_pe *pe, cc_value *obj, cc_value *facts, cc_error *err)
+{
+        cc_value *vi = NULL, *strs = NULL, *tr = NULL;
+        char *fv = NULL, *pv = NULL;
+        const char *sfv;
+        size_t i;
+        int rv = -1;
+
+        if (!pe->has_version && pe->nstrings == 0)
+                return cc_v_set_null(obj, "version_info", err);
+        vi = cc_v_object(err);
+        if (vi == NULL)
+                return -1;
+        if (pe->has_version) {
+                fv = pe_ver4(pe->file_version_ms, pe->file_version_ls, err);
+                pv = pe_ver4(pe->product_version_ms, pe->product_version_ls, err);
+                if (fv == NULL || pv == NULL)
+                        goto fail;
+                TRY(cc_v_set_str(vi, "file_version", fv, err));
+                TRY(cc_v_set_str(vi, "product_version", pv, err));
+                TRY(cc_v_set_int(vi, "file_flags_mask", pe->file_flags_mask, err));
+                TRY(cc_v_set_int(vi, "file_flags", pe->file_flags, err));
+                TRY(cc_v_set_int(vi, "file_os", pe->file_os, err));
+                TRY(cc_v_set_int(vi, "file_type", pe->file_type, err));
+                TRY(cc_v_set_int(vi, "file_subtype", pe->file_subtype, err));
+        } else {
+                TRY(cc_v_set_null(vi, "file_version", err));
+                TRY(cc_v_set_null(vi, "product_version", err));
+        }
+        strs = cc_v_array(err);
+        if (strs == NULL)
+                goto fail;
+        for (i = 0; i < pe->nstrings; i++) {
+                cc_value *s = cc_v_object(err);
+
+                if (cc_v_push(strs, s, err) < 0)
+                        goto fail;
+                TRY(cc_v_set_str(s, "table", pe->strings[i].table, err));
+                TRY(cc_v_set_str(s, "key", pe->strings[i].key, err));
+                TRY(cc_v_set_str(s, "value", pe->strings[i].value, err));
+        }
+        TRY(cc_v_set(vi, "strings", strs, err));
+        strs = NULL;
+        tr = cc_v_array(err);
+        if (tr == NULL)
+                goto fail;
+        for (i = 0; i < pe->ntranslations; i++) {
+                cc_value *t = cc_v_object(err);
+
+                if (cc_v_push(tr, t, err) < 0)
+                        goto fail;
+                TRY(cc_v_set_int(t, "language", pe->translations[i] >> 16, err));
+                TRY(cc_v_set_int(t, "codepage", pe->translations[i] & 0xFFFF, err));
+        }
+        TRY(cc_v_set(vi, "translations", tr, err));
+        tr = NULL;
+        TRY(cc_v_set(obj, "version_info", vi, err));
+        vi = NULL;
+
+        /* Version evidence: the fixed FileVersion, and the string when it differs. */
+        if (fv != NULL) {
+                cudnnctl_ver ver;
+                char vb[64];
+
+                if (cudnnctl_ver_parse(fv, &ver) == 0)
+                        TRY(add_version(facts, "cudnn", "version-resource", ver_str(&ver, vb, sizeof(vb)), NULL, err));
+        }
+        sfv = cc_pe_string_value(pe, "FileVersion");
+        if (sfv != NULL && (fv == NULL || strcmp(sfv, fv) != 0)) {
+                cudnnctl_ver ver;
+                char vb[64];
+
+                if (cudnnctl_ver_parse(sfv, &ver) == 0)
+                        TRY(add_version(facts, "cudnn", "version-resource-string", ver_str(&ver, vb, sizeof(vb)), NULL,
+                                        err));
+        }
+        rv = 0;
+fail:
+        free(fv);
+        free(pv);
+        cc_v_free(vi);
+        cc_v_free(strs);
+        cc_v_free(tr);
+        return rv;
+}
+
+static int pe_facts(const uint8_t *data, size_t size, cc_value *obj, cc_error *err)
+{
+        cc_error perr = {0};
+        cc_pe *pe = NULL;
+        cc_value *o = NULL, *eps = NULL, *cud = NULL;
+        const char *mname;
+        size_t i;
+        int rv = -1;
+
+        TRY(cc_v_set_str(obj, "kind", "pe", err));
+        if (cc_pe_parse(data, size, &pe, &perr) < 0) {
+                TRY(set_error(obj, &perr, err));
+                rv = 0;
+                goto fail;
+        }
+        o = cc_v_object(err);
+        if (o == NULL)
+                goto fail;
+        mname = cc_pe_machine_name(pe->machine);
+        TRY(cc_v_set(o, "machine", mname ? cc_v_str(mname, err) : cc_v_strf(err, "machine 0x%04x", pe->machine), err));
+        TRY(cc_v_set_int(o, "machine_code", pe->machine, err));
+        TRY(cc_v_set_str(o, "type", pe->is_dll ? "dll" : "exe", err));
+        TRY(cc_v_set_bool(o, "pe32plus", pe->pe32plus, err));
+        TRY(cc_v_set_int(o, "subsystem", pe->subsystem, err));
+        TRY(cc_v_set_int(o, "timestamp", pe->timestamp, err));
+        TRY(cc_v_set(o, "imports", cc_v_strv(&pe->imports, err), err));
+        TRY(cc_v_set(o, "delay_imports", cc_v_strv(&pe->delay_imports, err), err));
+        TRY(cc_v_set_str(o, "export_name", pe->export_name, err));
+        TRY(cc_v_set_int(o, "exports_count", (int64_t)pe->exports.n, err));
+        TRY(cc_v_set(o, "exports", cc_v_strv(&pe->exports, err), err));
+        TRY(cc_v_set_int(o, "exports_by_ordinal_only", (int64_t)pe->exports_by_ordinal_only, err));
+        TRY(pe_version_info(pe, o, obj, err));
+        TRY(cc_v_set(obj, "pe", o, err));
+        o = NULL;
+
+        eps = cc_v_array(err);
+        if (eps == NULL)
+                goto fail;
+        for (i = 0; i < CC_ARRAY_LEN(cudnn_entry_points); i++)
+                if (cc_strv_contains(&pe->exports, cudnn_entry_points[i]))
+                        TRY(cc_v_push(eps, cc_v_str(cudnn_entry_points[i], err), err));
+        if (cc_v_len(eps)) {
+                cud = cc_v_object(err);
+                if (cud == NULL)
+                        goto fail;
+                TRY(cc_v_set(cud, "entry_points", eps, err));
+                eps = NULL;
+                TRY(cc_v_set(obj, "cudnn", cud, err));
+                cud = NULL;
+        }
+        TRY(set_warnings(obj, &pe->warnings, err));
+        rv = 0;
+fail:
+        cc_v_free(o);
+        cc_v_free(eps);
+        cc_v_free(cud);
+        cc_pe_free(pe);
+        return rv;
+}
+
+static int implib_facts(const uint8_t *data, size_t size, cc_value *obj, cc_error *err)
+{
+        cc_error perr = {0};
+        cc_implib *lib = NULL;
+        cc_value *o = NULL;
+        const char *mname;
+        int rv = -1;
+
+        if (cc_implib_parse(data, size, &lib, &perr) < 0) {
+                TRY(cc_v_set_str(obj, "kind", "ar-archive", err));
+                TRY(set_error(obj, &perr, err));
+                rv = 0;
+                goto fail;
+        }
+        /* A Unix static library is an ar archive too, but without import members. */
+        TRY(cc_v_set_str(obj, "kind", lib->dlls.n ? "import-library" : "ar-archive", err));
+        o = cc_v_object(err);
+        if (o == NULL)
+                goto fail;
+        TRY(cc_v_set(o, "dlls", cc_v_strv(&lib->dlls, err), err));
+        TRY(cc_v_set_int(o, "symbols", (int64_t)lib->nsymbols, err));
+        TRY(cc_v_set_int(o, "members", (int64_t)lib->nmembers, err));
+        mname = lib->machine ? cc_pe_machine_name(lib->machine) : NULL;
+        TRY(cc_v_set(o, "machine", mname ? cc_v_str(mname, err) : cc_v_null(err), err));
+        TRY(cc_v_set(obj, lib->dlls.n ? "implib" : "ar", o, err));
+        o = NULL;
+        rv = 0;
+fail:
+        cc_v_free(o);
+        cc_implib_free(lib);
+        return rv;
+}
+
+/* ---- headers ------------------------------------------------------------- */
+
+/* Evaluate the interesting macros over headers hs[0..nh) (hs[0] is the file
+ * itself; the others are headers it includes from the same directory). */
+static int header_facts_multi(const cc_header *const *hs, size_t nh, cc_value *obj, cc_error *err)
+{
+        const cc_header *h = hs[0];
+        cc_value *o = NULL, *macros = NULL;
+        int64_t major = 0, minor = 0, patch = 0, val;
+        int have_mmp = 0, rv = -1;
+        size_t i, k;
+        char name[64];
+
+        o = cc_v_object(err);
+        macros = cc_v_array(err);
+        if (o == NULL || macros == NULL)
+                goto fail;
+        TRY(cc_v_set(o, "includes", cc_v_strv(&h->includes, err), err));
+        TRY(cc_v_set_int(o, "defines", (int64_t)h->nmacros, err));
+
+        /* Report the interesting macros defined in this header (not its includes). */
+        for (i = 0; i < CC_ARRAY_LEN(header_macros) + CC_ARRAY_LEN(sublib_macros) * 3; i++) {
+                const cc_macro *m;
+                cc_value *mv;
+                cc_error eerr = {0};
+
+                if (i < CC_ARRAY_LEN(header_macros)) {
+                        snprintf(name, sizeof(name), "%s", header_macros[i]);
+                } else {
+                        static const char *const parts[] = {"MAJOR", "MINOR", "PATCH"};
+
+                        k = i - CC_ARRAY_LEN(header_macros);
+                        snprintf(name, sizeof(name), "CUDNN_%s_%s", sublib_macros[k / 3], parts[k % 3]);
+                }
+                m = cc_header_find(&h, 1, name);
+                if (m == NULL)
+                        continue;
+                mv = cc_v_object(err);
+                if (cc_v_push(macros, mv, err) < 0)
+                        goto fail;
+                TRY(cc_v_set_str(mv, "name", name, err));
+                TRY(cc_v_set_str(mv, "definition", m->body, err));
+                TRY(cc_v_set_int(mv, "line", m->line, err));
+                if (cc_header_eval(hs, nh, name, &val, &eerr) == 0) {
+                        TRY(cc_v_set_int(mv, "value", val, err));
+                } else {
+                        TRY(cc_v_set_null(mv, "value", err));
+                        TRY(cc_v_set_str(mv, "error", eerr.msg, err));
+                }
+        }
+        TRY(cc_v_set(o, "macros", macros, err));
+        macros = NULL;
+        TRY(cc_v_set_str(obj, "kind", "header", err));
+        TRY(cc_v_set(obj, "header", o, err));
+        o = NULL;
+
+        /* cuDNN version from CUDNN_MAJOR/MINOR/PATCHLEVEL defined in this header. */
+        if (cc_header_find(&h, 1, "CUDNN_MAJOR") != NULL) {
+                cc_error e1 = {0};
+
+                have_mmp = cc_header_eval(hs, nh, "CUDNN_MAJOR", &major, &e1) == 0 &&
+                           cc_header_eval(hs, nh, "CUDNN_MINOR", &minor, &e1) == 0 &&
+                           cc_header_eval(hs, nh, "CUDNN_PATCHLEVEL", &patch, &e1) == 0;
+                if (have_mmp && major >= 0 && major < 100 && minor >= 0 && minor < 100 && patch >= 0 && patch < 100) {
+                        cc_value *ve = NULL;
+                        char vb[64];
+                        int64_t cv;
+                        long expect = cudnnctl_cudnn_encode((int)major, (int)minor, (int)patch);
+
+                        snprintf(vb, sizeof(vb), "%d.%d.%d", (int)major, (int)minor, (int)patch);
+                        TRY(add_version(obj, "cudnn", "header", vb, &ve, err));
+                        TRY(cc_v_set_str(ve, "macros", "CUDNN_MAJOR.CUDNN_MINOR.CUDNN_PATCHLEVEL", err));
+                        if (cc_header_eval(hs, nh, "CUDNN_VERSION", &cv, &e1) == 0) {
+                                TRY(cc_v_set_int(ve, "CUDNN_VERSION", cv, err));
+                                if (cv != expect)
+                                        TRY(cc_v_set(ve, "warning",
+                                                     cc_v_strf(err,
+                                                               "CUDNN_VERSION is %lld, not %ld as cuDNN %s's "
+                                                               "formula gives",
+                                                               (long long)cv, expect, vb),
+                                                     err));
+                        }
+                } else if (!have_mmp) {
+                        cc_value *ve = NULL;
+
+                        TRY(add_version(obj, "cudnn", "header", "unknown", &ve, err));
+                        TRY(cc_v_set_str(ve, "error", e1.msg, err));
+                }
+        }
+        /* Sub-library versions. */
+        for (k = 0; k < CC_ARRAY_LEN(sublib_macros); k++) {
+                int64_t a, b, c;
+                cc_error e2 = {0};
+                char n1[64], n2[64], n3[64], vb[64], lib[32];
+                cc_value *ve = NULL;
+
+                snprintf(n1, sizeof(n1), "CUDNN_%s_MAJOR", sublib_macros[k]);
+                snprintf(n2, sizeof(n2), "CUDNN_%s_MINOR", sublib_macros[k]);
+                snprintf(n3, sizeof(n3), "CUDNN_%s_PATCH", sublib_macros[k]);
+                if (cc_header_find(&h, 1, n1) == NULL)
+                        continue;
+                if (cc_header_eval(hs, nh, n1, &a, &e2) < 0 || cc_header_eval(hs, nh, n2, &b, &e2) < 0 ||
+                    cc_header_eval(hs, nh, n3, &c, &e2) < 0)
+                        continue;
+                snprintf(vb, sizeof(vb), "%lld.%lld.%lld", (long long)a, (long long)b, (long long)c);
+                for (i = 0; sublib_macros[k][i] && i + 1 < sizeof(lib); i++)
+                        lib[i] = (char)cc_ascii_tolower((unsigned char)sublib_macros[k][i]);
+                lib[i] = '\0';
+                TRY(add_version(obj, "cudnn", "header-sublibrary", vb, &ve, err));
+                TRY(cc_v_set_str(ve, "sublibrary", lib, err));
+        }
+        /* CUDA versions. */
+        {
+                static const char *const cuda_macros[][2] = {{"CUDA_VERSION", "cuda"}, {"CUDART_VERSION", "cudart"}};
+
+                for (k = 0; k < CC_ARRAY_LEN(cuda_macros); k++) {
+                        cudnnctl_ver cver;
+                        cc_error e3 = {0};
+                        cc_value *ve = NULL;
+                        char vb[64];
+
+                        if (cc_header_find(&h, 1, cuda_macros[k][0]) == NULL)
+                                continue;
+                        if (cc_header_eval(hs, nh, cuda_macros[k][0], &val, &e3) < 0 ||
+                            cudnnctl_cuda_decode((long)val, &cver) < 0)
+                                continue;
+                        TRY(add_version(obj, cuda_macros[k][1], "header", ver_str(&cver, vb, sizeof(vb)), &ve, err));
+                        TRY(cc_v_set_str(ve, "macro", cuda_macros[k][0], err));
+                        TRY(cc_v_set_int(ve, "value", val, err));
+                }
+        }
+        /* The newest GPU architecture the headers know. */
+        if (cc_header_find(&h, 1, "CUDNN_MAX_SM_MAJOR_NUMBER") != NULL) {
+                int64_t a, b;
+                cc_error e4 = {0};
+
+                if (cc_header_eval(hs, nh, "CUDNN_MAX_SM_MAJOR_NUMBER", &a, &e4) == 0 &&
+                    cc_header_eval(hs, nh, "CUDNN_MAX_SM_MINOR_NUMBER", &b, &e4) == 0)
+                        TRY(cc_v_set(obj, "max_compute_capability",
+                                     cc_v_strf(err, "%lld.%lld", (long long)a, (long long)b), err));
+        }
+        TRY(set_warnings(obj, &h->warnings, err));
+        rv = 0;
+fail:
+        cc_v_free(o);
+        cc_v_free(macros);
+        return rv;
+}
+
+static int header_facts(const uint8_t *data, size_t size, cc_value *obj, cc_error *err)
+{
+        cc_error perr = {0};
+        cc_header *h = NULL;
+        int rv;
+
+        if (cc_header_parse((const char *)data, size, &h, &perr) < 0) {
+                if (cc_v_set_str(obj, "kind", "header", err) < 0)
+                        return -1;
+                return set_error(obj, &perr, err);
+        }
+        {
+                const cc_header *hs[1] = {h};
+
+                rv = header_facts_multi(hs, 1, obj, err);
+        }
+        cc_header_free(h);
+        return rv;
+}
+
+/* ---- pip metadata -------------------------------------------------------- */
+
+static int metadata_facts(const char *text, size_t len, cc_value *obj, const char *record, size_t record_len,
+                          cc_error *err)
+{
+        cc_error perr = {0};
+        cc_metadata *m = NULL;
+        cc_record *r = NULL;
+        cc_value *o = NULL;
+        cc_distname dn;
+        int rv = -1;
+
+        if (cc_metadata_parse(text, len, &m, &perr) < 0) {
+                TRY(set_error(obj, &perr, err));
+                return 0;
+        }
+        o = cc_v_object(err);
+        if (o == NULL)
+                goto fail;
+        TRY(cc_v_set_str(o, "name", m->name, err));
+        TRY(cc_v_set_str(o, "version", m->version, err));
+        TRY(cc_v_set_str(o, "summary", m->summary, err));
+        TRY(cc_v_set(o, "requires", cc_v_strv(&m->requires_dist, err), err));
+        if (record != NULL) {
+                if (cc_record_parse(record, record_len, &r, &perr) == 0)
+                        TRY(cc_v_set_int(o, "files", (int64_t)r->n, err));
+                else
+                        TRY(cc_v_set_str(o, "record_error", perr.msg, err));
+        }
+        TRY(cc_v_set(obj, "distribution", o, err));
+        o = NULL;
+        if (m->name != NULL && m->version != NULL) {
+                char dname[256];
+
+                /* Reuse the dist-info name parser to classify the package. */
+                snprintf(dname, sizeof(dname), "%s-%s.dist-info", m->name, m->version);
+                if (cc_name_distinfo(dname, &dn) == 0 && dn.is_cudnn) {
+                        cc_value *ve = NULL;
+
+                        TRY(add_version(obj, "cudnn", "dist-info", m->version, &ve, err));
+                        TRY(cc_v_set_str(ve, "package", m->name, err));
+                        if (dn.cuda_major >= 0)
+                                TRY(cc_v_set_int(ve, "cuda_major", dn.cuda_major, err));
+                }
+        }
+        TRY(set_warnings(obj, &m->warnings, err));
+        rv = 0;
+fail:
+        cc_v_free(o);
+        cc_metadata_free(m);
+        cc_record_free(r);
+        return rv;
+}
+
+/* ---- dispatch ------------------------------------------------------------ */
+
+int cc_inspect_bytes(const char *name, const uint8_t *data, size_t size, unsigned flags, cc_value *obj, cc_error *err)
+{
+        (void)flags;
+        if (cc_v_get(obj, "size") == NULL && cc_v_set_int(obj, "size", (int64_t)size, err) < 0)
+                return -1;
+        if (name_facts(name, obj, err) < 0)
+                return -1;
+        if (size == 0) {
+                if (cc_v_set_str(obj, "kind", "empty", err) < 0)
+                        return -1;
+                return cc_v_set_str(obj, "error", "empty file (0 bytes)", err);
+        }
+        if (cc_elf_is(data, size))
+                return elf_facts(data, size, obj, err);
+        if (size >= 2 && data[0] == 'M' && data[1] == 'Z')
+                return pe_facts(data, size, obj, err);
+        if (cc_implib_is(data, size))
+                return implib_facts(data, size, obj, err);
+        if (cc_archive_is(data, size))
+                return cc_v_set_str(obj, "kind", "archive", err);
+        if (cc_metadata_looks_like(data, size)) {
+                if (cc_v_set_str(obj, "kind", "metadata", err) < 0)
+                        return -1;
+                return metadata_facts((const char *)data, size, obj, NULL, 0, err);
+        }
+        if (cc_header_looks_like(data, size))
+                return header_facts(data, size, obj, err);
+        return cc_v_set_str(obj, "kind", "unknown", err);
+}
+
+/* ---- paths --------------------------------------------------------------- */
+
+struct ictx {
+        const cudnnctl_inspect_options *opts;
+        size_t max_entries;
+        size_t entries; /* directory entries seen in this walk */
+};
+
+static int inspect_path(struct ictx *cx, const char *real, const char *shown, cc_value *obj, int depth, cc_error *err);
+
+/* A header on disk: evaluate with the headers it includes from its own
+ * directory ("cudnn.h" includes "cudnn_version.h"). */
+static int header_file_facts(const char *real, const uint8_t *data, size_t size, cc_value *obj, cc_error *err)
+{
+        cc_header *hs[9] = {0};
+        size_t nh = 0, i;
+        cc_error perr = {0};
+        char *dir = NULL;
+        const char *base = cc_basename(real);
+        int rv = -1;
+
+        if (cc_header_parse((const char *)data, size, &hs[0], &perr) < 0)
+                return header_facts(data, size, obj, err);
+        nh = 1;
+        dir = cc_strndup(err, real, (size_t)(base - real));
+        if (dir == NULL)
+                goto fail;
+        for (i = 0; i < hs[0]->includes.n && nh < CC_ARRAY_LEN(hs); i++) {
+                const char *inc = hs[0]->includes.v[i];
+                char *p, *text = NULL;
+                size_t len;
+                cc_error ierr = {0};
+
+                if (strchr(inc, '/') != NULL || strchr(inc, '\\') != NULL || strcmp(inc, base) == 0)
+                        continue;
+                p = cc_asprintf(err, "%s%s", dir, inc);
+                if (p == NULL)
+                        goto fail;
+                if (cc_read_file(p, MAX_HEADER_BYTES, &text, &len, &ierr) == 0) {
+                        if (cc_header_parse(text, len, &hs[nh], &ierr) == 0)
+                                nh++;
+                        free(text);
+                }
+                free(p);
+        }
+        rv = header_facts_multi((const cc_header *const *)hs, nh, obj, err);
+fail:
+        for (i = 0; i < nh; i++)
+                cc_header_free(hs[i]);
+        free(dir);
+        return rv;
+}
+
+static int file_facts(struct ictx *cx, const char *real, const char *shown, cc_value *obj, cc_error *err)
+{
+        cc_map m;
+        cc_error ferr = {0};
+        int rv;
+
+        if (cc_map_file(real, 0, &m, &ferr) < 0) {
+                if (cc_v_set_str(obj, "kind", "unreadable", err) < 0)
+                        return -1;
+                return set_error(obj, &ferr, err);
+        }
+        if (cc_archive_is(m.data, m.size)) {
+                size_t size = m.size;
+
+                cc_unmap(&m);
+                /* The archive reader reports the archive's name facts itself. */
+                if (cc_v_set_int(obj, "size", (int64_t)size, err) < 0 || cc_v_set_str(obj, "kind", "archive", err) < 0)
+                        return -1;
+                return cc_archive_inspect(real, cx->opts->flags, obj, err);
+        }
+        if (m.size > 0 && !cc_elf_is(m.data, m.size) && cc_header_looks_like(m.data, m.size) &&
+            !cc_metadata_looks_like(m.data, m.size) && !(m.size >= 2 && m.data[0] == 'M' && m.data[1] == 'Z') &&
+            !cc_implib_is(m.data, m.size)) {
+                if (cc_v_set_int(obj, "size", (int64_t)m.size, err) < 0 ||
+                    name_facts(cc_basename(shown), obj, err) < 0) {
+                        cc_unmap(&m);
+                        return -1;
+                }
+                rv = header_file_facts(real, m.data, m.size, obj, err);
+                cc_unmap(&m);
+                return rv;
+        }
+        rv = cc_inspect_bytes(cc_basename(shown), m.data, m.size, cx->opts->flags, obj, err);
+        cc_unmap(&m);
+        return rv;
+}
+
+/* A *.dist-info directory: METADATA and RECORD. */
+static int distinfo_dir_facts(const char *real, cc_value *obj, cc_error *err)
+{
+        char *mp = NULL, *rp = NULL, *meta = NULL, *rec = NULL;
+        size_t mlen = 0, rlen = 0;
+        cc_error ferr = {0};
+        cc_distname dn;
+        int rv = -1;
+
+        TRY(cc_v_set_str(obj, "kind", "dist-info", err));
+        if (cc_name_distinfo(cc_basename(real), &dn) == 0) {
+                cc_value *o = cc_v_object(err);
+
+                if (cc_v_set(obj, "dist_info_name", o, err) < 0)
+                        goto fail;
+                TRY(cc_v_set_str(o, "package", dn.package, err));
+                TRY(cc_v_set_str(o, "version", dn.version_str, err));
+                if (dn.cuda_major >= 0)
+                        TRY(cc_v_set_int(o, "cuda_major", dn.cuda_major, err));
+                else
+                        TRY(cc_v_set_null(o, "cuda_major", err));
+                TRY(cc_v_set_bool(o, "cudnn", dn.is_cudnn, err));
+        }
+        mp = cc_path_join(real, "METADATA", err);
+        rp = cc_path_join(real, "RECORD", err);
+        if (mp == NULL || rp == NULL)
+                goto fail;
+        if (cc_read_file(mp, MAX_SMALL_FILE, &meta, &mlen, &ferr) < 0) {
+                TRY(set_error(obj, &ferr, err));
+                rv = 0;
+                goto fail;
+        }
+        if (cc_read_file(rp, (size_t)64 << 20, &rec, &rlen, &ferr) < 0) {
+                free(rec);
+                rec = NULL;
+        }
+        TRY(metadata_facts(meta, mlen, obj, rec, rlen, err));
+        rv = 0;
+fail:
+        free(mp);
+        free(rp);
+        free(meta);
+        free(rec);
+        return rv;
+}
+
+/* Is this directory entry something a cuDNN directory report should list? */
+static int interesting_name(const char *name)
+{
+        cc_libname ln;
+        cc_distname dn;
+
+        if (cc_name_library(name, &ln) == 0)
+                return 1;
+        if (cc_name_distinfo(name, &dn) == 0 && dn.is_cudnn)
+                return 1;
+        return strcmp(name, "cuda.h") == 0 || strcmp(name, "cuda_runtime_api.h") == 0;
+}
+
+/* Directories a walk descends into: every directory, bounded by depth and
+ * entry count, except symbolic links to directories (recorded, not walked). */
+static int walk_dir(struct ictx *cx, const char *real, const char *shown, cc_value *files, cc_value *skipped, int depth,
+                    cc_error *err)
+{
+        cc_strv names = {0};
+        cc_error derr = {0};
+        size_t i;
+        int rv = -1;
+
+        if (cc_list_dir(real, cx->max_entries, &names, &derr) < 0) {
+                cc_value *s = cc_v_object(err);
+
+                if (cc_v_push(skipped, s, err) < 0)
+                        return -1;
+                if (cc_v_set_str(s, "path", shown, err) < 0 || cc_v_set_str(s, "reason", derr.msg, err) < 0)
+                        return -1;
+                return 0;
+        }
+        for (i = 0; i < names.n; i++) {
+                char *rp = NULL, *sp = NULL;
+                cc_stat st;
+                cc_error serr = {0};
+
+                if (++cx->entries > cx->max_entries) {
+                        cc_value *s = cc_v_object(err);
+
+                        if (cc_v_push(skipped, s, err) < 0)
+                                goto fail;
+                        TRY(cc_v_set_str(s, "path", shown, err));
+                        TRY(cc_v_set(s, "reason",
+                                     cc_v_strf(err, "stopped after %zu directory entries", cx->max_entries), err));
+                        break;
+                }
+                rp = cc_path_join(real, names.v[i], err);
+                sp = cc_path_join(shown, names.v[i], err);
+                if (rp == NULL || sp == NULL) {
+                        free(rp);
+                        free(sp);
+                        goto fail;
+                }
+                if (cc_lstat_path(rp, &st, &serr) < 0) {
+                        st.type = CC_FT_OTHER;
+                }
+                if (st.type == CC_FT_DIR && !interesting_name(names.v[i])) {
+                        if (depth < MAX_WALK_DEPTH) {
+                                if (walk_dir(cx, rp, sp, files, skipped, depth + 1, err) < 0) {
+                                        free(rp);
+                                        free(sp);
+                                        goto fail;
+                                }
+                        }
+                } else if (interesting_name(names.v[i])) {
+                        cc_value *f = cc_v_object(err);
+
+                        if (cc_v_push(files, f, err) < 0 || inspect_path(cx, rp, sp, f, depth + 1, err) < 0) {
+                                free(rp);
+                                free(sp);
+                                goto fail;
+                        }
+                }
+                free(rp);
+                free(sp);
+        }
+        rv = 0;
+fail:
+        cc_strv_free(&names);
+        return rv;
+}
+
+static int add_count(cc_value *counts, const char *key, cc_error *err)
+{
+        const cc_value *v = cc_v_get(counts, key);
+
+        return cc_v_set_int(counts, key, cc_v_getint(v) + 1, err);
+}
+
+/* Summary of a directory walk: counts per kind, majors, and every version
+ * source with the file it came from. */
+static int dir_summary(cc_value *files, cc_value *obj, cc_error *err)
+{
+        cc_value *counts = NULL, *majors = NULL, *vers = NULL;
+        size_t i, j;
+        int rv = -1;
+
+        counts = cc_v_object(err);
+        majors = cc_v_array(err);
+        vers = cc_v_array(err);
+        if (counts == NULL || majors == NULL || vers == NULL)
+                goto fail;
+        TRY(cc_v_set_int(counts, "libraries", 0, err));
+        TRY(cc_v_set_int(counts, "headers", 0, err));
+        TRY(cc_v_set_int(counts, "import_libraries", 0, err));
+        TRY(cc_v_set_int(counts, "static_libraries", 0, err));
+        TRY(cc_v_set_int(counts, "symlinks", 0, err));
+        TRY(cc_v_set_int(counts, "dist_info", 0, err));
+        for (i = 0; i < cc_v_len(files); i++) {
+                const cc_value *f = cc_v_at(files, i);
+                const char *fk = cc_v_getstr(cc_v_path(f, "file_name/file_kind"));
+                const char *kind = cc_v_get_str(f, "kind");
+                const cc_value *major = cc_v_path(f, "file_name/major");
+                const cc_value *fv = cc_v_get(f, "versions");
+
+                if (kind != NULL && strcmp(kind, "symlink") == 0)
+                        TRY(add_count(counts, "symlinks", err));
+                else if (kind != NULL && strcmp(kind, "dist-info") == 0)
+                        TRY(add_count(counts, "dist_info", err));
+                else if (fk != NULL && (strcmp(fk, "shared-library") == 0 || strcmp(fk, "dll") == 0))
+                        TRY(add_count(counts, "libraries", err));
+                else if (fk != NULL && strcmp(fk, "header") == 0)
+                        TRY(add_count(counts, "headers", err));
+                else if (fk != NULL && strcmp(fk, "import-library") == 0)
+                        TRY(add_count(counts, "import_libraries", err));
+                else if (fk != NULL && strcmp(fk, "static-library") == 0)
+                        TRY(add_count(counts, "static_libraries", err));
+                if (cc_v_type(major) == CUDNNCTL_INT) {
+                        int64_t mj = cc_v_getint(major);
+                        int seen = 0;
+
+                        for (j = 0; j < cc_v_len(majors); j++)
+                                seen |= cc_v_getint(cc_v_at(majors, j)) == mj;
+                        if (!seen)
+                                TRY(cc_v_push(majors, cc_v_int(mj, err), err));
+                }
+                if (kind != NULL && strcmp(kind, "symlink") == 0)
+                        continue; /* its target is listed with its own versions */
+                for (j = 0; j < cc_v_len(fv); j++) {
+                        const cc_value *e = cc_v_at(fv, j);
+                        cc_value *c = cc_v_object(err);
+                        size_t k;
+
+                        if (cc_v_push(vers, c, err) < 0)
+                                goto fail;
+                        for (k = 0; k < cc_v_len(e); k++) {
+                                const cc_value *x = cc_v_at(e, k);
+                                const char *key = cc_v_key_at(e, k);
+
+                                if (cc_v_type(x) == CUDNNCTL_STRING)
+                                        TRY(cc_v_set_str(c, key, cc_v_getstr(x), err));
+                                else if (cc_v_type(x) == CUDNNCTL_INT)
+                                        TRY(cc_v_set_int(c, key, cc_v_getint(x), err));
+                        }
+                        TRY(cc_v_set_str(c, "file", cc_v_get_str(f, "path"), err));
+                }
+        }
+        TRY(cc_v_set(obj, "counts", counts, err));
+        counts = NULL;
+        TRY(cc_v_set(obj, "majors", majors, err));
+        majors = NULL;
+        TRY(cc_v_set(obj, "versions", vers, err));
+        vers = NULL;
+        rv = 0;
+fail:
+        cc_v_free(counts);
+        cc_v_free(majors);
+        cc_v_free(vers);
+        return rv;
+}
+
+static int dir_facts(struct ictx *cx, const char *real, const char *shown, cc_value *obj, int depth, cc_error *err)
+{
+        cc_value *files = NULL, *skipped = NULL, *d = NULL;
+        int rv = -1;
+
+        TRY(cc_v_set_str(obj, "kind", "directory", err));
+        files = cc_v_array(err);
+        skipped = cc_v_array(err);
+        d = cc_v_object(err);
+        if (files == NULL || skipped == NULL || d == NULL)
+                goto fail;
+        TRY(walk_dir(cx, real, shown, files, skipped, depth, err));
+        TRY(dir_summary(files, d, err));
+        TRY(cc_v_set(d, "files", files, err));
+        files = NULL;
+        TRY(cc_v_set(d, "skipped", skipped, err));
+        skipped = NULL;
+        TRY(cc_v_set(obj, "directory", d, err));
+        d = NULL;
+        rv = 0;
+fail:
+        cc_v_free(files);
+        cc_v_free(skipped);
+        cc_v_free(d);
+        return rv;
+}
+
+static int inspect_path(struct ictx *cx, const char *real, const char *shown, cc_value *obj, int depth, cc_error *err)
+{
+        cc_stat lst, st;
+        cc_error serr = {0};
+
+        TRY(cc_v_set_str(obj, "path", shown, err));
+        if (cc_lstat_path(real, &lst, &serr) < 0) {
+                TRY(cc_v_set_str(obj, "kind", "unreadable", err));
+                return set_error(obj, &serr, err);
+        }
+        if (lst.type == CC_FT_NONE) {
+                TRY(cc_v_set_str(obj, "kind", "missing", err));
+                return cc_v_set_str(obj, "error", "no such file or directory", err);
+        }
+        if (lst.type == CC_FT_LINK) {
+                char *target = cc_readlink(real, &serr);
+
+                if (target == NULL) {
+                        TRY(cc_v_set_str(obj, "kind", "symlink", err));
+                        return set_error(obj, &serr, err);
+                }
+                if (cc_v_set_str(obj, "link", target, err) < 0) {
+                        free(target);
+                        return -1;
+                }
+                free(target);
+                if (cc_stat_path(real, &st, &serr) < 0 || st.type == CC_FT_NONE) {
+                        TRY(cc_v_set_str(obj, "kind", "symlink", err));
+                        return cc_v_set_str(obj, "error",
+                                            serr.msg[0] ? serr.msg : "dangling symbolic link (its target is missing)",
+                                            err);
+                }
+                if (depth > 0) {
+                        /* Inside a directory report a link is listed as a link:
+                         * its target is listed with its facts on its own. */
+                        TRY(cc_v_set_str(obj, "kind", "symlink", err));
+                        return name_facts(cc_basename(shown), obj, err);
+                }
+        } else {
+                st = lst;
+        }
+        if (st.type == CC_FT_DIR) {
+                if (cc_ends_with(real, ".dist-info") || (ends_with_sep(real) && strstr(real, ".dist-info") != NULL))
+                        return distinfo_dir_facts(real, obj, err);
+                return dir_facts(cx, real, shown, obj, depth, err);
+        }
+        if (st.type != CC_FT_FILE) {
+                TRY(cc_v_set_str(obj, "kind", "special", err));
+                return cc_v_set_str(obj, "error", "not a regular file or directory", err);
+        }
+        return file_facts(cx, real, shown, obj, err);
+fail:
+        return -1;
+}
+
+int cudnnctl_inspect(const char *path, const cudnnctl_inspect_options *opts, cudnnctl_value **out, cudnnctl_error *err)
+{
+        static const cudnnctl_inspect_options defaults = {0};
+        struct ictx cx;
+        cc_value *obj = NULL;
+        char *real = NULL;
+
+        *out = NULL;
+        cx.opts = opts ? opts : &defaults;
+        cx.max_entries = cx.opts->max_dir_entries ? cx.opts->max_dir_entries : DEFAULT_MAX_DIR_ENTRIES;
+        cx.entries = 0;
+        if (cx.opts->root != NULL && cx.opts->root[0] != '\0') {
+                const char *p = path;
+
+                while (cc_is_sep(*p))
+                        p++;
+                real = cc_path_join(cx.opts->root, p, err);
+        } else {
+                real = cc_strdup(err, path);
+        }
+        if (real == NULL)
+                return -1;
+        obj = cc_v_object(err);
+        if (obj == NULL || inspect_path(&cx, real, path, obj, 0, err) < 0) {
+                cc_v_free(obj);
+                free(real);
+                return -1;
+        }
+        free(real);
+        *out = obj;
+        return 0;
+}

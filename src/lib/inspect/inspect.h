@@ -1,0 +1,21 @@
+/* Internal interface of the inspect module. */
+#ifndef CC_INSPECT_H
+#define CC_INSPECT_H
+
+#include "../value.h"
+
+/* Facts of one file's bytes (already read or mapped), named `name` (used for
+ * name-derived facts and messages only: the kind comes from content). Writes
+ * the facts into obj (an object); parse problems become an "error" member,
+ * not a failure. -1 only when out of memory. */
+int cc_inspect_bytes(const char *name, const uint8_t *data, size_t size, unsigned flags, cc_value *obj, cc_error *err);
+
+/* Archives (libarchive). cc_archive_is: 1 if the bytes start like a zip,
+ * gzip, xz, bzip2, zstd or tar archive. cc_archive_inspect fills obj with
+ * the archive's facts (docs/json.md, kind "archive"). Returns -1 only when
+ * out of memory; an unreadable archive gets an "error" member. Builds
+ * without libarchive set "error" to say so. */
+int cc_archive_is(const uint8_t *data, size_t size);
+int cc_archive_inspect(const char *path, unsigned flags, cc_value *obj, cc_error *err);
+
+#endif

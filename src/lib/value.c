@@ -1,0 +1,533 @@
+#include "value.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct member {
+        char *key;
+        cc_value *val;
+};
+
+struct cudnnctl_value {
+        int type;
+        union {
+                int b;
+                int64_t i;
+                struct {
+                        char *s;
+                        size_t len;
+                } str;
+                struct {
+                        cc_value **items;
+                        size_t n, cap;
+                } arr;
+                struct {
+                        struct member *m;
+                        size_t n, cap;
+                } obj;
+        } u;
+};
+
+static cc_value *new_value(int type, cc_error *err)
+{
+        cc_value *v = cc_calloc(err, 1, sizeof(*v));
+
+        if (v != NULL)
+                v->type = type;
+        return v;
+}
+
+cc_value *cc_v_null(cc_error *err)
+{
+        return new_value(CUDNNCTL_NULL, err);
+}
+
+cc_value *cc_v_bool(int b, cc_error *err)
+{
+        cc_value *v = new_value(CUDNNCTL_BOOL, err);
+
+        if (v != NULL)
+                v->u.b = b != 0;
+        return v;
+}
+
+cc_value *cc_v_int(int64_t i, cc_error *err)
+{
+        cc_value *v = new_value(CUDNNCTL_INT, err);
+
+        if (v != NULL)
+                v->u.i = i;
+        return v;
+}
+
+cc_value *cc_v_strn(const char *s, size_t n, cc_error *err)
+{
+        cc_value *v;
+
+        if (s == NULL)
+                return cc_v_null(err);
+        v = new_value(CUDNNCTL_STRING, err);
+        if (v == NULL)
+                return NULL;
+        v->u.str.s = cc_strndup(err, s, n);
+        if (v->u.str.s == NULL) {
+                free(v);
+                return NULL;
+        }
+        v->u.str.len = n;
+        return v;
+}
+
+cc_value *cc_v_str(const char *s, cc_error *err)
+{
+        return s == NULL ? cc_v_null(err) : cc_v_strn(s, strlen(s), err);
+}
+
+cc_value *cc_v_strf(cc_error *err, const char *fmt, ...)
+{
+        cc_buf b = {0};
+        cc_value *v;
+        va_list ap;
+        int rc;
+
+        va_start(ap, fmt);
+        rc = cc_buf_vprintf(&b, err, fmt, ap);
+        va_end(ap);
+        if (rc < 0) {
+                cc_buf_free(&b);
+                return NULL;
+        }
+        v = cc_v_strn(b.data ? b.data : "", b.len, err);
+        cc_buf_free(&b);
+        return v;
+}
+
+cc_value *cc_v_array(cc_error *err)
+{
+        return new_value(CUDNNCTL_ARRAY, err);
+}
+
+cc_value *cc_v_object(cc_error *err)
+{
+        return new_value(CUDNNCTL_OBJECT, err);
+}
+
+cc_value *cc_v_strv(const cc_strv *sv, cc_error *err)
+{
+        cc_value *a = cc_v_array(err);
+        size_t i;
+
+        if (a == NULL)
+                return NULL;
+        for (i = 0; i < sv->n; i++) {
+                if (cc_v_push(a, cc_v_str(sv->v[i], err), err) < 0) {
+                        cc_v_free(a);
+                        return NULL;
+                }
+        }
+        return a;
+}
+
+void cc_v_free(cc_value *v)
+{
+        size_t i;
+
+        if (v == NULL)
+                return;
+        switch (v->type) {
+        case CUDNNCTL_STRING:
+                free(v->u.str.s);
+                break;
+        case CUDNNCTL_ARRAY:
+                for (i = 0; i < v->u.arr.n; i++)
+                        cc_v_free(v->u.arr.items[i]);
+                free(v->u.arr.items);
+                break;
+        case CUDNNCTL_OBJECT:
+                for (i = 0; i < v->u.obj.n; i++) {
+                        free(v->u.obj.m[i].key);
+                        cc_v_free(v->u.obj.m[i].val);
+                }
+                free(v->u.obj.m);
+                break;
+        default:
+                break;
+        }
+        free(v);
+}
+
+void cudnnctl_value_free(cudnnctl_value *v)
+{
+        cc_v_free(v);
+}
+
+int cc_v_push(cc_value *arr, cc_value *v, cc_error *err)
+{
+        if (v == NULL)
+                return -1;
+        if (arr == NULL || arr->type != CUDNNCTL_ARRAY) {
+                cc_v_free(v);
+                return cc_err(err, CC_ERR_USAGE, "internal: push onto a non-array");
+        }
+        if (arr->u.arr.n == arr->u.arr.cap) {
+                size_t ncap = arr->u.arr.cap ? arr->u.arr.cap * 2 : 4;
+                cc_value **p = cc_realloc(err, arr->u.arr.items, ncap * sizeof(*p));
+
+                if (p == NULL) {
+                        cc_v_free(v);
+                        return -1;
+                }
+                arr->u.arr.items = p;
+                arr->u.arr.cap = ncap;
+        }
+        arr->u.arr.items[arr->u.arr.n++] = v;
+        return 0;
+}
+
+int cc_v_set(cc_value *obj, const char *key, cc_value *v, cc_error *err)
+{
+        size_t i;
+        char *k;
+
+        if (v == NULL)
+                return -1;
+        if (obj == NULL || obj->type != CUDNNCTL_OBJECT) {
+                cc_v_free(v);
+                return cc_err(err, CC_ERR_USAGE, "internal: set on a non-object");
+        }
+        for (i = 0; i < obj->u.obj.n; i++) {
+                if (strcmp(obj->u.obj.m[i].key, key) == 0) {
+                        cc_v_free(obj->u.obj.m[i].val);
+                        obj->u.obj.m[i].val = v;
+                        return 0;
+                }
+        }
+        if (obj->u.obj.n == obj->u.obj.cap) {
+                size_t ncap = obj->u.obj.cap ? obj->u.obj.cap * 2 : 8;
+                struct member *p = cc_realloc(err, obj->u.obj.m, ncap * sizeof(*p));
+
+                if (p == NULL) {
+                        cc_v_free(v);
+                        return -1;
+                }
+                obj->u.obj.m = p;
+                obj->u.obj.cap = ncap;
+        }
+        k = cc_strdup(err, key);
+        if (k == NULL) {
+                cc_v_free(v);
+                return -1;
+        }
+        obj->u.obj.m[obj->u.obj.n].key = k;
+        obj->u.obj.m[obj->u.obj.n].val = v;
+        obj->u.obj.n++;
+        return 0;
+}
+
+int cc_v_set_str(cc_value *obj, const char *key, const char *s, cc_error *err)
+{
+        return cc_v_set(obj, key, cc_v_str(s, err), err);
+}
+
+int cc_v_set_int(cc_value *obj, const char *key, int64_t i, cc_error *err)
+{
+        return cc_v_set(obj, key, cc_v_int(i, err), err);
+}
+
+int cc_v_set_bool(cc_value *obj, const char *key, int b, cc_error *err)
+{
+        return cc_v_set(obj, key, cc_v_bool(b, err), err);
+}
+
+int cc_v_set_null(cc_value *obj, const char *key, cc_error *err)
+{
+        return cc_v_set(obj, key, cc_v_null(err), err);
+}
+
+cc_value *cc_v_take(cc_value *obj, const char *key)
+{
+        size_t i;
+
+        if (obj == NULL || obj->type != CUDNNCTL_OBJECT)
+                return NULL;
+        for (i = 0; i < obj->u.obj.n; i++) {
+                if (strcmp(obj->u.obj.m[i].key, key) == 0) {
+                        cc_value *v = obj->u.obj.m[i].val;
+
+                        free(obj->u.obj.m[i].key);
+                        memmove(&obj->u.obj.m[i], &obj->u.obj.m[i + 1],
+                                (obj->u.obj.n - i - 1) * sizeof(obj->u.obj.m[0]));
+                        obj->u.obj.n--;
+                        return v;
+                }
+        }
+        return NULL;
+}
+
+int cudnnctl_value_type(const cudnnctl_value *v)
+{
+        return v == NULL ? CUDNNCTL_NULL : v->type;
+}
+
+const cudnnctl_value *cudnnctl_value_get(const cudnnctl_value *obj, const char *key)
+{
+        size_t i;
+
+        if (obj == NULL || obj->type != CUDNNCTL_OBJECT)
+                return NULL;
+        for (i = 0; i < obj->u.obj.n; i++)
+                if (strcmp(obj->u.obj.m[i].key, key) == 0)
+                        return obj->u.obj.m[i].val;
+        return NULL;
+}
+
+const cudnnctl_value *cudnnctl_value_path(const cudnnctl_value *v, const char *path)
+{
+        char part[256];
+        const char *p = path;
+
+        while (v != NULL && *p) {
+                size_t n = strcspn(p, "/");
+
+                if (n >= sizeof(part))
+                        return NULL;
+                memcpy(part, p, n);
+                part[n] = '\0';
+                if (v->type == CUDNNCTL_ARRAY) {
+                        char *end;
+                        unsigned long idx = strtoul(part, &end, 10);
+
+                        if (*end != '\0' || end == part)
+                                return NULL;
+                        v = cudnnctl_value_at(v, idx);
+                } else {
+                        v = cudnnctl_value_get(v, part);
+                }
+                p += n;
+                if (*p == '/')
+                        p++;
+        }
+        return v;
+}
+
+size_t cudnnctl_value_len(const cudnnctl_value *v)
+{
+        if (v == NULL)
+                return 0;
+        if (v->type == CUDNNCTL_ARRAY)
+                return v->u.arr.n;
+        if (v->type == CUDNNCTL_OBJECT)
+                return v->u.obj.n;
+        return 0;
+}
+
+const cudnnctl_value *cudnnctl_value_at(const cudnnctl_value *v, size_t i)
+{
+        if (v == NULL)
+                return NULL;
+        if (v->type == CUDNNCTL_ARRAY)
+                return i < v->u.arr.n ? v->u.arr.items[i] : NULL;
+        if (v->type == CUDNNCTL_OBJECT)
+                return i < v->u.obj.n ? v->u.obj.m[i].val : NULL;
+        return NULL;
+}
+
+const char *cudnnctl_value_key_at(const cudnnctl_value *v, size_t i)
+{
+        if (v == NULL || v->type != CUDNNCTL_OBJECT || i >= v->u.obj.n)
+                return NULL;
+        return v->u.obj.m[i].key;
+}
+
+const char *cudnnctl_value_str(const cudnnctl_value *v)
+{
+        return (v != NULL && v->type == CUDNNCTL_STRING) ? v->u.str.s : NULL;
+}
+
+int64_t cudnnctl_value_int(const cudnnctl_value *v)
+{
+        return (v != NULL && v->type == CUDNNCTL_INT) ? v->u.i : 0;
+}
+
+int cudnnctl_value_bool(const cudnnctl_value *v)
+{
+        return (v != NULL && v->type == CUDNNCTL_BOOL) ? v->u.b : 0;
+}
+
+cc_value *cc_v_getm(cc_value *obj, const char *key)
+{
+        size_t i;
+
+        if (obj == NULL || obj->type != CUDNNCTL_OBJECT)
+                return NULL;
+        for (i = 0; i < obj->u.obj.n; i++)
+                if (strcmp(obj->u.obj.m[i].key, key) == 0)
+                        return obj->u.obj.m[i].val;
+        return NULL;
+}
+
+const char *cc_v_get_str(const cc_value *obj, const char *key)
+{
+        return cudnnctl_value_str(cudnnctl_value_get(obj, key));
+}
+
+/* ---- JSON ---------------------------------------------------------------- */
+
+/* Length of the valid UTF-8 sequence at s (at most n bytes), 0 if invalid. */
+static size_t utf8_seq(const unsigned char *s, size_t n)
+{
+        size_t len;
+
+        if (s[0] < 0x80)
+                return 1;
+        if (s[0] >= 0xC2 && s[0] <= 0xDF)
+                len = 2;
+        else if (s[0] >= 0xE0 && s[0] <= 0xEF)
+                len = 3;
+        else if (s[0] >= 0xF0 && s[0] <= 0xF4)
+                len = 4;
+        else
+                return 0;
+        if (len > n)
+                return 0;
+        return cc_utf8_valid((const char *)s, len) ? len : 0;
+}
+
+int cc_json_string(cc_buf *out, const char *str, size_t n, cc_error *err)
+{
+        const unsigned char *s = (const unsigned char *)str;
+        size_t i = 0;
+
+        if (cc_buf_putc(out, '"', err) < 0)
+                return -1;
+        while (i < n) {
+                unsigned char c = s[i];
+                size_t len;
+                int rc;
+
+                switch (c) {
+                case '"':
+                        rc = cc_buf_puts(out, "\\\"", err);
+                        break;
+                case '\\':
+                        rc = cc_buf_puts(out, "\\\\", err);
+                        break;
+                case '\n':
+                        rc = cc_buf_puts(out, "\\n", err);
+                        break;
+                case '\r':
+                        rc = cc_buf_puts(out, "\\r", err);
+                        break;
+                case '\t':
+                        rc = cc_buf_puts(out, "\\t", err);
+                        break;
+                default:
+                        if (c < 0x20 || c == 0x7F) {
+                                rc = cc_buf_printf(out, err, "\\u%04x", c);
+                                break;
+                        }
+                        len = utf8_seq(s + i, n - i);
+                        if (len == 0) {
+                                rc = cc_buf_puts(out, "\\ufffd", err);
+                                break;
+                        }
+                        rc = cc_buf_append(out, s + i, len, err);
+                        i += len - 1;
+                        break;
+                }
+                if (rc < 0)
+                        return -1;
+                i++;
+        }
+        return cc_buf_putc(out, '"', err);
+}
+
+static int indent(cc_buf *out, int pretty, int depth, cc_error *err)
+{
+        int i;
+
+        if (!pretty)
+                return 0;
+        if (cc_buf_putc(out, '\n', err) < 0)
+                return -1;
+        for (i = 0; i < depth; i++)
+                if (cc_buf_puts(out, "  ", err) < 0)
+                        return -1;
+        return 0;
+}
+
+static int json_write(const cc_value *v, int pretty, int depth, cc_buf *out, cc_error *err)
+{
+        size_t i;
+
+        if (depth > 200)
+                return cc_err(err, CC_ERR_LIMIT, "fact tree nested deeper than 200 levels");
+        switch (v == NULL ? CUDNNCTL_NULL : v->type) {
+        case CUDNNCTL_NULL:
+                return cc_buf_puts(out, "null", err);
+        case CUDNNCTL_BOOL:
+                return cc_buf_puts(out, v->u.b ? "true" : "false", err);
+        case CUDNNCTL_INT:
+                return cc_buf_printf(out, err, "%lld", (long long)v->u.i);
+        case CUDNNCTL_STRING:
+                return cc_json_string(out, v->u.str.s, v->u.str.len, err);
+        case CUDNNCTL_ARRAY:
+                if (v->u.arr.n == 0)
+                        return cc_buf_puts(out, "[]", err);
+                if (cc_buf_putc(out, '[', err) < 0)
+                        return -1;
+                for (i = 0; i < v->u.arr.n; i++) {
+                        if (i && cc_buf_putc(out, ',', err) < 0)
+                                return -1;
+                        if (indent(out, pretty, depth + 1, err) < 0 ||
+                            json_write(v->u.arr.items[i], pretty, depth + 1, out, err) < 0)
+                                return -1;
+                }
+                if (indent(out, pretty, depth, err) < 0)
+                        return -1;
+                return cc_buf_putc(out, ']', err);
+        case CUDNNCTL_OBJECT:
+                if (v->u.obj.n == 0)
+                        return cc_buf_puts(out, "{}", err);
+                if (cc_buf_putc(out, '{', err) < 0)
+                        return -1;
+                for (i = 0; i < v->u.obj.n; i++) {
+                        const char *k = v->u.obj.m[i].key;
+
+                        if (i && cc_buf_putc(out, ',', err) < 0)
+                                return -1;
+                        if (indent(out, pretty, depth + 1, err) < 0 || cc_json_string(out, k, strlen(k), err) < 0 ||
+                            cc_buf_puts(out, pretty ? ": " : ":", err) < 0 ||
+                            json_write(v->u.obj.m[i].val, pretty, depth + 1, out, err) < 0)
+                                return -1;
+                }
+                if (indent(out, pretty, depth, err) < 0)
+                        return -1;
+                return cc_buf_putc(out, '}', err);
+        default:
+                return cc_err(err, CC_ERR_USAGE, "internal: bad value type %d", v->type);
+        }
+}
+
+int cc_json_write(const cc_value *v, int pretty, cc_buf *out, cc_error *err)
+{
+        return json_write(v, pretty, 0, out, err);
+}
+
+int cudnnctl_to_json(const cudnnctl_value *v, int pretty, char **out, cudnnctl_error *err)
+{
+        cc_buf b = {0};
+
+        *out = NULL;
+        if (cc_json_write(v, pretty, &b, err) < 0 || cc_buf_putc(&b, '\n', err) < 0) {
+                cc_buf_free(&b);
+                return -1;
+        }
+        *out = cc_buf_steal(&b);
+        return 0;
+}
+
+void cudnnctl_free(void *p)
+{
+        free(p);
+}

@@ -1,0 +1,127 @@
+#include "testutil.h"
+
+#include "common.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void test_buf_cap(void **state)
+{
+        cc_buf b = {0};
+        cc_error err = {0};
+
+        (void)state;
+        b.max = 8;
+        assert_int_equal(cc_buf_puts(&b, "12345678", &err), 0);
+        assert_string_equal(b.data, "12345678");
+        assert_int_equal(cc_buf_putc(&b, 'x', &err), -1);
+        assert_int_equal(err.code, CC_ERR_LIMIT);
+        assert_int_equal(b.len, 8);
+        assert_int_equal(cc_buf_printf(&b, &err, "%d", 5), -1);
+        cc_buf_free(&b);
+        assert_int_equal(cc_buf_printf(&b, &err, "%s-%d", "a", 42), 0);
+        assert_string_equal(b.data, "a-42");
+        cc_buf_free(&b);
+}
+
+static void test_strv(void **state)
+{
+        cc_strv sv = {0};
+        cc_error err = {0};
+        int i;
+
+        (void)state;
+        for (i = 0; i < 100; i++)
+                assert_int_equal(cc_strv_pushn(&sv, "abcdef", (size_t)(i % 6), &err), 0);
+        assert_int_equal(sv.n, 100);
+        assert_string_equal(sv.v[5], "abcde");
+        assert_true(cc_strv_contains(&sv, "abc"));
+        assert_false(cc_strv_contains(&sv, "abcdef"));
+        cc_strv_free(&sv);
+        cc_strv_free(&sv); /* idempotent */
+        cc_strv_free(NULL);
+}
+
+static void test_readers(void **state)
+{
+        static const uint8_t d[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+        uint16_t u16;
+        uint32_t u32;
+        uint64_t u64;
+
+        (void)state;
+        assert_int_equal(cc_rd_u16(d, 8, 0, 0, &u16), 0);
+        assert_int_equal(u16, 0x0201);
+        assert_int_equal(cc_rd_u16(d, 8, 0, 1, &u16), 0);
+        assert_int_equal(u16, 0x0102);
+        assert_int_equal(cc_rd_u32(d, 8, 4, 0, &u32), 0);
+        assert_int_equal(u32, 0x08070605);
+        assert_int_equal(cc_rd_u32(d, 8, 5, 0, &u32), -1);
+        assert_int_equal(cc_rd_u64(d, 8, 0, 1, &u64), 0);
+        assert_true(u64 == 0x0102030405060708ULL);
+        assert_int_equal(cc_rd_u64(d, 8, 1, 1, &u64), -1);
+        assert_int_equal(cc_rd_u32(d, 8, UINT64_MAX - 1, 0, &u32), -1);
+        assert_true(cc_range_ok(8, 8, 0));
+        assert_false(cc_range_ok(8, 9, 0));
+        assert_false(cc_range_ok(8, 4, UINT64_MAX));
+        assert_false(cc_range_ok(8, UINT64_MAX, 1));
+}
+
+static void test_utf8(void **state)
+{
+        static const struct {
+                const char *s;
+                int ok;
+        } cases[] = {
+                {"plain", 1},           {"caf\xc3\xa9", 1},   {"\xe2\x82\xac", 1},     {"\xf0\x9f\x98\x80", 1},
+                {"\xff", 0},            {"\xc3", 0},          {"\xc0\xaf", 0},         {"\xe0\x80\xaf", 0},
+                {"\xed\xa0\x80", 0},    {"\xf4\x90\x80\x80", 0}, {"\xe2\x82", 0},      {"a\x80" "b", 0},
+        };
+        size_t i;
+
+        (void)state;
+        for (i = 0; i < CC_ARRAY_LEN(cases); i++)
+                assert_int_equal(cc_utf8_valid(cases[i].s, strlen(cases[i].s)), cases[i].ok);
+}
+
+static void test_strings(void **state)
+{
+        (void)state;
+        assert_string_equal(cc_basename("/a/b/libcudnn.so.9"), "libcudnn.so.9");
+        assert_string_equal(cc_basename("C:\\CUDA\\bin\\cudnn64_8.dll"), "cudnn64_8.dll");
+        assert_string_equal(cc_basename("plain"), "plain");
+        assert_string_equal(cc_basename("dir/"), "");
+        assert_int_equal(cc_strcasecmp("CUDNN64_8.DLL", "cudnn64_8.dll"), 0);
+        assert_true(cc_strcasecmp("a", "b") < 0);
+        assert_true(cc_ends_with_nocase("X.DLL", ".dll"));
+        assert_false(cc_ends_with("X.DLL", ".dll"));
+        assert_true(cc_starts_with("libcudnn", "lib"));
+}
+
+static void test_errors(void **state)
+{
+        cc_error err = {0};
+        char *s;
+
+        (void)state;
+        assert_int_equal(cc_err(&err, CC_ERR_FORMAT, "bad %s at %d", "thing", 7), -1);
+        assert_string_equal(err.msg, "bad thing at 7");
+        cc_err_prefix(&err, "%s", "file.so");
+        assert_string_equal(err.msg, "file.so: bad thing at 7");
+        assert_int_equal(cc_err(NULL, 1, "ignored"), -1);
+        assert_int_equal(cc_err_errno(&err, 2, "open %s", "x"), -1);
+        assert_int_equal(err.code, CC_ERR_IO);
+        assert_true(strncmp(err.msg, "open x: ", 8) == 0);
+        s = cc_asprintf(&err, "%s=%zu", "n", (size_t)12);
+        assert_string_equal(s, "n=12");
+        free(s);
+}
+
+int main(void)
+{
+        const struct CMUnitTest tests[] = {
+                cmocka_unit_test(test_buf_cap), cmocka_unit_test(test_strv),   cmocka_unit_test(test_readers),
+                cmocka_unit_test(test_utf8),    cmocka_unit_test(test_strings), cmocka_unit_test(test_errors),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,110 @@
+#include "testutil.h"
+
+#include "value.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static char *json(const cc_value *v, int pretty)
+{
+        cc_buf b = {0};
+        cc_error err = {0};
+
+        assert_int_equal(cc_json_write(v, pretty, &b, &err), 0);
+        return cc_buf_steal(&b);
+}
+
+static void test_escaping(void **state)
+{
+        static const struct {
+                const char *in;
+                size_t len;
+                const char *out;
+        } cases[] = {
+                {"plain", 5, "\"plain\""},
+                {"q\"b\\s", 5, "\"q\\\"b\\\\s\""},
+                {"\n\r\t", 3, "\"\\n\\r\\t\""},
+                {"\x01\x1f\x7f", 3, "\"\\u0001\\u001f\\u007f\""},
+                {"caf\xc3\xa9", 5, "\"caf\xc3\xa9\""},
+                {"bad\xff\xfe", 5, "\"bad\\ufffd\\ufffd\""},
+                {"trunc\xe2\x82", 7, "\"trunc\\ufffd\\ufffd\""},
+                {"nul\0x", 5, "\"nul\\u0000x\""},
+        };
+        size_t i;
+
+        (void)state;
+        for (i = 0; i < CC_ARRAY_LEN(cases); i++) {
+                cc_buf b = {0};
+                cc_error err = {0};
+
+                assert_int_equal(cc_json_string(&b, cases[i].in, cases[i].len, &err), 0);
+                assert_string_equal(b.data, cases[i].out);
+                cc_buf_free(&b);
+        }
+}
+
+static void test_tree(void **state)
+{
+        cc_error err = {0};
+        cc_value *o = cc_v_object(&err), *a = cc_v_array(&err), *t;
+        char *s;
+
+        (void)state;
+        assert_int_equal(cc_v_set_str(o, "b", "x", &err), 0);
+        assert_int_equal(cc_v_set_int(o, "a", -5, &err), 0);
+        assert_int_equal(cc_v_push(a, cc_v_bool(1, &err), &err), 0);
+        assert_int_equal(cc_v_push(a, cc_v_null(&err), &err), 0);
+        assert_int_equal(cc_v_push(a, cc_v_int(INT64_MAX, &err), &err), 0);
+        assert_int_equal(cc_v_set(o, "list", a, &err), 0);
+        assert_int_equal(cc_v_set(o, "empty", cc_v_object(&err), &err), 0);
+        assert_int_equal(cc_v_set_str(o, "n", NULL, &err), 0);
+        s = json(o, 0);
+        assert_string_equal(s, "{\"b\":\"x\",\"a\":-5,\"list\":[true,null,9223372036854775807],\"empty\":{},\"n\":null}");
+        free(s);
+        /* replacing keeps the position */
+        assert_int_equal(cc_v_set_str(o, "b", "y", &err), 0);
+        s = json(o, 1);
+        assert_string_equal(s, "{\n  \"b\": \"y\",\n  \"a\": -5,\n  \"list\": [\n    true,\n    null,\n"
+                               "    9223372036854775807\n  ],\n  \"empty\": {},\n  \"n\": null\n}");
+        free(s);
+        assert_int_equal(cc_v_getint(cc_v_path(o, "list/2")), INT64_MAX);
+        assert_null(cc_v_path(o, "list/3"));
+        assert_null(cc_v_path(o, "list/x"));
+        assert_string_equal(cc_v_get_str(o, "b"), "y");
+        assert_null(cc_v_get_str(o, "a"));
+        t = cc_v_take(o, "a");
+        assert_int_equal(cc_v_getint(t), -5);
+        cc_v_free(t);
+        assert_null(cc_v_get(o, "a"));
+        assert_int_equal(cc_v_len(o), 4);
+        assert_string_equal(cc_v_key_at(o, 1), "list");
+        /* a failed builder propagates without leaking */
+        assert_int_equal(cc_v_set(o, "z", NULL, &err), -1);
+        assert_int_equal(cc_v_push(o, cc_v_int(1, &err), &err), -1); /* not an array */
+        cc_v_free(o);
+        cc_v_free(NULL);
+}
+
+static void test_public_json(void **state)
+{
+        cc_error err = {0};
+        cc_value *o = cc_v_object(&err);
+        char *s = NULL;
+
+        (void)state;
+        assert_int_equal(cc_v_set(o, "v", cc_v_strf(&err, "%d.%d", 9, 19), &err), 0);
+        assert_int_equal(cudnnctl_to_json(o, 0, &s, &err), 0);
+        assert_string_equal(s, "{\"v\":\"9.19\"}\n");
+        cudnnctl_free(s);
+        cc_v_free(o);
+}
+
+int main(void)
+{
+        const struct CMUnitTest tests[] = {
+                cmocka_unit_test(test_escaping),
+                cmocka_unit_test(test_tree),
+                cmocka_unit_test(test_public_json),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}

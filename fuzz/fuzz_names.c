@@ -23,8 +23,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (cc_name_library(name, &l) == 0)
                 sum += strlen(l.role) + (size_t)l.version.n;
         if (cc_name_archive(name, &a) == 0)
-                sum += strlen(a.format) + strlen(a.platform) + strlen(a.arch) + strlen(a.cuda) +
-                       strlen(a.package) + (size_t)a.version.n;
+                sum += strlen(a.format) + strlen(a.platform) + strlen(a.arch) + strlen(a.cuda) + strlen(a.package) +
+                       (size_t)a.version.n;
         if (cc_name_distinfo(name, &d) == 0)
                 sum += strlen(d.package) + strlen(d.version_str) + (size_t)d.version.n;
         free(name);

@@ -9,7 +9,9 @@ pkgs=(
         libcmocka-dev                                           # unit tests
         python3 python3-pefile binutils libtree pax-utils file  # test oracles (readelf, pefile, libtree)
         clang clang-format libclang-rt-14-dev                   # format check, sanitizers, libFuzzer
-        gcc-mingw-w64-x86-64 gcc-mingw-w64-i686 binutils-mingw-w64-x86-64 # Windows build and PE fixtures
+        gcc-mingw-w64-x86-64 gcc-mingw-w64-i686                 # Windows build and PE fixtures
+        binutils-mingw-w64-x86-64 binutils-mingw-w64-i686
+        lld llvm                                                # lld-link, llvm-dlltool: MSVC-style PE fixtures
         wine64 wine                                             # Windows tests
         zip unzip xz-utils                                      # archive fixtures
 )

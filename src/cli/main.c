@@ -127,6 +127,8 @@ static int run(int argc, char **argv)
 
 #if defined(_WIN32)
 /* Arguments arrive as UTF-16; everything inside is UTF-8. */
+int wmain(int argc, wchar_t **wargv);
+
 int wmain(int argc, wchar_t **wargv)
 {
         char **argv = calloc((size_t)argc + 1, sizeof(char *));

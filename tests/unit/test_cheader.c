@@ -62,19 +62,19 @@ static void test_looks_like(void **state)
                 size_t len; /* 0: strlen */
                 int want;
         } cases[] = {
-                {"#define X 1\n", 0, 1},
-                {"  #  include <a.h>\n", 0, 1},
-                {"/* c */\n#ifndef G\n", 0, 1},
-                {"#pragma once\n", 0, 1},
-                {"\t#ifdef X\n", 0, 1},
-                {"int x;\n", 0, 0},
-                {"#definex 1\n", 0, 0},
-                {"# Include notes\n", 0, 0},
-                {"int a; #define X 1\n", 0, 0},
-                {"#define X 1\0", 12, 0}, /* NUL: not text */
-                {"", 0, 0},
-                {"#", 0, 0},
-                {"#define", 0, 0}, /* nothing after the word: no room for a name */
+            {"#define X 1\n", 0, 1},
+            {"  #  include <a.h>\n", 0, 1},
+            {"/* c */\n#ifndef G\n", 0, 1},
+            {"#pragma once\n", 0, 1},
+            {"\t#ifdef X\n", 0, 1},
+            {"int x;\n", 0, 0},
+            {"#definex 1\n", 0, 0},
+            {"# Include notes\n", 0, 0},
+            {"int a; #define X 1\n", 0, 0},
+            {"#define X 1\0", 12, 0}, /* NUL: not text */
+            {"", 0, 0},
+            {"#", 0, 0},
+            {"#define", 0, 0}, /* nothing after the word: no room for a name */
         };
         size_t i;
 
@@ -96,25 +96,25 @@ static void test_fixture_versions(void **state)
                 const char *file, *macro;
                 int64_t want;
         } cases[] = {
-                {"headers/v7/cudnn.h", "CUDNN_MAJOR", 7},
-                {"headers/v7/cudnn.h", "CUDNN_MINOR", 6},
-                {"headers/v7/cudnn.h", "CUDNN_PATCHLEVEL", 5},
-                {"headers/v7/cudnn.h", "CUDNN_VERSION", 7605},
-                {"headers/v7/cudnn.h", "CUDNN_DIM_MAX", 8},
-                {"headers/v8/cudnn_version.h", "CUDNN_VERSION", 8202},
-                {"headers/v8/cudnn_ops_infer.h", "CUDNN_OPS_INFER_MAJOR", 8},
-                {"headers/v8/cudnn_ops_infer.h", "CUDNN_OPS_INFER_MINOR", 2},
-                {"headers/v8/cudnn_ops_infer.h", "CUDNN_OPS_INFER_PATCH", 2},
-                {"headers/v9/cudnn_version.h", "CUDNN_VERSION", 90100},
-                {"headers/v9/cudnn_version.h", "CUDNN_MAX_SM_MAJOR_NUMBER", 9},
-                {"headers/v9/cudnn_version.h", "CUDNN_MAX_SM_MINOR_NUMBER", 0},
-                {"headers/v9/cudnn_version.h", "CUDNN_MAX_DEVICE_VERSION", 900},
-                {"headers/v9/cudnn_graph.h", "CUDNN_GRAPH_MAJOR", 9},
-                {"headers/v9/cudnn_graph.h", "CUDNN_GRAPH_MINOR", 1},
-                {"headers/v9/cudnn_graph.h", "CUDNN_GRAPH_PATCH", 0},
-                {"headers/cuda/cuda.h", "CUDA_VERSION", 11040},
-                {"headers/cuda/cuda.h", "CU_LAUNCH_PARAM_END_AS_INT", 0},
-                {"headers/cuda/cuda_runtime_api.h", "CUDART_VERSION", 11040},
+            {"headers/v7/cudnn.h", "CUDNN_MAJOR", 7},
+            {"headers/v7/cudnn.h", "CUDNN_MINOR", 6},
+            {"headers/v7/cudnn.h", "CUDNN_PATCHLEVEL", 5},
+            {"headers/v7/cudnn.h", "CUDNN_VERSION", 7605},
+            {"headers/v7/cudnn.h", "CUDNN_DIM_MAX", 8},
+            {"headers/v8/cudnn_version.h", "CUDNN_VERSION", 8202},
+            {"headers/v8/cudnn_ops_infer.h", "CUDNN_OPS_INFER_MAJOR", 8},
+            {"headers/v8/cudnn_ops_infer.h", "CUDNN_OPS_INFER_MINOR", 2},
+            {"headers/v8/cudnn_ops_infer.h", "CUDNN_OPS_INFER_PATCH", 2},
+            {"headers/v9/cudnn_version.h", "CUDNN_VERSION", 90100},
+            {"headers/v9/cudnn_version.h", "CUDNN_MAX_SM_MAJOR_NUMBER", 9},
+            {"headers/v9/cudnn_version.h", "CUDNN_MAX_SM_MINOR_NUMBER", 0},
+            {"headers/v9/cudnn_version.h", "CUDNN_MAX_DEVICE_VERSION", 900},
+            {"headers/v9/cudnn_graph.h", "CUDNN_GRAPH_MAJOR", 9},
+            {"headers/v9/cudnn_graph.h", "CUDNN_GRAPH_MINOR", 1},
+            {"headers/v9/cudnn_graph.h", "CUDNN_GRAPH_PATCH", 0},
+            {"headers/cuda/cuda.h", "CUDA_VERSION", 11040},
+            {"headers/cuda/cuda.h", "CU_LAUNCH_PARAM_END_AS_INT", 0},
+            {"headers/cuda/cuda_runtime_api.h", "CUDART_VERSION", 11040},
         };
         size_t i;
 
@@ -137,9 +137,9 @@ static void test_fixture_decode(void **state)
                 const char *file;
                 const char *want;
         } cases[] = {
-                {"headers/v7/cudnn.h", "7.6.5"},
-                {"headers/v8/cudnn_version.h", "8.2.2"},
-                {"headers/v9/cudnn_version.h", "9.1.0"},
+            {"headers/v7/cudnn.h", "7.6.5"},
+            {"headers/v8/cudnn_version.h", "8.2.2"},
+            {"headers/v9/cudnn_version.h", "9.1.0"},
         };
         size_t i;
 
@@ -193,12 +193,10 @@ static void test_fixture_multi(void **state)
 static void test_fixture_includes(void **state)
 {
         static const char *const v8_umbrella[] = {
-                "cuda_runtime.h",     "stdint.h",          "cudnn_version.h",   "cudnn_ops_infer.h",
-                "cudnn_ops_train.h",  "cudnn_adv_infer.h", "cudnn_adv_train.h", "cudnn_cnn_infer.h",
-                "cudnn_cnn_train.h",  "cudnn_backend.h",
+            "cuda_runtime.h",    "stdint.h",          "cudnn_version.h",   "cudnn_ops_infer.h", "cudnn_ops_train.h",
+            "cudnn_adv_infer.h", "cudnn_adv_train.h", "cudnn_cnn_infer.h", "cudnn_cnn_train.h", "cudnn_backend.h",
         };
-        static const char *const v9_graph[] = {"cuda_runtime_api.h", "library_types.h", "stdint.h",
-                                               "cudnn_version.h"};
+        static const char *const v9_graph[] = {"cuda_runtime_api.h", "library_types.h", "stdint.h", "cudnn_version.h"};
         cc_header *h = parse_fixture("headers/v8/cudnn.h");
         size_t i;
 
@@ -276,47 +274,47 @@ static void test_tricky(void **state)
                 int code;        /* 0: success */
                 const char *msg; /* part of the error */
         } cases[] = {
-                {"SPLIT_NAME_PART", 5, 0, NULL},
-                {"CONT_A", 6, 0, NULL},
-                {"CONT_COMMENT", 42, 0, NULL},
-                {"TABBED", 7, 0, NULL},
-                {"INDENTED", 8, 0, NULL},
-                {"HEX", 31, 0, NULL},
-                {"OCT", 15, 0, NULL},
-                {"SUFFIXED", 100, 0, NULL},
-                {"BIG_HEX", 4294967295LL, 0, NULL},
-                {"CHAR_A", 65, 0, NULL},
-                {"CHAR_NL", 10, 0, NULL},
-                {"DERIVED", 61, 0, NULL},
-                {"DERIVED2", 245, 0, NULL},
-                {"TERNARY", 10, 0, NULL},
-                {"NEG", -10, 0, NULL},
-                {"LOGIC", 1, 0, NULL},
-                {"GUARDED", 0, 0, NULL},
-                {"REDEF", 1, 0, NULL},
-                {"REDEF_SAME", 3, 0, NULL},
-                {"TRAILING", 5, 0, NULL},
-                {"DEEP_9", 1, 0, NULL},
-                {"DEEP_40", 1, 0, NULL},
-                {"SELF", 0, CC_ERR_FORMAT, "macro SELF refers to itself"},
-                {"SELF_B", 0, CC_ERR_FORMAT, "macro SELF_B refers to itself"},
-                {"DIV_ZERO", 0, CC_ERR_FORMAT, "division by zero"},
-                {"MOD_ZERO", 0, CC_ERR_FORMAT, "modulo by zero"},
-                {"UNDEF", 0, CC_ERR_FORMAT, "unknown identifier 'NOT_DEFINED'"},
-                {"OVERFLOW", 0, CC_ERR_FORMAT, "overflow"},
-                {"USES_FUNC", 0, CC_ERR_FORMAT, "function-like macro FUNC"},
-                {"FUNC", 0, CC_ERR_FORMAT, "function-like"},
-                {"EMPTY", 0, CC_ERR_FORMAT, "empty"},
-                {"STRINGY", 0, CC_ERR_FORMAT, "string literal"},
-                {"CAST", 0, CC_ERR_FORMAT, "unknown identifier 'int'"},
-                {"WITH_STRING_COMMENT", 0, CC_ERR_FORMAT, "string literal"},
-                {"DEEP_8", 0, CC_ERR_LIMIT, "deeper than 32"},
-                {"DEEP_0", 0, CC_ERR_LIMIT, "deeper than 32"},
-                {"EXP_0", 0, CC_ERR_LIMIT, "longer than"},
-                {"IN_BLOCK_COMMENT", 0, CC_ERR_NOTFOUND, "IN_BLOCK_COMMENT is not defined"},
-                {"IN_LINE_COMMENT", 0, CC_ERR_NOTFOUND, "not defined"},
-                {"IN_STRING", 0, CC_ERR_NOTFOUND, "not defined"},
-                {"NOT_DEFINED", 0, CC_ERR_NOTFOUND, "not defined"},
+            {"SPLIT_NAME_PART", 5, 0, NULL},
+            {"CONT_A", 6, 0, NULL},
+            {"CONT_COMMENT", 42, 0, NULL},
+            {"TABBED", 7, 0, NULL},
+            {"INDENTED", 8, 0, NULL},
+            {"HEX", 31, 0, NULL},
+            {"OCT", 15, 0, NULL},
+            {"SUFFIXED", 100, 0, NULL},
+            {"BIG_HEX", 4294967295LL, 0, NULL},
+            {"CHAR_A", 65, 0, NULL},
+            {"CHAR_NL", 10, 0, NULL},
+            {"DERIVED", 61, 0, NULL},
+            {"DERIVED2", 245, 0, NULL},
+            {"TERNARY", 10, 0, NULL},
+            {"NEG", -10, 0, NULL},
+            {"LOGIC", 1, 0, NULL},
+            {"GUARDED", 0, 0, NULL},
+            {"REDEF", 1, 0, NULL},
+            {"REDEF_SAME", 3, 0, NULL},
+            {"TRAILING", 5, 0, NULL},
+            {"DEEP_9", 1, 0, NULL},
+            {"DEEP_40", 1, 0, NULL},
+            {"SELF", 0, CC_ERR_FORMAT, "macro SELF refers to itself"},
+            {"SELF_B", 0, CC_ERR_FORMAT, "macro SELF_B refers to itself"},
+            {"DIV_ZERO", 0, CC_ERR_FORMAT, "division by zero"},
+            {"MOD_ZERO", 0, CC_ERR_FORMAT, "modulo by zero"},
+            {"UNDEF", 0, CC_ERR_FORMAT, "unknown identifier 'NOT_DEFINED'"},
+            {"OVERFLOW", 0, CC_ERR_FORMAT, "overflow"},
+            {"USES_FUNC", 0, CC_ERR_FORMAT, "function-like macro FUNC"},
+            {"FUNC", 0, CC_ERR_FORMAT, "function-like"},
+            {"EMPTY", 0, CC_ERR_FORMAT, "empty"},
+            {"STRINGY", 0, CC_ERR_FORMAT, "string literal"},
+            {"CAST", 0, CC_ERR_FORMAT, "unknown identifier 'int'"},
+            {"WITH_STRING_COMMENT", 0, CC_ERR_FORMAT, "string literal"},
+            {"DEEP_8", 0, CC_ERR_LIMIT, "deeper than 32"},
+            {"DEEP_0", 0, CC_ERR_LIMIT, "deeper than 32"},
+            {"EXP_0", 0, CC_ERR_LIMIT, "longer than"},
+            {"IN_BLOCK_COMMENT", 0, CC_ERR_NOTFOUND, "IN_BLOCK_COMMENT is not defined"},
+            {"IN_LINE_COMMENT", 0, CC_ERR_NOTFOUND, "not defined"},
+            {"IN_STRING", 0, CC_ERR_NOTFOUND, "not defined"},
+            {"NOT_DEFINED", 0, CC_ERR_NOTFOUND, "not defined"},
         };
         cc_header *h = parse_fixture("headers/tricky/tricky.h");
         const cc_header *hs[1] = {h};
@@ -335,8 +333,8 @@ static void test_tricky(void **state)
                                          err.msg, (long long)cases[i].want);
                 } else {
                         if (rc != -1 || err.code != cases[i].code || strstr(err.msg, cases[i].msg) == NULL)
-                                fail_msg("%s: rc %d code %d msg '%s', want code %d '%s'", cases[i].macro, rc,
-                                         err.code, err.msg, cases[i].code, cases[i].msg);
+                                fail_msg("%s: rc %d code %d msg '%s', want code %d '%s'", cases[i].macro, rc, err.code,
+                                         err.msg, cases[i].code, cases[i].msg);
                         assert_int_equal(v, -12345); /* untouched on failure */
                 }
         }
@@ -407,8 +405,8 @@ static void run_ecases(const cc_header *const *hs, size_t nh, const struct ecase
 
                 if (c[i].code == 0) {
                         if (rc != 0 || v != c[i].want)
-                                fail_msg("'%s': rc %d value %lld (%s), want %lld", c[i].expr, rc, (long long)v,
-                                         err.msg, (long long)c[i].want);
+                                fail_msg("'%s': rc %d value %lld (%s), want %lld", c[i].expr, rc, (long long)v, err.msg,
+                                         (long long)c[i].want);
                 } else if (rc != -1 || err.code != c[i].code ||
                            (c[i].msg != NULL && strstr(err.msg, c[i].msg) == NULL)) {
                         fail_msg("'%s': rc %d code %d msg '%s', want code %d '%s'", c[i].expr, rc, err.code, err.msg,
@@ -422,141 +420,141 @@ static void run_ecases(const cc_header *const *hs, size_t nh, const struct ecase
 static void test_eval_arith(void **state)
 {
         static const struct ecase cases[] = {
-                /* precedence and associativity */
-                {"1 + 2 * 3", 7, 0, NULL},
-                {"(1 + 2) * 3", 9, 0, NULL},
-                {"1 << 2 + 1", 8, 0, NULL},
-                {"1 | 2 ^ 3 & 4", 3, 0, NULL},
-                {"6 & 3 == 3", 0, 0, NULL}, /* == binds tighter than & */
-                {"1 < 2 == 1", 1, 0, NULL},
-                {"10 - 4 - 3", 3, 0, NULL},
-                {"100 / 10 / 5", 2, 0, NULL},
-                {"2 * 3 % 4", 2, 0, NULL},
-                {"1 + 2 > 2 && 3 | 0", 1, 0, NULL},
-                {"0 || 2 && 0", 0, 0, NULL},
-                {"5 >= 5", 1, 0, NULL},
-                {"5 <= 4", 0, 0, NULL},
-                {"5 != 4", 1, 0, NULL},
-                {"9 ^ 5", 12, 0, NULL},
-                /* signed division truncates toward zero; >> of a negative is arithmetic */
-                {"-3 / 2", -1, 0, NULL},
-                {"-3 % 2", -1, 0, NULL},
-                {"7 % -3", 1, 0, NULL},
-                {"-8 >> 1", -4, 0, NULL},
-                {"-1 >> 63", -1, 0, NULL},
-                /* unary */
-                {"~0", -1, 0, NULL},
-                {"!5", 0, 0, NULL},
-                {"!0", 1, 0, NULL},
-                {"- - 5", 5, 0, NULL},
-                {"+-+5", -5, 0, NULL},
-                {"!!7", 1, 0, NULL},
-                {"~~9", 9, 0, NULL},
-                /* ?: */
-                {"1 ? 2 : 3", 2, 0, NULL},
-                {"0 ? 2 : 3", 3, 0, NULL},
-                {"1 ? 0 ? 4 : 5 : 6", 5, 0, NULL},
-                {"0 ? 1 : 0 ? 2 : 3", 3, 0, NULL},
-                {"1 ? 2 : 1 / 0", 2, 0, NULL},
-                {"0 ? 1 / 0 : 7", 7, 0, NULL},
-                {"(2 > 1 ? 10 : 20) + 1", 11, 0, NULL},
-                {"0 ? 1u : -1", -1, F, "does not fit"}, /* the result type is unsigned */
-                /* short-circuit: the other side is not evaluated */
-                {"0 && 1 / 0", 0, 0, NULL},
-                {"1 || 1 / 0", 1, 0, NULL},
-                {"0 && UNKNOWN_NAME", 0, 0, NULL},
-                {"1 || (9223372036854775807 + 1)", 1, 0, NULL},
-                {"1 && 2", 1, 0, NULL},
-                {"0 || 0", 0, 0, NULL},
-                {"1 && 0 / 1", 0, 0, NULL},
-                /* constants */
-                {"0x10", 16, 0, NULL},
-                {"0X1f", 31, 0, NULL},
-                {"0xABCdef", 0xABCDEF, 0, NULL},
-                {"010", 8, 0, NULL},
-                {"0", 0, 0, NULL},
-                {"00", 0, 0, NULL},
-                {"123u", 123, 0, NULL},
-                {"123UL", 123, 0, NULL},
-                {"123llu", 123, 0, NULL},
-                {"123LLU", 123, 0, NULL},
-                {"123uLL", 123, 0, NULL},
-                {"123lu", 123, 0, NULL},
-                {"9223372036854775807", INT64_MAX, 0, NULL},
-                {"-9223372036854775807 - 1", INT64_MIN, 0, NULL},
-                {"0xFFFFFFFFFFFFFFFF >> 60", 15, 0, NULL},
-                {"0x7FFFFFFFFFFFFFFF", INT64_MAX, 0, NULL},
-                {"0xFFFFFFFFFFFFFFFF", 0, F, "does not fit"},
-                {"18446744073709551616", 0, F, "too large"},
-                {"9223372036854775808", 0, F, "too large for a signed type"},
-                {"08", 0, F, "invalid digit '8' in octal"},
-                {"1.5", 0, F, "not an integer constant"},
-                {"1e3", 0, F, "not an integer constant"},
-                {".5", 0, F, "not an integer constant"},
-                {"0x", 0, F, "without digits"},
-                {"0x1e+1", 0, F, "not an integer constant"}, /* one pp-number, as in C */
-                {"123lL", 0, F, "not an integer constant"},
-                {"123uu", 0, F, "not an integer constant"},
-                {"12abc", 0, F, "not an integer constant"},
-                /* unsigned arithmetic follows C */
-                {"-1 < 0u", 0, 0, NULL},
-                {"-1 > 0u", 1, 0, NULL},
-                {"0u - 1 > 0", 1, 0, NULL},
-                {"(0u - 1) >> 63", 1, 0, NULL},
-                {"0u - 1", 0, F, "does not fit"},
-                {"-1u == 0xFFFFFFFFFFFFFFFF", 1, 0, NULL},
-                {"1u << 63 >> 63", 1, 0, NULL},
-                {"(1u << 63) / 2 == 1u << 62", 1, 0, NULL},
-                {"~0u >> 1", INT64_MAX, 0, NULL},
-                /* character constants */
-                {"'a'", 97, 0, NULL},
-                {"'\\n'", 10, 0, NULL},
-                {"'\\0'", 0, 0, NULL},
-                {"'\\x41'", 65, 0, NULL},
-                {"'\\101'", 65, 0, NULL},
-                {"'\\''", 39, 0, NULL},
-                {"'\\\\'", 92, 0, NULL},
-                {"'\"'", 34, 0, NULL},
-                {"'a' + 1", 98, 0, NULL},
-                {"'ab'", 0, F, "multi-character"},
-                {"''", 0, F, "empty character constant"},
-                {"'\\xff'", 0, F, "above 127"},
-                {"'\\x100'", 0, F, "out of range"},
-                {"'\\q'", 0, F, "unknown escape"},
-                {"'a", 0, F, "unterminated"},
-                {"L'a'", 0, F, "prefixed"},
-                /* overflow */
-                {"9223372036854775807 + 1", 0, F, "overflow in 9223372036854775807 + 1"},
-                {"-9223372036854775807 - 2", 0, F, "overflow"},
-                {"4611686018427387904 * 2", 0, F, "overflow"},
-                {"-4611686018427387904 * 2", INT64_MIN, 0, NULL},
-                {"-4611686018427387905 * 2", 0, F, "overflow"},
-                {"-(-9223372036854775807 - 1)", 0, F, "overflow"},
-                {"(-9223372036854775807 - 1) / -1", 0, F, "overflow"},
-                {"(-9223372036854775807 - 1) % -1", 0, F, "overflow"},
-                {"3037000500 * 3037000500", 0, F, "overflow"},
-                {"3037000499 * 3037000499", 9223372030926249001LL, 0, NULL},
-                {"-3037000500 * 3037000500", 0, F, "overflow"},
-                {"18446744073709551615u * 2 == 18446744073709551614u", 1, 0, NULL}, /* wraps */
-                /* division */
-                {"1 / 0", 0, F, "division by zero"},
-                {"1 % 0", 0, F, "modulo by zero"},
-                {"5 / (3 - 3)", 0, F, "division by zero"},
-                {"1u / 0", 0, F, "division by zero"},
-                /* shifts */
-                {"1 << 62", 4611686018427387904LL, 0, NULL},
-                {"1 << 63", 0, F, "overflow"},
-                {"1 << 64", 0, F, "shift count 64 out of range"},
-                {"1 >> 64", 0, F, "out of range"},
-                {"1 << -1", 0, F, "negative shift count -1"},
-                {"1u << 64u", 0, F, "out of range"},
-                {"-1 << 1", 0, F, "left shift of negative value"},
-                {"0 << 63", 0, 0, NULL},
-                /* comments */
-                {"1 /* c */ + 2", 3, 0, NULL},
-                {"1 // c", 1, 0, NULL},
-                {"1 /* open", 0, F, "unterminated comment"},
-                {" \t\n 4 \r\n", 4, 0, NULL},
+            /* precedence and associativity */
+            {"1 + 2 * 3", 7, 0, NULL},
+            {"(1 + 2) * 3", 9, 0, NULL},
+            {"1 << 2 + 1", 8, 0, NULL},
+            {"1 | 2 ^ 3 & 4", 3, 0, NULL},
+            {"6 & 3 == 3", 0, 0, NULL}, /* == binds tighter than & */
+            {"1 < 2 == 1", 1, 0, NULL},
+            {"10 - 4 - 3", 3, 0, NULL},
+            {"100 / 10 / 5", 2, 0, NULL},
+            {"2 * 3 % 4", 2, 0, NULL},
+            {"1 + 2 > 2 && 3 | 0", 1, 0, NULL},
+            {"0 || 2 && 0", 0, 0, NULL},
+            {"5 >= 5", 1, 0, NULL},
+            {"5 <= 4", 0, 0, NULL},
+            {"5 != 4", 1, 0, NULL},
+            {"9 ^ 5", 12, 0, NULL},
+            /* signed division truncates toward zero; >> of a negative is arithmetic */
+            {"-3 / 2", -1, 0, NULL},
+            {"-3 % 2", -1, 0, NULL},
+            {"7 % -3", 1, 0, NULL},
+            {"-8 >> 1", -4, 0, NULL},
+            {"-1 >> 63", -1, 0, NULL},
+            /* unary */
+            {"~0", -1, 0, NULL},
+            {"!5", 0, 0, NULL},
+            {"!0", 1, 0, NULL},
+            {"- - 5", 5, 0, NULL},
+            {"+-+5", -5, 0, NULL},
+            {"!!7", 1, 0, NULL},
+            {"~~9", 9, 0, NULL},
+            /* ?: */
+            {"1 ? 2 : 3", 2, 0, NULL},
+            {"0 ? 2 : 3", 3, 0, NULL},
+            {"1 ? 0 ? 4 : 5 : 6", 5, 0, NULL},
+            {"0 ? 1 : 0 ? 2 : 3", 3, 0, NULL},
+            {"1 ? 2 : 1 / 0", 2, 0, NULL},
+            {"0 ? 1 / 0 : 7", 7, 0, NULL},
+            {"(2 > 1 ? 10 : 20) + 1", 11, 0, NULL},
+            {"0 ? 1u : -1", -1, F, "does not fit"}, /* the result type is unsigned */
+            /* short-circuit: the other side is not evaluated */
+            {"0 && 1 / 0", 0, 0, NULL},
+            {"1 || 1 / 0", 1, 0, NULL},
+            {"0 && UNKNOWN_NAME", 0, 0, NULL},
+            {"1 || (9223372036854775807 + 1)", 1, 0, NULL},
+            {"1 && 2", 1, 0, NULL},
+            {"0 || 0", 0, 0, NULL},
+            {"1 && 0 / 1", 0, 0, NULL},
+            /* constants */
+            {"0x10", 16, 0, NULL},
+            {"0X1f", 31, 0, NULL},
+            {"0xABCdef", 0xABCDEF, 0, NULL},
+            {"010", 8, 0, NULL},
+            {"0", 0, 0, NULL},
+            {"00", 0, 0, NULL},
+            {"123u", 123, 0, NULL},
+            {"123UL", 123, 0, NULL},
+            {"123llu", 123, 0, NULL},
+            {"123LLU", 123, 0, NULL},
+            {"123uLL", 123, 0, NULL},
+            {"123lu", 123, 0, NULL},
+            {"9223372036854775807", INT64_MAX, 0, NULL},
+            {"-9223372036854775807 - 1", INT64_MIN, 0, NULL},
+            {"0xFFFFFFFFFFFFFFFF >> 60", 15, 0, NULL},
+            {"0x7FFFFFFFFFFFFFFF", INT64_MAX, 0, NULL},
+            {"0xFFFFFFFFFFFFFFFF", 0, F, "does not fit"},
+            {"18446744073709551616", 0, F, "too large"},
+            {"9223372036854775808", 0, F, "too large for a signed type"},
+            {"08", 0, F, "invalid digit '8' in octal"},
+            {"1.5", 0, F, "not an integer constant"},
+            {"1e3", 0, F, "not an integer constant"},
+            {".5", 0, F, "not an integer constant"},
+            {"0x", 0, F, "without digits"},
+            {"0x1e+1", 0, F, "not an integer constant"}, /* one pp-number, as in C */
+            {"123lL", 0, F, "not an integer constant"},
+            {"123uu", 0, F, "not an integer constant"},
+            {"12abc", 0, F, "not an integer constant"},
+            /* unsigned arithmetic follows C */
+            {"-1 < 0u", 0, 0, NULL},
+            {"-1 > 0u", 1, 0, NULL},
+            {"0u - 1 > 0", 1, 0, NULL},
+            {"(0u - 1) >> 63", 1, 0, NULL},
+            {"0u - 1", 0, F, "does not fit"},
+            {"-1u == 0xFFFFFFFFFFFFFFFF", 1, 0, NULL},
+            {"1u << 63 >> 63", 1, 0, NULL},
+            {"(1u << 63) / 2 == 1u << 62", 1, 0, NULL},
+            {"~0u >> 1", INT64_MAX, 0, NULL},
+            /* character constants */
+            {"'a'", 97, 0, NULL},
+            {"'\\n'", 10, 0, NULL},
+            {"'\\0'", 0, 0, NULL},
+            {"'\\x41'", 65, 0, NULL},
+            {"'\\101'", 65, 0, NULL},
+            {"'\\''", 39, 0, NULL},
+            {"'\\\\'", 92, 0, NULL},
+            {"'\"'", 34, 0, NULL},
+            {"'a' + 1", 98, 0, NULL},
+            {"'ab'", 0, F, "multi-character"},
+            {"''", 0, F, "empty character constant"},
+            {"'\\xff'", 0, F, "above 127"},
+            {"'\\x100'", 0, F, "out of range"},
+            {"'\\q'", 0, F, "unknown escape"},
+            {"'a", 0, F, "unterminated"},
+            {"L'a'", 0, F, "prefixed"},
+            /* overflow */
+            {"9223372036854775807 + 1", 0, F, "overflow in 9223372036854775807 + 1"},
+            {"-9223372036854775807 - 2", 0, F, "overflow"},
+            {"4611686018427387904 * 2", 0, F, "overflow"},
+            {"-4611686018427387904 * 2", INT64_MIN, 0, NULL},
+            {"-4611686018427387905 * 2", 0, F, "overflow"},
+            {"-(-9223372036854775807 - 1)", 0, F, "overflow"},
+            {"(-9223372036854775807 - 1) / -1", 0, F, "overflow"},
+            {"(-9223372036854775807 - 1) % -1", 0, F, "overflow"},
+            {"3037000500 * 3037000500", 0, F, "overflow"},
+            {"3037000499 * 3037000499", 9223372030926249001LL, 0, NULL},
+            {"-3037000500 * 3037000500", 0, F, "overflow"},
+            {"18446744073709551615u * 2 == 18446744073709551614u", 1, 0, NULL}, /* wraps */
+            /* division */
+            {"1 / 0", 0, F, "division by zero"},
+            {"1 % 0", 0, F, "modulo by zero"},
+            {"5 / (3 - 3)", 0, F, "division by zero"},
+            {"1u / 0", 0, F, "division by zero"},
+            /* shifts */
+            {"1 << 62", 4611686018427387904LL, 0, NULL},
+            {"1 << 63", 0, F, "overflow"},
+            {"1 << 64", 0, F, "shift count 64 out of range"},
+            {"1 >> 64", 0, F, "out of range"},
+            {"1 << -1", 0, F, "negative shift count -1"},
+            {"1u << 64u", 0, F, "out of range"},
+            {"-1 << 1", 0, F, "left shift of negative value"},
+            {"0 << 63", 0, 0, NULL},
+            /* comments */
+            {"1 /* c */ + 2", 3, 0, NULL},
+            {"1 // c", 1, 0, NULL},
+            {"1 /* open", 0, F, "unterminated comment"},
+            {" \t\n 4 \r\n", 4, 0, NULL},
         };
 
         (void)state;
@@ -566,35 +564,35 @@ static void test_eval_arith(void **state)
 static void test_eval_syntax(void **state)
 {
         static const struct ecase cases[] = {
-                {"", 0, F, "empty expression"},
-                {"   ", 0, F, "empty expression"},
-                {"(1", 0, F, "expected ')' but the expression ended"},
-                {"1)", 0, F, "found ')'"},
-                {"1 +", 0, F, "the expression ended"},
-                {"* 2", 0, F, "found '*'"},
-                {"1 2", 0, F, "found a number"},
-                {"()", 0, F, "found ')'"},
-                {"1 ? 2", 0, F, "':'"},
-                {"1 : 2", 0, F, "found ':'"},
-                {"a = 1", 0, F, "unknown identifier 'a'"},
-                {"1 = 2", 0, F, "assignment"},
-                {"1 += 2", 0, F, "assignment"},
-                {"1 <<= 2", 0, F, "assignment"},
-                {"1 ++ 2", 0, F, "'++'"},
-                {"1 , 2", 0, F, "found ','"},
-                {"(1, 2)", 0, F, "expected ')' but found ','"},
-                {"\"s\"", 0, F, "string literal"},
-                {"x", 0, F, "unknown identifier 'x'"},
-                {"defined", 0, F, "macro name after 'defined'"},
-                {"defined(", 0, F, "macro name after 'defined'"},
-                {"defined(X", 0, F, "')' after 'defined(NAME'"},
-                {"defined(1)", 0, F, "macro name"},
-                {"defined X", 0, 0, NULL},
-                {"defined(X)", 0, 0, NULL},
-                {"1 $ 2", 0, F, "unexpected '$'"},
-                {"1 \x01 2", 0, F, "unexpected byte 0x01"},
-                {"sizeof(int)", 0, F, "unknown identifier 'sizeof'"},
-                {"1 . 2", 0, F, "unexpected '.'"},
+            {"", 0, F, "empty expression"},
+            {"   ", 0, F, "empty expression"},
+            {"(1", 0, F, "expected ')' but the expression ended"},
+            {"1)", 0, F, "found ')'"},
+            {"1 +", 0, F, "the expression ended"},
+            {"* 2", 0, F, "found '*'"},
+            {"1 2", 0, F, "found a number"},
+            {"()", 0, F, "found ')'"},
+            {"1 ? 2", 0, F, "':'"},
+            {"1 : 2", 0, F, "found ':'"},
+            {"a = 1", 0, F, "unknown identifier 'a'"},
+            {"1 = 2", 0, F, "assignment"},
+            {"1 += 2", 0, F, "assignment"},
+            {"1 <<= 2", 0, F, "assignment"},
+            {"1 ++ 2", 0, F, "'++'"},
+            {"1 , 2", 0, F, "found ','"},
+            {"(1, 2)", 0, F, "expected ')' but found ','"},
+            {"\"s\"", 0, F, "string literal"},
+            {"x", 0, F, "unknown identifier 'x'"},
+            {"defined", 0, F, "macro name after 'defined'"},
+            {"defined(", 0, F, "macro name after 'defined'"},
+            {"defined(X", 0, F, "')' after 'defined(NAME'"},
+            {"defined(1)", 0, F, "macro name"},
+            {"defined X", 0, 0, NULL},
+            {"defined(X)", 0, 0, NULL},
+            {"1 $ 2", 0, F, "unexpected '$'"},
+            {"1 \x01 2", 0, F, "unexpected byte 0x01"},
+            {"sizeof(int)", 0, F, "unknown identifier 'sizeof'"},
+            {"1 . 2", 0, F, "unexpected '.'"},
         };
 
         (void)state;
@@ -604,26 +602,26 @@ static void test_eval_syntax(void **state)
 static void test_eval_macros(void **state)
 {
         static const struct ecase cases[] = {
-                {"A", 2, 0, NULL},
-                {"B", 5, 0, NULL},
-                {"A * B", 10, 0, NULL},
-                {"PLUS_ONE", 3, 0, NULL}, /* a body that is not a whole expression */
-                {"EMPTY 5", 5, 0, NULL},
-                {"EMPTY", 0, F, "empty expression"},
-                {"(EMPTY)", 0, F, "found ')'"},
-                {"defined A + defined(B) + defined NOPE", 2, 0, NULL},
-                {"defined(F) ? 1 : F(2)", 1, 0, NULL},
-                {"0 ? F(2, (3)) : 3", 3, 0, NULL},
-                {"0 && F(1) + 1", 0, 0, NULL},
-                {"0 && (F)", 0, 0, NULL},
-                {"F(2)", 0, F, "function-like macro F cannot be evaluated"},
-                {"1 ? 2 : F(", 0, F, "')'"},
-                {"LOOP_A", 0, F, "refers to itself"},
-                {"1 || LOOP_A", 0, F, "refers to itself"}, /* expansion happens even when skipped */
-                {"SELF + 1", 0, F, "macro SELF refers to itself (in macro SELF)"},
-                {"HAS_A", 1, 0, NULL}, /* defined in a body, as gcc does */
-                {"NESTED_ERR", 0, F, "division by zero (in macro INNER)"},
-                {"NOT_FOUND_INSIDE", 0, F, "unknown identifier 'MISSING' (in macro NOT_FOUND_INSIDE)"},
+            {"A", 2, 0, NULL},
+            {"B", 5, 0, NULL},
+            {"A * B", 10, 0, NULL},
+            {"PLUS_ONE", 3, 0, NULL}, /* a body that is not a whole expression */
+            {"EMPTY 5", 5, 0, NULL},
+            {"EMPTY", 0, F, "empty expression"},
+            {"(EMPTY)", 0, F, "found ')'"},
+            {"defined A + defined(B) + defined NOPE", 2, 0, NULL},
+            {"defined(F) ? 1 : F(2)", 1, 0, NULL},
+            {"0 ? F(2, (3)) : 3", 3, 0, NULL},
+            {"0 && F(1) + 1", 0, 0, NULL},
+            {"0 && (F)", 0, 0, NULL},
+            {"F(2)", 0, F, "function-like macro F cannot be evaluated"},
+            {"1 ? 2 : F(", 0, F, "')'"},
+            {"LOOP_A", 0, F, "refers to itself"},
+            {"1 || LOOP_A", 0, F, "refers to itself"}, /* expansion happens even when skipped */
+            {"SELF + 1", 0, F, "macro SELF refers to itself (in macro SELF)"},
+            {"HAS_A", 1, 0, NULL}, /* defined in a body, as gcc does */
+            {"NESTED_ERR", 0, F, "division by zero (in macro INNER)"},
+            {"NOT_FOUND_INSIDE", 0, F, "unknown identifier 'MISSING' (in macro NOT_FOUND_INSIDE)"},
         };
         cc_header *h = parse_str("#define A 2\n"
                                  "#define B (A + 3)\n"
@@ -884,11 +882,30 @@ static void test_reader_hostile(void **state)
         free(s);
 }
 
+static void test_redefinition_count(void **state)
+{
+        static const char text[] = "#define A 1\n#if X\n#define A 2\n#else\n#define A 1\n#define A 3\n#endif\n"
+                                   "#define B 5\n";
+        cc_header *h = NULL;
+        cc_error err = {0};
+        const cc_macro *m;
+
+        (void)state;
+        assert_int_equal(cc_header_parse(text, sizeof(text) - 1, &h, &err), 0);
+        m = cc_header_find((const cc_header *const *)&h, 1, "A");
+        assert_non_null(m);
+        assert_string_equal(m->body, "1");
+        assert_int_equal(m->redefinitions, 2); /* "2" and "3"; the identical "1" does not count */
+        m = cc_header_find((const cc_header *const *)&h, 1, "B");
+        assert_int_equal(m->redefinitions, 0);
+        cc_header_free(h);
+}
+
 static void test_hand_built_header(void **state)
 {
         /* a header built by hand (no index) is searched linearly */
         char x[] = "X", xb[] = "40", y[] = "Y", yb[] = "(X + 2)";
-        cc_macro ms[2] = {{x, xb, 1, 0}, {y, yb, 2, 0}};
+        cc_macro ms[2] = {{x, xb, 1, 0, 0}, {y, yb, 2, 0, 0}};
         cc_header h;
         const cc_header *hs[1] = {&h};
 
@@ -925,12 +942,12 @@ static void test_real_headers(void **state)
                 patch = eval_ok(hs, 1, "CUDNN_PATCHLEVEL");
                 version = eval_ok(hs, 1, "CUDNN_VERSION");
                 assert_int_equal(version, cudnnctl_cudnn_encode((int)major, (int)minor, (int)patch));
-                print_message("real cuDNN %lld.%lld.%lld (CUDNN_VERSION %lld)\n", (long long)major,
-                              (long long)minor, (long long)patch, (long long)version);
+                print_message("real cuDNN %lld.%lld.%lld (CUDNN_VERSION %lld)\n", (long long)major, (long long)minor,
+                              (long long)patch, (long long)version);
                 if (cc_header_find(hs, 1, "CUDNN_MAX_DEVICE_VERSION") != NULL) {
                         v = eval_ok(hs, 1, "CUDNN_MAX_DEVICE_VERSION");
                         assert_int_equal(v, eval_ok(hs, 1, "CUDNN_MAX_SM_MAJOR_NUMBER") * 100 +
-                                                    eval_ok(hs, 1, "CUDNN_MAX_SM_MINOR_NUMBER") * 10);
+                                                eval_ok(hs, 1, "CUDNN_MAX_SM_MINOR_NUMBER") * 10);
                 }
         }
         if (tu_exists(REAL_DIR "/cudnn_graph.h")) {
@@ -973,22 +990,23 @@ static void test_real_headers(void **state)
 int main(void)
 {
         const struct CMUnitTest tests[] = {
-                cmocka_unit_test(test_looks_like),
-                cmocka_unit_test(test_fixture_versions),
-                cmocka_unit_test(test_fixture_decode),
-                cmocka_unit_test(test_fixture_multi),
-                cmocka_unit_test(test_fixture_includes),
-                cmocka_unit_test(test_fixture_macro_shapes),
-                cmocka_unit_test(test_tricky),
-                cmocka_unit_test(test_crlf_and_unterminated),
-                cmocka_unit_test(test_eval_arith),
-                cmocka_unit_test(test_eval_syntax),
-                cmocka_unit_test(test_eval_macros),
-                cmocka_unit_test(test_eval_nesting_limits),
-                cmocka_unit_test(test_reader_shapes),
-                cmocka_unit_test(test_reader_hostile),
-                cmocka_unit_test(test_hand_built_header),
-                cmocka_unit_test(test_real_headers),
+            cmocka_unit_test(test_looks_like),
+            cmocka_unit_test(test_fixture_versions),
+            cmocka_unit_test(test_fixture_decode),
+            cmocka_unit_test(test_fixture_multi),
+            cmocka_unit_test(test_fixture_includes),
+            cmocka_unit_test(test_fixture_macro_shapes),
+            cmocka_unit_test(test_tricky),
+            cmocka_unit_test(test_crlf_and_unterminated),
+            cmocka_unit_test(test_eval_arith),
+            cmocka_unit_test(test_eval_syntax),
+            cmocka_unit_test(test_eval_macros),
+            cmocka_unit_test(test_eval_nesting_limits),
+            cmocka_unit_test(test_reader_shapes),
+            cmocka_unit_test(test_reader_hostile),
+            cmocka_unit_test(test_redefinition_count),
+            cmocka_unit_test(test_hand_built_header),
+            cmocka_unit_test(test_real_headers),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);

@@ -35,13 +35,13 @@ static void test_looks_like(void **state)
                 const char *text;
                 int want;
         } cases[] = {
-                {"Metadata-Version: 2.1\nName: x\n", 1},
-                {"metadata-version:2.4", 1},
-                {"\xEF\xBB\xBFMetadata-Version: 1.0", 1},
-                {"Name: x\nMetadata-Version: 2.1\n", 0},
-                {"Metadata-Version", 0},
-                {"", 0},
-                {" Metadata-Version: 2.1", 0},
+            {"Metadata-Version: 2.1\nName: x\n", 1},
+            {"metadata-version:2.4", 1},
+            {"\xEF\xBB\xBFMetadata-Version: 1.0", 1},
+            {"Name: x\nMetadata-Version: 2.1\n", 0},
+            {"Metadata-Version", 0},
+            {"", 0},
+            {" Metadata-Version: 2.1", 0},
         };
         size_t i;
 
@@ -170,24 +170,22 @@ static void test_metadata_malformed(void **state)
                 int rc;
                 const char *msg; /* error (rc -1) or the first warning (rc 0), NULL: none */
         } cases[] = {
-                {"", 0, -1, "empty METADATA"},
-                {"Metadata-Version: 2.1\nName nvidia\nVersion: 1\n", 0, -1, "no Name field"},
-                {"Metadata-Version: 2.1\nName: a\nbogus line\nVersion: 1\n", 0, 0,
-                 "line 3: not a \"Field: value\" line"},
-                {"Metadata-Version: 2.1\nBad Field: x\nName: a\nVersion: 1\n", 0, 0, "line 2: not a"},
-                {"Metadata-Version: 2.1\nName: a\x00\nVersion: 1\n", 35, -1, "line 2: NUL byte"},
-                {"Metadata-Version: 2.1\nName: \xff\xfe\nVersion: 1\n", 0, -1, "line 2: not UTF-8"},
-                {" leading\nName: a\nVersion: 1\nMetadata-Version: 2.1\n", 0, 0,
-                 "line 1: continuation line without a field"},
-                {"Metadata-Version: 2.1\nName: a\nName: b\nVersion: 1\n", 0, 0, "line 3: repeated Name field ignored"},
-                {"Metadata-Version: 2.1\nName: a\n", 0, -1, "no Version field"},
-                {"Metadata-Version: 2.1\nName: a\nVersion:\n", 0, -1, "no Version field"},
-                {"Name: a\nVersion: 1\n", 0, 0, "no Metadata-Version field"},
-                {"\xEF\xBB\xBFMetadata-Version: 2.1\r\nName:  spaced  \r\nVersion: 1.0\r\n\r\nName: x\r\n", 0, 0,
-                 NULL},
-                {"Metadata-Version: 2.1\nName: a\nVersion: 1", 0, 0, NULL}, /* no final newline */
-                {"\n\nName: a\nVersion: 1\n", 0, -1, "no Name field"},      /* all description */
-                {"\x01\x02\x03\x04", 0, -1, "no Name field"},
+            {"", 0, -1, "empty METADATA"},
+            {"Metadata-Version: 2.1\nName nvidia\nVersion: 1\n", 0, -1, "no Name field"},
+            {"Metadata-Version: 2.1\nName: a\nbogus line\nVersion: 1\n", 0, 0, "line 3: not a \"Field: value\" line"},
+            {"Metadata-Version: 2.1\nBad Field: x\nName: a\nVersion: 1\n", 0, 0, "line 2: not a"},
+            {"Metadata-Version: 2.1\nName: a\x00\nVersion: 1\n", 35, -1, "line 2: NUL byte"},
+            {"Metadata-Version: 2.1\nName: \xff\xfe\nVersion: 1\n", 0, -1, "line 2: not UTF-8"},
+            {" leading\nName: a\nVersion: 1\nMetadata-Version: 2.1\n", 0, 0,
+             "line 1: continuation line without a field"},
+            {"Metadata-Version: 2.1\nName: a\nName: b\nVersion: 1\n", 0, 0, "line 3: repeated Name field ignored"},
+            {"Metadata-Version: 2.1\nName: a\n", 0, -1, "no Version field"},
+            {"Metadata-Version: 2.1\nName: a\nVersion:\n", 0, -1, "no Version field"},
+            {"Name: a\nVersion: 1\n", 0, 0, "no Metadata-Version field"},
+            {"\xEF\xBB\xBFMetadata-Version: 2.1\r\nName:  spaced  \r\nVersion: 1.0\r\n\r\nName: x\r\n", 0, 0, NULL},
+            {"Metadata-Version: 2.1\nName: a\nVersion: 1", 0, 0, NULL}, /* no final newline */
+            {"\n\nName: a\nVersion: 1\n", 0, -1, "no Name field"},      /* all description */
+            {"\x01\x02\x03\x04", 0, -1, "no Name field"},
         };
         size_t i;
 
@@ -301,23 +299,25 @@ static void test_record_malformed(void **state)
                 size_t entries;
                 const char *msg; /* error (rc -1) or the first warning (rc 0), NULL: none */
         } cases[] = {
-                {"", 0, 0, 0, NULL},
-                {"\n\r\n\n", 0, 0, 0, NULL},
-                {"a,\"unterminated,1\nb,c,2\n", 0, -1, 0, "line 1: unterminated quoted field"},
-                {"\"a\"b,c,1\n", 0, -1, 0, "line 1: text after a closing quote"},
-                {"ok,,\na\"b,c,1\n", 0, -1, 0, "line 2: quote inside an unquoted field"},
-                {"a,b\nc,d,1\n", 0, 0, 1, "line 1: 2 fields, not path,hash,size; skipped"},
-                {"a,b,1,x\n", 0, 0, 0, "line 1: 4 fields"},
-                {",sha256=x,1\n", 0, 0, 0, "line 1: no path; skipped"},
-                {"a,sha256=x,abc\n", 0, 0, 1, "line 1: size 'abc' is not a number"},
-                {"a,sha256=x,-5\n", 0, 0, 1, "is not a number"},
-                {"a,sha256=x,99999999999999999999\n", 0, 0, 1, "is not a number"},
-                {"a,md5hex,1\n", 0, 0, 1, "line 1: hash 'md5hex' is not ALGORITHM=DIGEST"},
-                {"a,b,1\0\n", 7, -1, 0, "NUL byte"},
-                {"a,sha256=x,1\r\nb,,\r\n\"c\r\nd\",,\r\ne,,", 0, 0, 4, NULL},
-                {"\"multi\nline\",,\nz,y,1\n", 0, 0, 2, "line 3: hash 'y'"}, /* line numbers count the newline */
-                {"\xEF\xBB\xBF" "a,,\n", 0, 0, 1, NULL},
-                {"\xff,,\n", 0, 0, 1, "line 1: path is not UTF-8"},
+            {"", 0, 0, 0, NULL},
+            {"\n\r\n\n", 0, 0, 0, NULL},
+            {"a,\"unterminated,1\nb,c,2\n", 0, -1, 0, "line 1: unterminated quoted field"},
+            {"\"a\"b,c,1\n", 0, -1, 0, "line 1: text after a closing quote"},
+            {"ok,,\na\"b,c,1\n", 0, -1, 0, "line 2: quote inside an unquoted field"},
+            {"a,b\nc,d,1\n", 0, 0, 1, "line 1: 2 fields, not path,hash,size; skipped"},
+            {"a,b,1,x\n", 0, 0, 0, "line 1: 4 fields"},
+            {",sha256=x,1\n", 0, 0, 0, "line 1: no path; skipped"},
+            {"a,sha256=x,abc\n", 0, 0, 1, "line 1: size 'abc' is not a number"},
+            {"a,sha256=x,-5\n", 0, 0, 1, "is not a number"},
+            {"a,sha256=x,99999999999999999999\n", 0, 0, 1, "is not a number"},
+            {"a,md5hex,1\n", 0, 0, 1, "line 1: hash 'md5hex' is not ALGORITHM=DIGEST"},
+            {"a,b,1\0\n", 7, -1, 0, "NUL byte"},
+            {"a,sha256=x,1\r\nb,,\r\n\"c\r\nd\",,\r\ne,,", 0, 0, 4, NULL},
+            {"\"multi\nline\",,\nz,y,1\n", 0, 0, 2, "line 3: hash 'y'"}, /* line numbers count the newline */
+            {"\xEF\xBB\xBF"
+             "a,,\n",
+             0, 0, 1, NULL},
+            {"\xff,,\n", 0, 0, 1, "line 1: path is not UTF-8"},
         };
         size_t i;
 
@@ -422,11 +422,11 @@ static void test_record_limits(void **state)
 int main(void)
 {
         const struct CMUnitTest tests[] = {
-                cmocka_unit_test(test_looks_like),         cmocka_unit_test(test_fixture_metadata),
-                cmocka_unit_test(test_fixture_record),     cmocka_unit_test(test_real_distinfo),
-                cmocka_unit_test(test_metadata_malformed), cmocka_unit_test(test_metadata_values),
-                cmocka_unit_test(test_metadata_limits),    cmocka_unit_test(test_record_malformed),
-                cmocka_unit_test(test_record_values),      cmocka_unit_test(test_record_limits),
+            cmocka_unit_test(test_looks_like),         cmocka_unit_test(test_fixture_metadata),
+            cmocka_unit_test(test_fixture_record),     cmocka_unit_test(test_real_distinfo),
+            cmocka_unit_test(test_metadata_malformed), cmocka_unit_test(test_metadata_values),
+            cmocka_unit_test(test_metadata_limits),    cmocka_unit_test(test_record_malformed),
+            cmocka_unit_test(test_record_values),      cmocka_unit_test(test_record_limits),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);

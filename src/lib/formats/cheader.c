@@ -324,8 +324,7 @@ static int read_rest(cc_header *h, struct rd *r, cc_buf *out, int *toolong, cc_e
                 if (c == '/' && rd_peek2(r) == '*') {
                         int line = r->line;
 
-                        if (skip_block_comment(r) &&
-                            add_warning(h, err, "line %d: unterminated comment", line) < 0)
+                        if (skip_block_comment(r) && add_warning(h, err, "line %d: unterminated comment", line) < 0)
                                 return -1;
                         pending = 1;
                         continue;
@@ -361,8 +360,7 @@ static int skip_hspace(cc_header *h, struct rd *r, cc_error *err)
                 } else if (c == '/' && rd_peek2(r) == '*') {
                         int line = r->line;
 
-                        if (skip_block_comment(r) &&
-                            add_warning(h, err, "line %d: unterminated comment", line) < 0)
+                        if (skip_block_comment(r) && add_warning(h, err, "line %d: unterminated comment", line) < 0)
                                 return -1;
                 } else {
                         break;
@@ -406,6 +404,7 @@ static int add_macro(cc_header *h, const char *name, char *body, int line, int f
                 free(body);
                 if (same)
                         return 0;
+                h->macros[old - h->macros].redefinitions++;
                 return add_warning(h, err, "line %d: %s redefined (the definition at line %d is kept)", line, name,
                                    old->line);
         }
@@ -436,6 +435,7 @@ static int add_macro(cc_header *h, const char *name, char *body, int line, int f
         m->body = body;
         m->line = line;
         m->function_like = fl;
+        m->redefinitions = 0;
         h->nmacros++;
         index_put(h->hidx, h->hcap, h->macros, h->nmacros - 1);
         return 0;
@@ -605,8 +605,7 @@ int cc_header_parse(const char *text, size_t len, cc_header **out, cc_error *err
                 } else if (c == '/' && rd_peek2(&r) == '*') {
                         int line = r.line;
 
-                        if (skip_block_comment(&r) &&
-                            add_warning(h, err, "line %d: unterminated comment", line) < 0)
+                        if (skip_block_comment(&r) && add_warning(h, err, "line %d: unterminated comment", line) < 0)
                                 goto fail;
                 } else if (c == '#' && bol) {
                         if (parse_directive(h, &r, err) < 0)
@@ -673,8 +672,7 @@ int cc_header_looks_like(const uint8_t *data, size_t size)
                 for (k = 0; k < CC_ARRAY_LEN(words); k++) {
                         size_t wl = strlen(words[k]);
 
-                        if (size - j > wl && memcmp(data + j, words[k], wl) == 0 &&
-                            !is_ident_char(data[j + wl]))
+                        if (size - j > wl && memcmp(data + j, words[k], wl) == 0 && !is_ident_char(data[j + wl]))
                                 return 1;
                 }
         }
@@ -802,8 +800,8 @@ static int lex_number(struct ev *e, struct frame *f, struct tok *t)
                         return ev_fail(e, CC_ERR_FORMAT, "invalid digit '%c' in octal constant %.*s", c,
                                        (int)(n > 40 ? 40 : n), s);
                 if (v > (UINT64_MAX - (uint64_t)d) / (uint64_t)base)
-                        return ev_fail(e, CC_ERR_FORMAT, "integer constant %.*s is too large",
-                                       (int)(n > 40 ? 40 : n), s);
+                        return ev_fail(e, CC_ERR_FORMAT, "integer constant %.*s is too large", (int)(n > 40 ? 40 : n),
+                                       s);
                 v = v * (uint64_t)base + (uint64_t)d;
                 digits++;
         }
@@ -822,8 +820,7 @@ static int lex_number(struct ev *e, struct frame *f, struct tok *t)
                                 i++;
                         }
                 } else {
-                        return ev_fail(e, CC_ERR_FORMAT, "%.*s is not an integer constant", (int)(n > 40 ? 40 : n),
-                                       s);
+                        return ev_fail(e, CC_ERR_FORMAT, "%.*s is not an integer constant", (int)(n > 40 ? 40 : n), s);
                 }
         }
         t->kind = T_NUM;
@@ -951,8 +948,8 @@ static int lex(struct ev *e, struct frame *f, struct tok *t)
 
         memset(t, 0, sizeof(*t));
         for (;;) {
-                while (f->pos < f->len && (is_hspace((unsigned char)s[f->pos]) || s[f->pos] == '\n' ||
-                                           s[f->pos] == '\r'))
+                while (f->pos < f->len &&
+                       (is_hspace((unsigned char)s[f->pos]) || s[f->pos] == '\n' || s[f->pos] == '\r'))
                         f->pos++;
                 if (f->pos + 1 < f->len && s[f->pos] == '/' && s[f->pos + 1] == '*') {
                         const char *end = NULL;
@@ -1100,8 +1097,8 @@ static int fetch(struct ev *e, int expand)
                         if (e->fr[i].m == m)
                                 return ev_fail(e, CC_ERR_FORMAT, "macro %s refers to itself", m->name);
                 if (e->nfr > EV_MAX_DEPTH)
-                        return ev_fail(e, CC_ERR_LIMIT, "macro expansion deeper than %d levels at %s",
-                                       EV_MAX_DEPTH, m->name);
+                        return ev_fail(e, CC_ERR_LIMIT, "macro expansion deeper than %d levels at %s", EV_MAX_DEPTH,
+                                       m->name);
                 e->fr[e->nfr].s = m->body ? m->body : "";
                 e->fr[e->nfr].pos = 0;
                 e->fr[e->nfr].len = strlen(e->fr[e->nfr].s);

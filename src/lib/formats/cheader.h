@@ -13,6 +13,9 @@ typedef struct cc_macro {
         char *body; /* replacement text, comments removed, whitespace trimmed */
         int line;   /* 1-based line of the #define */
         int function_like;
+        /* Later #defines of the same name with another body (kept out: the
+         * first wins). Real headers do this under #if/#else branches. */
+        int redefinitions;
 } cc_macro;
 
 typedef struct cc_header {

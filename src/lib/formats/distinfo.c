@@ -56,8 +56,7 @@ int cc_metadata_looks_like(const uint8_t *data, size_t size)
         if (data == NULL)
                 return 0;
         off = skip_bom((const char *)data, size);
-        return size - off >= sizeof(key) - 1 &&
-               cc_strncasecmp((const char *)data + off, key, sizeof(key) - 1) == 0;
+        return size - off >= sizeof(key) - 1 && cc_strncasecmp((const char *)data + off, key, sizeof(key) - 1) == 0;
 }
 
 void cc_metadata_free(cc_metadata *m)
@@ -160,8 +159,8 @@ static int field_done(cc_metadata *m, struct field *f, cc_error *err)
         }
         if (slot != NULL) {
                 if (*slot != NULL) {
-                        if (warn(&m->warnings, err, "line %d: repeated %.*s field ignored", f->line,
-                                 (int)f->nlen, f->name) < 0)
+                        if (warn(&m->warnings, err, "line %d: repeated %.*s field ignored", f->line, (int)f->nlen,
+                                 f->name) < 0)
                                 goto fail;
                 } else {
                         *slot = cc_strdup(err, v);
@@ -215,8 +214,7 @@ int cc_metadata_parse(const char *text, size_t len, cc_metadata **out, cc_error 
                         break; /* the description follows */
                 if (is_blank(s[0])) {
                         if (f.name == NULL) {
-                                if (warn(&m->warnings, err, "line %d: continuation line without a field", line) <
-                                    0)
+                                if (warn(&m->warnings, err, "line %d: continuation line without a field", line) < 0)
                                         goto fail;
                         } else if (field_add(&f, s, n, err) < 0) {
                                 goto fail;
@@ -296,15 +294,14 @@ static int csv_row(const char *t, size_t len, size_t *pos, int *line, char *f[3]
                                 size_t run;
 
                                 if (p >= len) {
-                                        cc_err(err, CC_ERR_FORMAT, "line %d: unterminated quoted field",
-                                               startline);
+                                        cc_err(err, CC_ERR_FORMAT, "line %d: unterminated quoted field", startline);
                                         goto fail;
                                 }
                                 q = memchr(t + p, '"', len - p);
                                 run = q ? (size_t)(q - (t + p)) : len - p;
                                 if (b.len + run >= DI_MAX_FIELD) {
-                                        cc_err(err, CC_ERR_LIMIT, "line %d: field longer than %zu bytes",
-                                               startline, DI_MAX_FIELD);
+                                        cc_err(err, CC_ERR_LIMIT, "line %d: field longer than %zu bytes", startline,
+                                               DI_MAX_FIELD);
                                         goto fail;
                                 }
                                 if (cc_buf_append(&b, t + p, run, err) < 0)
@@ -333,15 +330,13 @@ static int csv_row(const char *t, size_t len, size_t *pos, int *line, char *f[3]
 
                         while (p < len && t[p] != ',' && t[p] != '\n' && t[p] != '\r') {
                                 if (t[p] == '"') {
-                                        cc_err(err, CC_ERR_FORMAT, "line %d: quote inside an unquoted field",
-                                               *line);
+                                        cc_err(err, CC_ERR_FORMAT, "line %d: quote inside an unquoted field", *line);
                                         goto fail;
                                 }
                                 p++;
                         }
                         if (p - st >= DI_MAX_FIELD) {
-                                cc_err(err, CC_ERR_LIMIT, "line %d: field longer than %zu bytes", *line,
-                                       DI_MAX_FIELD);
+                                cc_err(err, CC_ERR_LIMIT, "line %d: field longer than %zu bytes", *line, DI_MAX_FIELD);
                                 goto fail;
                         }
                         if (cc_buf_append(&b, t + st, p - st, err) < 0)

@@ -20,38 +20,29 @@ struct role_ent {
 #define TABLE_LAST_MAJOR 9
 
 static const struct role_ent lib_roles[] = {
-        {"cudnn", 1, 9},
-        {"cudnn_ops_infer", 8, 8},
-        {"cudnn_ops_train", 8, 8},
-        {"cudnn_cnn_infer", 8, 8},
-        {"cudnn_cnn_train", 8, 8},
-        {"cudnn_adv_infer", 8, 8},
-        {"cudnn_adv_train", 8, 8},
-        {"cudnn_graph", 9, 9},
-        {"cudnn_ops", 9, 9},
-        {"cudnn_cnn", 9, 9},
-        {"cudnn_adv", 9, 9},
-        {"cudnn_engines_precompiled", 9, 9},
-        {"cudnn_engines_runtime_compiled", 9, 9},
-        {"cudnn_heuristic", 9, 9},
-        {"cudnn_engines_tensor_ir", 9, 9}, /* 9.21+ */
-        {"cudnn_ext", 9, 9},               /* 9.22+ bundles (first version unconfirmed) */
+    {"cudnn", 1, 9},
+    {"cudnn_ops_infer", 8, 8},
+    {"cudnn_ops_train", 8, 8},
+    {"cudnn_cnn_infer", 8, 8},
+    {"cudnn_cnn_train", 8, 8},
+    {"cudnn_adv_infer", 8, 8},
+    {"cudnn_adv_train", 8, 8},
+    {"cudnn_graph", 9, 9},
+    {"cudnn_ops", 9, 9},
+    {"cudnn_cnn", 9, 9},
+    {"cudnn_adv", 9, 9},
+    {"cudnn_engines_precompiled", 9, 9},
+    {"cudnn_engines_runtime_compiled", 9, 9},
+    {"cudnn_heuristic", 9, 9},
+    {"cudnn_engines_tensor_ir", 9, 9}, /* 9.21+ */
+    {"cudnn_ext", 9, 9},               /* 9.22+ bundles (first version unconfirmed) */
 };
 
 static const struct role_ent header_roles[] = {
-        {"cudnn", 1, 9},
-        {"cudnn_version", 8, 9},
-        {"cudnn_backend", 8, 9},
-        {"cudnn_ops_infer", 8, 8},
-        {"cudnn_ops_train", 8, 8},
-        {"cudnn_cnn_infer", 8, 8},
-        {"cudnn_cnn_train", 8, 8},
-        {"cudnn_adv_infer", 8, 8},
-        {"cudnn_adv_train", 8, 8},
-        {"cudnn_graph", 9, 9},
-        {"cudnn_ops", 9, 9},
-        {"cudnn_cnn", 9, 9},
-        {"cudnn_adv", 9, 9},
+    {"cudnn", 1, 9},           {"cudnn_version", 8, 9},   {"cudnn_backend", 8, 9},   {"cudnn_ops_infer", 8, 8},
+    {"cudnn_ops_train", 8, 8}, {"cudnn_cnn_infer", 8, 8}, {"cudnn_cnn_train", 8, 8}, {"cudnn_adv_infer", 8, 8},
+    {"cudnn_adv_train", 8, 8}, {"cudnn_graph", 9, 9},     {"cudnn_ops", 9, 9},       {"cudnn_cnn", 9, 9},
+    {"cudnn_adv", 9, 9},
 };
 
 static int known(const struct role_ent *t, size_t n, const char *role, int major)
@@ -344,8 +335,7 @@ static int valid_cuda(const char *s, size_t n)
                 return 0;
         if (dot == NULL)
                 return small_num(s, n, 2) >= 0;
-        return small_num(s, (size_t)(dot - s), 2) >= 0 &&
-               small_num(dot + 1, n - (size_t)(dot - s) - 1, 2) >= 0;
+        return small_num(s, (size_t)(dot - s), 2) >= 0 && small_num(dot + 1, n - (size_t)(dot - s) - 1, 2) >= 0;
 }
 
 static int sys_of_os(const char *os, size_t n)
@@ -410,8 +400,11 @@ static int arch_legacy(const char *s, size_t n, cc_archname *r)
         static const struct {
                 const char *os;
                 int sys;
-        } oses[] = {{"linux", CC_SYS_LINUX},       {"windows", CC_SYS_WINDOWS}, {"windows7", CC_SYS_WINDOWS},
-                    {"windows10", CC_SYS_WINDOWS}, {"osx", CC_SYS_ANY}};
+        } oses[] = {{"linux", CC_SYS_LINUX},
+                    {"windows", CC_SYS_WINDOWS},
+                    {"windows7", CC_SYS_WINDOWS},
+                    {"windows10", CC_SYS_WINDOWS},
+                    {"osx", CC_SYS_ANY}};
         static const struct {
                 const char *written, *arch;
         } arches[] = {{"x64", "x86_64"}, {"ppc64le", "ppc64le"}, {"aarch64", "aarch64"}, {"sbsa", "sbsa"}};
@@ -460,8 +453,11 @@ static int arch_wheel(const char *s, size_t n, cc_archname *r)
 {
         static const struct {
                 const char *suffix, *arch;
-        } arches[] = {{"x86_64", "x86_64"}, {"amd64", "x86_64"}, {"aarch64", "aarch64"},
-                      {"arm64", "aarch64"}, {"ppc64le", "ppc64le"}};
+        } arches[] = {{"x86_64", "x86_64"},
+                      {"amd64", "x86_64"},
+                      {"aarch64", "aarch64"},
+                      {"arm64", "aarch64"},
+                      {"ppc64le", "ppc64le"}};
         const char *part[6];
         size_t plen[6], i, np = 0, st = 0, tag;
         const char *plat;

@@ -569,6 +569,13 @@ static int header_facts_multi(const cc_header *const *hs, size_t nh, cc_value *o
                 TRY(cc_v_set_str(mv, "name", name, err));
                 TRY(cc_v_set_str(mv, "definition", m->body, err));
                 TRY(cc_v_set_int(mv, "line", m->line, err));
+                if (m->redefinitions > 0)
+                        TRY(cc_v_set(mv, "warning",
+                                     cc_v_strf(err,
+                                               "defined %d more time(s) with another body (under #if branches?); "
+                                               "the first definition was used",
+                                               m->redefinitions),
+                                     err));
                 if (cc_header_eval(hs, nh, name, &val, &eerr) == 0) {
                         TRY(cc_v_set_int(mv, "value", val, err));
                 } else {
@@ -667,7 +674,9 @@ static int header_facts_multi(const cc_header *const *hs, size_t nh, cc_value *o
                         TRY(cc_v_set(obj, "max_compute_capability",
                                      cc_v_strf(err, "%lld.%lld", (long long)a, (long long)b), err));
         }
-        TRY(set_warnings(obj, &h->warnings, err));
+        /* The header's own warnings (redefinitions of unrelated macros under
+         * #if branches) are not evidence about cuDNN; the version macros carry
+         * theirs. */
         rv = 0;
 fail:
         cc_v_free(o);

@@ -222,6 +222,19 @@ fail:
         return -1;
 }
 
+/* 1 if the macro's text is just its value (no need to show both). */
+static int definition_is_value(const char *def, const cc_value *val)
+{
+        char num[32];
+
+        if (def == NULL || def[0] == '\0')
+                return 1;
+        if (cc_v_type(val) != CUDNNCTL_INT)
+                return 0;
+        snprintf(num, sizeof(num), "%lld", (long long)cc_v_getint(val));
+        return strcmp(def, num) == 0;
+}
+
 static int header_text(struct out *o, int ind, const cc_value *f)
 {
         const cc_value *h = cc_v_get(f, "header");
@@ -243,7 +256,7 @@ static int header_text(struct out *o, int ind, const cc_value *f)
                         TRY(cc_buf_printf(o->b, o->err, "%lld", (long long)cc_v_getint(val)));
                 else
                         TRY(cc_buf_puts(o->b, "unknown", o->err));
-                if (strcmp(cc_v_get_str(m, "definition") ? cc_v_get_str(m, "definition") : "", "") != 0) {
+                if (!definition_is_value(cc_v_get_str(m, "definition"), val)) {
                         TRY(cc_buf_puts(o->b, "  (", o->err));
                         TRY(put_text(o, cc_v_get_str(m, "definition")));
                         TRY(cc_buf_putc(o->b, ')', o->err));
@@ -251,6 +264,10 @@ static int header_text(struct out *o, int ind, const cc_value *f)
                 if (cc_v_get_str(m, "error")) {
                         TRY(cc_buf_puts(o->b, " -- ", o->err));
                         TRY(put_text(o, cc_v_get_str(m, "error")));
+                }
+                if (cc_v_get_str(m, "warning")) {
+                        TRY(cc_buf_puts(o->b, " -- ", o->err));
+                        TRY(put_text(o, cc_v_get_str(m, "warning")));
                 }
                 TRY(cc_buf_putc(o->b, '\n', o->err));
         }

@@ -118,14 +118,20 @@ char *cc_strdup(cc_error *err, const char *s)
 
 char *cc_asprintf(cc_error *err, const char *fmt, ...)
 {
-        cc_buf b = {0};
         va_list ap;
-        int rc;
+        char *s;
 
         va_start(ap, fmt);
-        rc = cc_buf_vprintf(&b, err, fmt, ap);
+        s = cc_vasprintf(err, fmt, ap);
         va_end(ap);
-        if (rc < 0) {
+        return s;
+}
+
+char *cc_vasprintf(cc_error *err, const char *fmt, va_list ap)
+{
+        cc_buf b = {0};
+
+        if (cc_buf_vprintf(&b, err, fmt, ap) < 0) {
                 cc_buf_free(&b);
                 return NULL;
         }

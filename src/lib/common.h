@@ -63,6 +63,7 @@ char *cc_strdup(cc_error *err, const char *s);
 char *cc_strndup(cc_error *err, const char *s, size_t n);
 /* printf into a new string; caller frees. */
 char *cc_asprintf(cc_error *err, const char *fmt, ...) CC_PRINTF(2, 3);
+char *cc_vasprintf(cc_error *err, const char *fmt, va_list ap) CC_VPRINTF(2);
 
 /* A growable byte buffer with a hard size cap. data is always NUL-terminated
  * once anything was appended. Zero-initialise, optionally set max. */

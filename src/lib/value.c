@@ -28,6 +28,19 @@ struct cudnnctl_value {
         } u;
 };
 
+/* The member `key` of an object, or NULL (also for non-objects). */
+static struct member *find_member(const cc_value *obj, const char *key)
+{
+        size_t i;
+
+        if (obj == NULL || obj->type != CUDNNCTL_OBJECT)
+                return NULL;
+        for (i = 0; i < obj->u.obj.n; i++)
+                if (strcmp(obj->u.obj.m[i].key, key) == 0)
+                        return &obj->u.obj.m[i];
+        return NULL;
+}
+
 static cc_value *new_value(int type, cc_error *err)
 {
         cc_value *v = cc_calloc(err, 1, sizeof(*v));
@@ -85,20 +98,17 @@ cc_value *cc_v_str(const char *s, cc_error *err)
 
 cc_value *cc_v_strf(cc_error *err, const char *fmt, ...)
 {
-        cc_buf b = {0};
         cc_value *v;
         va_list ap;
-        int rc;
+        char *s;
 
         va_start(ap, fmt);
-        rc = cc_buf_vprintf(&b, err, fmt, ap);
+        s = cc_vasprintf(err, fmt, ap);
         va_end(ap);
-        if (rc < 0) {
-                cc_buf_free(&b);
+        if (s == NULL)
                 return NULL;
-        }
-        v = cc_v_strn(b.data ? b.data : "", b.len, err);
-        cc_buf_free(&b);
+        v = cc_v_str(s, err);
+        free(s);
         return v;
 }
 
@@ -186,7 +196,7 @@ int cc_v_push(cc_value *arr, cc_value *v, cc_error *err)
 
 int cc_v_set(cc_value *obj, const char *key, cc_value *v, cc_error *err)
 {
-        size_t i;
+        struct member *old;
         char *k;
 
         if (v == NULL)
@@ -195,12 +205,11 @@ int cc_v_set(cc_value *obj, const char *key, cc_value *v, cc_error *err)
                 cc_v_free(v);
                 return cc_err(err, CC_ERR_USAGE, "internal: set on a non-object");
         }
-        for (i = 0; i < obj->u.obj.n; i++) {
-                if (strcmp(obj->u.obj.m[i].key, key) == 0) {
-                        cc_v_free(obj->u.obj.m[i].val);
-                        obj->u.obj.m[i].val = v;
-                        return 0;
-                }
+        old = find_member(obj, key);
+        if (old != NULL) {
+                cc_v_free(old->val);
+                old->val = v;
+                return 0;
         }
         if (obj->u.obj.n == obj->u.obj.cap) {
                 size_t ncap = obj->u.obj.cap ? obj->u.obj.cap * 2 : 8;
@@ -246,22 +255,18 @@ int cc_v_set_null(cc_value *obj, const char *key, cc_error *err)
 
 cc_value *cc_v_take(cc_value *obj, const char *key)
 {
+        struct member *m = find_member(obj, key);
+        cc_value *v;
         size_t i;
 
-        if (obj == NULL || obj->type != CUDNNCTL_OBJECT)
+        if (m == NULL)
                 return NULL;
-        for (i = 0; i < obj->u.obj.n; i++) {
-                if (strcmp(obj->u.obj.m[i].key, key) == 0) {
-                        cc_value *v = obj->u.obj.m[i].val;
-
-                        free(obj->u.obj.m[i].key);
-                        memmove(&obj->u.obj.m[i], &obj->u.obj.m[i + 1],
-                                (obj->u.obj.n - i - 1) * sizeof(obj->u.obj.m[0]));
-                        obj->u.obj.n--;
-                        return v;
-                }
-        }
-        return NULL;
+        i = (size_t)(m - obj->u.obj.m);
+        v = m->val;
+        free(m->key);
+        memmove(m, m + 1, (obj->u.obj.n - i - 1) * sizeof(*m));
+        obj->u.obj.n--;
+        return v;
 }
 
 int cudnnctl_value_type(const cudnnctl_value *v)
@@ -271,14 +276,9 @@ int cudnnctl_value_type(const cudnnctl_value *v)
 
 const cudnnctl_value *cudnnctl_value_get(const cudnnctl_value *obj, const char *key)
 {
-        size_t i;
+        struct member *m = find_member(obj, key);
 
-        if (obj == NULL || obj->type != CUDNNCTL_OBJECT)
-                return NULL;
-        for (i = 0; i < obj->u.obj.n; i++)
-                if (strcmp(obj->u.obj.m[i].key, key) == 0)
-                        return obj->u.obj.m[i].val;
-        return NULL;
+        return m ? m->val : NULL;
 }
 
 const cudnnctl_value *cudnnctl_value_path(const cudnnctl_value *v, const char *path)
@@ -356,14 +356,9 @@ int cudnnctl_value_bool(const cudnnctl_value *v)
 
 cc_value *cc_v_getm(cc_value *obj, const char *key)
 {
-        size_t i;
+        struct member *m = find_member(obj, key);
 
-        if (obj == NULL || obj->type != CUDNNCTL_OBJECT)
-                return NULL;
-        for (i = 0; i < obj->u.obj.n; i++)
-                if (strcmp(obj->u.obj.m[i].key, key) == 0)
-                        return obj->u.obj.m[i].val;
-        return NULL;
+        return m ? m->val : NULL;
 }
 
 const char *cc_v_get_str(const cc_value *obj, const char *key)

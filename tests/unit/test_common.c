@@ -73,9 +73,20 @@ static void test_utf8(void **state)
                 const char *s;
                 int ok;
         } cases[] = {
-                {"plain", 1},           {"caf\xc3\xa9", 1},   {"\xe2\x82\xac", 1},     {"\xf0\x9f\x98\x80", 1},
-                {"\xff", 0},            {"\xc3", 0},          {"\xc0\xaf", 0},         {"\xe0\x80\xaf", 0},
-                {"\xed\xa0\x80", 0},    {"\xf4\x90\x80\x80", 0}, {"\xe2\x82", 0},      {"a\x80" "b", 0},
+            {"plain", 1},
+            {"caf\xc3\xa9", 1},
+            {"\xe2\x82\xac", 1},
+            {"\xf0\x9f\x98\x80", 1},
+            {"\xff", 0},
+            {"\xc3", 0},
+            {"\xc0\xaf", 0},
+            {"\xe0\x80\xaf", 0},
+            {"\xed\xa0\x80", 0},
+            {"\xf4\x90\x80\x80", 0},
+            {"\xe2\x82", 0},
+            {"a\x80"
+             "b",
+             0},
         };
         size_t i;
 
@@ -120,8 +131,8 @@ static void test_errors(void **state)
 int main(void)
 {
         const struct CMUnitTest tests[] = {
-                cmocka_unit_test(test_buf_cap), cmocka_unit_test(test_strv),   cmocka_unit_test(test_readers),
-                cmocka_unit_test(test_utf8),    cmocka_unit_test(test_strings), cmocka_unit_test(test_errors),
+            cmocka_unit_test(test_buf_cap), cmocka_unit_test(test_strv),    cmocka_unit_test(test_readers),
+            cmocka_unit_test(test_utf8),    cmocka_unit_test(test_strings), cmocka_unit_test(test_errors),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

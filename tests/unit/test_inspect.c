@@ -152,9 +152,9 @@ static void test_fixture_prefixes(void **state)
                 int major;
                 int min_libs;
         } cases[] = {
-                {"elf/cudnn7", 7, 1},
-                {"elf/cudnn8", 8, 7},
-                {"elf/cudnn9", 9, 8},
+            {"elf/cudnn7", 7, 1},
+            {"elf/cudnn8", 8, 7},
+            {"elf/cudnn9", 9, 8},
         };
         size_t i;
 
@@ -202,10 +202,10 @@ static void test_hostile(void **state)
                 const char *kind;
                 int has_error;
         } cases[] = {
-                {"empty.so", NULL, 0, "empty", 1},
-                {"trunc.so", elf_trunc, sizeof(elf_trunc), "elf", 1},
-                {"mz.dll", mz_only, sizeof(mz_only), "pe", 1},
-                {"junk.bin", junk, sizeof(junk), "unknown", 0},
+            {"empty.so", NULL, 0, "empty", 1},
+            {"trunc.so", elf_trunc, sizeof(elf_trunc), "elf", 1},
+            {"mz.dll", mz_only, sizeof(mz_only), "pe", 1},
+            {"junk.bin", junk, sizeof(junk), "unknown", 0},
         };
         size_t i;
         cc_value *r;
@@ -291,11 +291,15 @@ static int teardown(void **state)
 int main(void)
 {
         const struct CMUnitTest tests[] = {
-                cmocka_unit_test(test_real_graph_library), cmocka_unit_test(test_real_version_header),
-                cmocka_unit_test(test_real_cuda_headers),  cmocka_unit_test(test_real_distinfo),
-                cmocka_unit_test(test_fixture_prefixes),   cmocka_unit_test(test_root_option),
-                cmocka_unit_test(test_hostile),            cmocka_unit_test(test_dir_cap),
-                cmocka_unit_test(test_text),
+            cmocka_unit_test(test_real_graph_library),
+            cmocka_unit_test(test_real_version_header),
+            cmocka_unit_test(test_real_cuda_headers),
+            cmocka_unit_test(test_real_distinfo),
+            cmocka_unit_test(test_fixture_prefixes),
+            cmocka_unit_test(test_root_option),
+            cmocka_unit_test(test_hostile),
+            cmocka_unit_test(test_dir_cap),
+            cmocka_unit_test(test_text),
         };
         return cmocka_run_group_tests(tests, setup, teardown);
 }

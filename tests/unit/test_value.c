@@ -21,14 +21,14 @@ static void test_escaping(void **state)
                 size_t len;
                 const char *out;
         } cases[] = {
-                {"plain", 5, "\"plain\""},
-                {"q\"b\\s", 5, "\"q\\\"b\\\\s\""},
-                {"\n\r\t", 3, "\"\\n\\r\\t\""},
-                {"\x01\x1f\x7f", 3, "\"\\u0001\\u001f\\u007f\""},
-                {"caf\xc3\xa9", 5, "\"caf\xc3\xa9\""},
-                {"bad\xff\xfe", 5, "\"bad\\ufffd\\ufffd\""},
-                {"trunc\xe2\x82", 7, "\"trunc\\ufffd\\ufffd\""},
-                {"nul\0x", 5, "\"nul\\u0000x\""},
+            {"plain", 5, "\"plain\""},
+            {"q\"b\\s", 5, "\"q\\\"b\\\\s\""},
+            {"\n\r\t", 3, "\"\\n\\r\\t\""},
+            {"\x01\x1f\x7f", 3, "\"\\u0001\\u001f\\u007f\""},
+            {"caf\xc3\xa9", 5, "\"caf\xc3\xa9\""},
+            {"bad\xff\xfe", 5, "\"bad\\ufffd\\ufffd\""},
+            {"trunc\xe2\x82", 7, "\"trunc\\ufffd\\ufffd\""},
+            {"nul\0x", 5, "\"nul\\u0000x\""},
         };
         size_t i;
 
@@ -59,7 +59,8 @@ static void test_tree(void **state)
         assert_int_equal(cc_v_set(o, "empty", cc_v_object(&err), &err), 0);
         assert_int_equal(cc_v_set_str(o, "n", NULL, &err), 0);
         s = json(o, 0);
-        assert_string_equal(s, "{\"b\":\"x\",\"a\":-5,\"list\":[true,null,9223372036854775807],\"empty\":{},\"n\":null}");
+        assert_string_equal(s,
+                            "{\"b\":\"x\",\"a\":-5,\"list\":[true,null,9223372036854775807],\"empty\":{},\"n\":null}");
         free(s);
         /* replacing keeps the position */
         assert_int_equal(cc_v_set_str(o, "b", "y", &err), 0);
@@ -102,9 +103,9 @@ static void test_public_json(void **state)
 int main(void)
 {
         const struct CMUnitTest tests[] = {
-                cmocka_unit_test(test_escaping),
-                cmocka_unit_test(test_tree),
-                cmocka_unit_test(test_public_json),
+            cmocka_unit_test(test_escaping),
+            cmocka_unit_test(test_tree),
+            cmocka_unit_test(test_public_json),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -221,13 +221,67 @@ static int set_error(cc_value *obj, const cc_error *perr, cc_error *err)
         return cc_v_set_str(obj, "error", perr->msg[0] ? perr->msg : "unreadable", err);
 }
 
+/* The cuDNN entry points an object exports, as an array (NULL when out of
+ * memory); has() answers for one name. */
+static cc_value *entry_points(int (*has)(const void *ctx, const char *name), const void *ctx, cc_error *err)
+{
+        cc_value *eps = cc_v_array(err);
+        size_t i;
+
+        for (i = 0; eps != NULL && i < CC_ARRAY_LEN(cudnn_entry_points); i++) {
+                if (has(ctx, cudnn_entry_points[i]) && cc_v_push(eps, cc_v_str(cudnn_entry_points[i], err), err) < 0) {
+                        cc_v_free(eps);
+                        return NULL;
+                }
+        }
+        return eps;
+}
+
+/* obj["cudnn"] = {entry_points, version_constants (when consts != NULL)} if
+ * either is non-empty. Takes ownership of eps and consts. */
+static int set_cudnn_facts(cc_value *obj, cc_value *eps, cc_value *consts, cc_error *err)
+{
+        cc_value *cud;
+
+        if (eps == NULL) {
+                cc_v_free(consts);
+                return -1;
+        }
+        if (cc_v_len(eps) == 0 && cc_v_len(consts) == 0) {
+                cc_v_free(eps);
+                cc_v_free(consts);
+                return 0;
+        }
+        cud = cc_v_object(err);
+        if (cud == NULL) {
+                cc_v_free(eps);
+                cc_v_free(consts);
+                return -1;
+        }
+        if (cc_v_set(cud, "entry_points", eps, err) < 0) {
+                cc_v_free(consts);
+                cc_v_free(cud);
+                return -1;
+        }
+        if (consts != NULL && cc_v_set(cud, "version_constants", consts, err) < 0) {
+                cc_v_free(cud);
+                return -1;
+        }
+        return cc_v_set(obj, "cudnn", cud, err);
+}
+
 /* ---- ELF ---------------------------------------------------------------- */
+
+static int elf_has(const void *ctx, const char *name)
+{
+        return cc_elf_find_sym(ctx, name) != NULL;
+}
 
 static int elf_facts(const uint8_t *data, size_t size, cc_value *obj, cc_error *err)
 {
         cc_error perr = {0};
         cc_elf *e = NULL;
-        cc_value *o = NULL, *cud = NULL, *eps = NULL, *consts = NULL, *exports = NULL;
+        cc_value *o = NULL, *eps = NULL, *consts = NULL, *exports = NULL;
         const char *mname;
         size_t i;
         int rv = -1;
@@ -269,13 +323,10 @@ static int elf_facts(const uint8_t *data, size_t size, cc_value *obj, cc_error *
         o = NULL;
 
         /* cuDNN: entry points and the exported version constants. */
-        eps = cc_v_array(err);
+        eps = entry_points(elf_has, e, err);
         consts = cc_v_array(err);
         if (eps == NULL || consts == NULL)
                 goto fail;
-        for (i = 0; i < CC_ARRAY_LEN(cudnn_entry_points); i++)
-                if (cc_elf_find_sym(e, cudnn_entry_points[i]) != NULL)
-                        TRY(cc_v_push(eps, cc_v_str(cudnn_entry_points[i], err), err));
         for (i = 0; i < e->nsyms; i++) {
                 const cc_elf_sym *s = &e->syms[i];
                 uint8_t raw[4];
@@ -316,22 +367,13 @@ static int elf_facts(const uint8_t *data, size_t size, cc_value *obj, cc_error *
                         TRY(cc_v_set_str(ve, "symbol", s->name, err));
                 }
         }
-        if (cc_v_len(eps) || cc_v_len(consts)) {
-                cud = cc_v_object(err);
-                if (cud == NULL)
-                        goto fail;
-                TRY(cc_v_set(cud, "entry_points", eps, err));
-                eps = NULL;
-                TRY(cc_v_set(cud, "version_constants", consts, err));
-                consts = NULL;
-                TRY(cc_v_set(obj, "cudnn", cud, err));
-                cud = NULL;
-        }
+        rv = set_cudnn_facts(obj, eps, consts, err);
+        eps = consts = NULL;
+        TRY(rv);
         TRY(set_warnings(obj, &e->warnings, err));
         rv = 0;
 fail:
         cc_v_free(o);
-        cc_v_free(cud);
         cc_v_free(eps);
         cc_v_free(consts);
         cc_v_free(exports);
@@ -433,13 +475,17 @@ fail:
         return rv;
 }
 
+static int pe_has(const void *ctx, const char *name)
+{
+        return cc_strv_contains(&((const cc_pe *)ctx)->exports, name);
+}
+
 static int pe_facts(const uint8_t *data, size_t size, cc_value *obj, cc_error *err)
 {
         cc_error perr = {0};
         cc_pe *pe = NULL;
-        cc_value *o = NULL, *eps = NULL, *cud = NULL;
+        cc_value *o = NULL;
         const char *mname;
-        size_t i;
         int rv = -1;
 
         TRY(cc_v_set_str(obj, "kind", "pe", err));
@@ -468,27 +514,11 @@ static int pe_facts(const uint8_t *data, size_t size, cc_value *obj, cc_error *e
         TRY(cc_v_set(obj, "pe", o, err));
         o = NULL;
 
-        eps = cc_v_array(err);
-        if (eps == NULL)
-                goto fail;
-        for (i = 0; i < CC_ARRAY_LEN(cudnn_entry_points); i++)
-                if (cc_strv_contains(&pe->exports, cudnn_entry_points[i]))
-                        TRY(cc_v_push(eps, cc_v_str(cudnn_entry_points[i], err), err));
-        if (cc_v_len(eps)) {
-                cud = cc_v_object(err);
-                if (cud == NULL)
-                        goto fail;
-                TRY(cc_v_set(cud, "entry_points", eps, err));
-                eps = NULL;
-                TRY(cc_v_set(obj, "cudnn", cud, err));
-                cud = NULL;
-        }
+        TRY(set_cudnn_facts(obj, entry_points(pe_has, pe, err), NULL, err));
         TRY(set_warnings(obj, &pe->warnings, err));
         rv = 0;
 fail:
         cc_v_free(o);
-        cc_v_free(eps);
-        cc_v_free(cud);
         cc_pe_free(pe);
         return rv;
 }

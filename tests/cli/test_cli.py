@@ -169,7 +169,7 @@ def test_pe():
     if os.path.exists(p):
         rc, out, _ = run(["inspect", native(p)])
         t = out.decode("utf-8", "replace")
-        check("PE text: format and resource lines", "PE PE32+ dll, x64" in t and "file 9.1.0.70" in t, t[:500])
+        check("PE text: format and resource lines", "PE32+ dll, x64" in t and "file 9.1.0.70" in t, t[:500])
 
 
 def test_bad_inputs(tmp):
@@ -209,6 +209,49 @@ def test_bad_inputs(tmp):
         check("non-UTF-8 file name: valid JSON, exit 0", ok, p.stdout[:200])
         rc, _, err = run(["inspect", good], stdout_path="/dev/full")
         check("write error (/dev/full): exit 4 with a message", rc == 4 and b"cannot write" in err, (rc, err))
+
+
+def test_permissions(tmp):
+    """Unreadable files and directories, seen by an unprivileged user (root
+    reads everything, so the test drops to nobody with setpriv)."""
+    if ARGS.system != "linux" or os.geteuid() != 0 or not shutil.which("setpriv"):
+        print("skip permissions: needs root and setpriv on Linux")
+        return
+    d = os.path.join(tmp, "perm")
+    os.makedirs(os.path.join(d, "locked"))
+    with open(os.path.join(d, "locked", "libcudnn.so.9"), "wb") as f:
+        f.write(b"\x7fELF")
+    secret = os.path.join(d, "cudnn_version.h")
+    with open(secret, "w") as f:
+        f.write("#define CUDNN_MAJOR 9\n")
+    good = os.path.join(d, "cudnn_ok.h")
+    with open(good, "w") as f:
+        f.write("#define CUDNN_MAJOR 9\n#define CUDNN_MINOR 2\n#define CUDNN_PATCHLEVEL 1\n")
+    os.chmod(os.path.join(d, "locked"), 0)
+    os.chmod(secret, 0)
+    for p in (tmp, d):
+        os.chmod(p, 0o755)
+    os.chmod(good, 0o644)
+    exe = os.path.abspath(ARGS.exe)
+    os.chmod(exe, os.stat(exe).st_mode | 0o055)
+    cmd = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", exe, "inspect", "--json", secret, d, good]
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
+    try:
+        doc = json.loads(p.stdout.decode("utf-8"))
+    except Exception:  # noqa: BLE001
+        check("permissions: JSON parses", False, p.stdout[:300] + p.stderr[:300])
+        return
+    err = p.stderr.decode("utf-8", "replace").splitlines()
+    check("permissions: exit 1", p.returncode == 1, p.returncode)
+    check("permissions: one line names the unreadable file", len(err) == 1 and "cudnn_version.h" in err[0]
+          and "ermission" in err[0], err)
+    r = doc["results"]
+    check("permissions: unreadable file reported", r[0]["kind"] == "unreadable" and "ermission" in r[0]["error"], r[0])
+    skipped = r[1]["directory"]["skipped"]
+    check("permissions: locked directory listed as skipped with the reason",
+          len(skipped) == 1 and skipped[0]["path"].endswith("locked") and "ermission" in skipped[0]["reason"], skipped)
+    check("permissions: the readable header is still read", versions(r[2], "header") == ["9.2.1"], r[2])
+    os.chmod(os.path.join(d, "locked"), 0o755)
 
 
 def test_elf_and_real():
@@ -284,6 +327,7 @@ def main():
         test_headers()
         test_pe()
         test_bad_inputs(tmp)
+        test_permissions(tmp)
         test_elf_and_real()
         test_archives()
     finally:

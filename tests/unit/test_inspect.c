@@ -143,6 +143,14 @@ static void test_real_distinfo(void **state)
         assert_string_equal(cc_v_getstr(cc_v_path(r, "distribution/name")), "nvidia-cudnn-cu13");
         assert_true(cc_v_getint(cc_v_path(r, "distribution/files")) > 0);
         cc_v_free(r);
+        /* A trailing separator names the same directory. */
+        r = inspect("/usr/local/cuda/dist-info/nvidia_cudnn_cu13-9.19.0.56.dist-info/", NULL);
+        assert_string_equal(cc_v_get_str(r, "kind"), "dist-info");
+        cc_v_free(r);
+        /* A directory below a dist-info is not one. */
+        r = inspect("/usr/local/cuda/dist-info/nvidia_cudnn_cu13-9.19.0.56.dist-info/licenses/", NULL);
+        assert_string_equal(cc_v_get_str(r, "kind"), "directory");
+        cc_v_free(r);
 }
 
 static void test_fixture_prefixes(void **state)

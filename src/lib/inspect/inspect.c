@@ -66,11 +66,16 @@ static const char *const sublib_macros[] = {
     "OPS_INFER", "OPS_TRAIN", "CNN_INFER", "CNN_TRAIN", "ADV_INFER", "ADV_TRAIN", "GRAPH", "OPS", "CNN", "ADV",
 };
 
-static int ends_with_sep(const char *p)
+/* 1 if the last component of path (trailing separators ignored) is a
+ * *.dist-info directory name. */
+static int is_distinfo_path(const char *p)
 {
-        size_t n = strlen(p);
+        static const char suffix[] = ".dist-info";
+        size_t n = strlen(p), k = sizeof(suffix) - 1;
 
-        return n > 0 && cc_is_sep(p[n - 1]);
+        while (n > 1 && cc_is_sep(p[n - 1]))
+                n--;
+        return n >= k && memcmp(p + n - k, suffix, k) == 0;
 }
 
 /* ---- versions ----------------------------------------------------------- */
@@ -1197,7 +1202,7 @@ static int inspect_path(struct ictx *cx, const char *real, const char *shown, cc
                 st = lst;
         }
         if (st.type == CC_FT_DIR) {
-                if (cc_ends_with(real, ".dist-info") || (ends_with_sep(real) && strstr(real, ".dist-info") != NULL))
+                if (is_distinfo_path(real))
                         return distinfo_dir_facts(real, obj, err);
                 return dir_facts(cx, real, shown, obj, depth, err);
         }

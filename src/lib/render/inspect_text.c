@@ -186,7 +186,7 @@ static int pe_text(struct out *o, int ind, const cc_value *f)
 
         if (p == NULL)
                 return 0;
-        snprintf(line, sizeof(line), "PE %s %s, %s", cc_v_getbool(cc_v_get(p, "pe32plus")) ? "PE32+" : "PE32",
+        snprintf(line, sizeof(line), "%s %s, %s", cc_v_getbool(cc_v_get(p, "pe32plus")) ? "PE32+" : "PE32",
                  cc_v_get_str(p, "type"), cc_v_get_str(p, "machine"));
         TRY(field(o, ind, "format", line));
         TRY(field_list(o, ind, "imports", cc_v_get(p, "imports"), "(none)"));
@@ -314,8 +314,17 @@ static int other_text(struct out *o, int ind, const cc_value *f)
                 for (i = 0; i < cc_v_len(un); i++) {
                         const cc_value *u = cc_v_at(un, i);
                         const char *s = cc_v_getstr(u) ? cc_v_getstr(u) : cc_v_get_str(u, "path");
+                        const char *why = cc_v_get_str(u, "reason");
 
-                        TRY(field(o, ind, i == 0 ? "UNSAFE" : "", s ? s : "?"));
+                        TRY(cc_buf_printf(o->b, o->err, "%*s%s%-10s%s ", ind, "", sgr(o, "\033[31m"),
+                                          i == 0 ? "UNSAFE" : "", sgr(o, "\033[0m")));
+                        TRY(put_text(o, s ? s : "?"));
+                        if (why != NULL) {
+                                TRY(cc_buf_puts(o->b, " (", o->err));
+                                TRY(put_text(o, why));
+                                TRY(cc_buf_putc(o->b, ')', o->err));
+                        }
+                        TRY(cc_buf_putc(o->b, '\n', o->err));
                 }
                 for (i = 0; i < cc_v_len(ms); i++) {
                         const cc_value *m = cc_v_at(ms, i);

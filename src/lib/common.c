@@ -268,6 +268,17 @@ int cc_strv_contains(const cc_strv *sv, const char *s)
         return 0;
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+        return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void cc_strv_sort(cc_strv *sv)
+{
+        if (sv->n > 1)
+                qsort(sv->v, sv->n, sizeof(sv->v[0]), cmp_str);
+}
+
 void cc_strv_free(cc_strv *sv)
 {
         size_t i;

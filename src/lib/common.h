@@ -95,6 +95,8 @@ int cc_strv_pushn(cc_strv *sv, const char *s, size_t n, cc_error *err) CC_WUR;
 /* Take ownership of s (freed on failure too). */
 int cc_strv_take(cc_strv *sv, char *s, cc_error *err) CC_WUR;
 int cc_strv_contains(const cc_strv *sv, const char *s);
+/* Sort bytewise (strcmp order). */
+void cc_strv_sort(cc_strv *sv);
 void cc_strv_free(cc_strv *sv);
 
 /* Bounds-checked little/big-endian reads. Return 0 on success, -1 if

@@ -38,6 +38,14 @@ static void test_strv(void **state)
         assert_true(cc_strv_contains(&sv, "abc"));
         assert_false(cc_strv_contains(&sv, "abcdef"));
         cc_strv_free(&sv);
+        assert_int_equal(cc_strv_push(&sv, "libcudnn.so.9", &err), 0);
+        assert_int_equal(cc_strv_push(&sv, "Z", &err), 0);
+        assert_int_equal(cc_strv_push(&sv, "libcudnn.so", &err), 0);
+        cc_strv_sort(&sv);
+        assert_string_equal(sv.v[0], "Z");
+        assert_string_equal(sv.v[1], "libcudnn.so");
+        assert_string_equal(sv.v[2], "libcudnn.so.9");
+        cc_strv_free(&sv);
         cc_strv_free(&sv); /* idempotent */
         cc_strv_free(NULL);
 }

@@ -128,11 +128,6 @@ char *cc_readlink(const char *path, cc_error *err)
         return cc_strndup(err, buf, (size_t)n);
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-        return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 int cc_list_dir(const char *path, size_t max_entries, cc_strv *out, cc_error *err)
 {
         struct dirent *de;
@@ -170,8 +165,7 @@ int cc_list_dir(const char *path, size_t max_entries, cc_strv *out, cc_error *er
                 }
         }
         closedir(d);
-        if (out->n > 1)
-                qsort(out->v, out->n, sizeof(out->v[0]), cmp_str);
+        cc_strv_sort(out);
         return 0;
 }
 

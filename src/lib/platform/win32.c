@@ -196,11 +196,6 @@ char *cc_readlink(const char *path, cc_error *err)
         return NULL;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-        return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 int cc_list_dir(const char *path, size_t max_entries, cc_strv *out, cc_error *err)
 {
         WIN32_FIND_DATAW fd;
@@ -244,8 +239,7 @@ int cc_list_dir(const char *path, size_t max_entries, cc_strv *out, cc_error *er
                 }
         } while (FindNextFileW(h, &fd));
         FindClose(h);
-        if (out->n > 1)
-                qsort(out->v, out->n, sizeof(out->v[0]), cmp_str);
+        cc_strv_sort(out);
         return 0;
 }
 

@@ -795,6 +795,37 @@ fail:
 
 /* ---- dispatch ------------------------------------------------------------ */
 
+/* What the bytes are, from their content alone; first match wins. */
+enum content {
+        CT_EMPTY,
+        CT_ELF,
+        CT_PE,
+        CT_IMPLIB,
+        CT_ARCHIVE,
+        CT_METADATA,
+        CT_HEADER,
+        CT_UNKNOWN,
+};
+
+static enum content detect(const uint8_t *data, size_t size)
+{
+        if (size == 0)
+                return CT_EMPTY;
+        if (cc_elf_is(data, size))
+                return CT_ELF;
+        if (size >= 2 && data[0] == 'M' && data[1] == 'Z')
+                return CT_PE;
+        if (cc_implib_is(data, size))
+                return CT_IMPLIB;
+        if (cc_archive_is(data, size))
+                return CT_ARCHIVE;
+        if (cc_metadata_looks_like(data, size))
+                return CT_METADATA;
+        if (cc_header_looks_like(data, size))
+                return CT_HEADER;
+        return CT_UNKNOWN;
+}
+
 int cc_inspect_bytes(const char *name, const uint8_t *data, size_t size, unsigned flags, cc_value *obj, cc_error *err)
 {
         (void)flags;
@@ -802,27 +833,28 @@ int cc_inspect_bytes(const char *name, const uint8_t *data, size_t size, unsigne
                 return -1;
         if (name_facts(name, obj, err) < 0)
                 return -1;
-        if (size == 0) {
+        switch (detect(data, size)) {
+        case CT_EMPTY:
                 if (cc_v_set_str(obj, "kind", "empty", err) < 0)
                         return -1;
                 return cc_v_set_str(obj, "error", "empty file (0 bytes)", err);
-        }
-        if (cc_elf_is(data, size))
+        case CT_ELF:
                 return elf_facts(data, size, obj, err);
-        if (size >= 2 && data[0] == 'M' && data[1] == 'Z')
+        case CT_PE:
                 return pe_facts(data, size, obj, err);
-        if (cc_implib_is(data, size))
+        case CT_IMPLIB:
                 return implib_facts(data, size, obj, err);
-        if (cc_archive_is(data, size))
+        case CT_ARCHIVE:
                 return cc_v_set_str(obj, "kind", "archive", err);
-        if (cc_metadata_looks_like(data, size)) {
+        case CT_METADATA:
                 if (cc_v_set_str(obj, "kind", "metadata", err) < 0)
                         return -1;
                 return metadata_facts((const char *)data, size, obj, NULL, 0, err);
-        }
-        if (cc_header_looks_like(data, size))
+        case CT_HEADER:
                 return header_facts(data, size, obj, err);
-        return cc_v_set_str(obj, "kind", "unknown", err);
+        default:
+                return cc_v_set_str(obj, "kind", "unknown", err);
+        }
 }
 
 /* ---- paths --------------------------------------------------------------- */
@@ -882,6 +914,7 @@ static int file_facts(struct ictx *cx, const char *real, const char *shown, cc_v
 {
         cc_map m;
         cc_error ferr = {0};
+        enum content ct;
         int rv;
 
         if (cc_map_file(real, 0, &m, &ferr) < 0) {
@@ -889,7 +922,8 @@ static int file_facts(struct ictx *cx, const char *real, const char *shown, cc_v
                         return -1;
                 return set_error(obj, &ferr, err);
         }
-        if (cc_archive_is(m.data, m.size)) {
+        ct = detect(m.data, m.size);
+        if (ct == CT_ARCHIVE) {
                 size_t size = m.size;
 
                 cc_unmap(&m);
@@ -898,9 +932,7 @@ static int file_facts(struct ictx *cx, const char *real, const char *shown, cc_v
                         return -1;
                 return cc_archive_inspect(real, cx->opts->flags, obj, err);
         }
-        if (m.size > 0 && !cc_elf_is(m.data, m.size) && cc_header_looks_like(m.data, m.size) &&
-            !cc_metadata_looks_like(m.data, m.size) && !(m.size >= 2 && m.data[0] == 'M' && m.data[1] == 'Z') &&
-            !cc_implib_is(m.data, m.size)) {
+        if (ct == CT_HEADER) {
                 if (cc_v_set_int(obj, "size", (int64_t)m.size, err) < 0 ||
                     name_facts(cc_basename(shown), obj, err) < 0) {
                         cc_unmap(&m);

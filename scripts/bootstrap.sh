@@ -1,20 +1,28 @@
 #!/usr/bin/env bash
 # Fresh Debian 12 machine -> installed dependencies, a built cudnnctl, and the
-# check-up of this machine's cuDNN. (Until `cudnnctl doctor` exists, the
-# check-up is `cudnnctl inspect` over the CUDA toolkit and the system's cuDNN
-# locations: every cuDNN file there with its version from every source.)
+# check-up of this machine's cuDNN. Until `cudnnctl doctor` exists the
+# check-up is what the finding commands tell: every cuDNN installation on the
+# machine with its provenance and versions (`list`), which copy a plain
+# program loads and what it shadows (`which cudnn`), and whether everything
+# that copy loads can be found (`deps`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 ninja -C build cudnnctl >/dev/null
-targets=()
-for t in "${CUDA_PATH:-}" "${CUDA_HOME:-}" /usr/local/cuda /usr/include/x86_64-linux-gnu/cudnn_version.h \
-        /usr/lib/x86_64-linux-gnu/libcudnn.so*; do
-        [ -n "$t" ] && [ -e "$t" ] && targets+=("$t")
-done
-if [ ${#targets[@]} -eq 0 ]; then
-        echo "no CUDA toolkit or cuDNN found in the usual places; try: build/cudnnctl inspect PATH"
-        exit 3
+status=0
+echo "== cudnnctl list"
+build/cudnnctl list || status=$?
+echo
+echo "== cudnnctl which cudnn"
+build/cudnnctl which cudnn || status=$?
+lib=$(build/cudnnctl which --json cudnn | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+print(next((r["path"] for r in d["results"] if r["found"]), ""))' 2>/dev/null || true)
+if [ -n "$lib" ]; then
+        echo
+        echo "== cudnnctl deps --missing $lib"
+        build/cudnnctl deps --missing "$lib" || status=$?
 fi
-exec build/cudnnctl inspect "${targets[@]}"
+exit "$status"

@@ -127,6 +127,106 @@ CUDNNCTL_API int cudnnctl_cuda_decode(long v, cudnnctl_ver *out);
 /* "9.19.0" into buf (n components; "unknown" when n == 0). */
 CUDNNCTL_API const char *cudnnctl_ver_str(const cudnnctl_ver *v, char *buf, size_t size);
 
+/* ---- the machine --------------------------------------------------------- */
+
+/* What a command looks at: this machine, or a directory treated as its root
+ * (a container image, a mounted disk, a test fixture), with the rules of
+ * one system and an environment. With a root the environment starts empty
+ * (the host's variables describe the host, not the image): give it with
+ * env_file and set. Without one, set overrides the process's environment. */
+typedef struct cudnnctl_machine cudnnctl_machine;
+
+enum {
+        CUDNNCTL_SYSTEM_HOST = 0, /* the system this program runs on */
+        CUDNNCTL_SYSTEM_LINUX = 1,
+        CUDNNCTL_SYSTEM_WINDOWS = 2, /* C:\ is the root; names match case-insensitively */
+};
+
+typedef struct cudnnctl_machine_options {
+        const char *root;       /* NULL: this machine */
+        int system;             /* CUDNNCTL_SYSTEM_* */
+        const char *env_file;   /* KEY=VALUE lines, or NULL */
+        const char *const *set; /* nset "VAR=VALUE" strings, applied last */
+        size_t nset;
+} cudnnctl_machine_options;
+
+CUDNNCTL_API int cudnnctl_machine_open(const cudnnctl_machine_options *opts, cudnnctl_machine **out,
+                                       cudnnctl_error *err);
+CUDNNCTL_API void cudnnctl_machine_free(cudnnctl_machine *m);
+
+/* ---- finding: list, which, deps ---------------------------------------- */
+
+/* Every cuDNN installation on the machine (docs/json.md, command "list"). */
+typedef struct cudnnctl_list_options {
+        size_t max_dirs; /* directories examined at most; 0: default (20000) */
+} cudnnctl_list_options;
+
+CUDNNCTL_API int cudnnctl_list(cudnnctl_machine *m, const cudnnctl_list_options *opts, cudnnctl_value **out,
+                               cudnnctl_error *err);
+CUDNNCTL_API int cudnnctl_list_text(const cudnnctl_value *facts, int verbose, int color, char **out,
+                                    cudnnctl_error *err);
+
+/* How the Windows loader is asked (LoadLibrary / LoadLibraryEx). */
+enum {
+        CUDNNCTL_WIN_STANDARD = 0, /* LoadLibrary: the standard search order */
+        CUDNNCTL_WIN_ALTERED = 1,  /* LOAD_WITH_ALTERED_SEARCH_PATH (the DLL's directory first) */
+        CUDNNCTL_WIN_SEARCH = 2,   /* LOAD_LIBRARY_SEARCH_* flags in win_search */
+        CUDNNCTL_WIN_PYTHON = 3,   /* Python >= 3.8 extension modules: DLL_LOAD_DIR | DEFAULT_DIRS */
+};
+/* LOAD_LIBRARY_SEARCH_* */
+enum {
+        CUDNNCTL_WIN_SEARCH_DLL_LOAD_DIR = 0x100,
+        CUDNNCTL_WIN_SEARCH_APPLICATION_DIR = 0x200,
+        CUDNNCTL_WIN_SEARCH_USER_DIRS = 0x400,
+        CUDNNCTL_WIN_SEARCH_SYSTEM32 = 0x800,
+        CUDNNCTL_WIN_SEARCH_DEFAULT_DIRS = 0x1000,
+};
+
+enum {
+        CUDNNCTL_SAFE_SEARCH_MACHINE = 0,
+        CUDNNCTL_SAFE_SEARCH_ON = 1,
+        CUDNNCTL_SAFE_SEARCH_OFF = 2,
+};
+
+typedef struct cudnnctl_which_options {
+        /* The requesting program or library (a path in the machine's tree);
+         * NULL: a plain program with no RPATH/RUNPATH in the current directory. */
+        const char *from;
+        /* Windows only. */
+        int win_mode;                /* CUDNNCTL_WIN_* */
+        unsigned win_search;         /* CUDNNCTL_WIN_SEARCH_* for CUDNNCTL_WIN_SEARCH */
+        int safe_search;             /* SafeDllSearchMode: CUDNNCTL_SAFE_SEARCH_* (0, the default: as
+                                        the machine has it, the registry's or on) */
+        const char *const *dll_dirs; /* AddDllDirectory / os.add_dll_directory, in call order */
+        size_t ndll_dirs;
+        const char *set_dll_dir; /* SetDllDirectory, or NULL */
+} cudnnctl_which_options;
+
+/* Where the loader finds each of n names (a full file name, or a short cuDNN
+ * name such as "cudnn" or "cudnn_ops": then the names of every major are
+ * tried): the winner, how it was found, every place tried in order, and
+ * every copy it shadows (docs/json.md, command "which"). A name that is
+ * found nowhere is a result, not an error. */
+CUDNNCTL_API int cudnnctl_which(cudnnctl_machine *m, const char *const *names, size_t n,
+                                const cudnnctl_which_options *opts, cudnnctl_value **out, cudnnctl_error *err);
+CUDNNCTL_API int cudnnctl_which_text(const cudnnctl_value *facts, int verbose, int color, char **out,
+                                     cudnnctl_error *err);
+
+typedef struct cudnnctl_deps_options {
+        cudnnctl_which_options resolve; /* how each name is looked up (resolve.from is ignored) */
+        int max_depth;                  /* 0: default (32) */
+        int no_runtime;                 /* leave out what cuDNN loads at run time */
+} cudnnctl_deps_options;
+
+/* The dependency tree of a file (or of the library a name resolves to),
+ * resolved like the loader, with the libraries cuDNN loads at run time
+ * marked as such (docs/json.md, command "deps"). */
+CUDNNCTL_API int cudnnctl_deps(cudnnctl_machine *m, const char *target, const cudnnctl_deps_options *opts,
+                               cudnnctl_value **out, cudnnctl_error *err);
+/* missing_only: print only the branches that lead to something missing. */
+CUDNNCTL_API int cudnnctl_deps_text(const cudnnctl_value *facts, int missing_only, int color, char **out,
+                                    cudnnctl_error *err);
+
 /* ---- inspect --------------------------------------------------------- */
 
 enum {
@@ -137,6 +237,7 @@ typedef struct cudnnctl_inspect_options {
         const char *root; /* treat this directory as "/" (NULL: the real root) */
         unsigned flags;
         size_t max_dir_entries; /* per directory walk; 0: default (20000) */
+        int system;             /* CUDNNCTL_SYSTEM_*: how paths inside root are written and matched */
 } cudnnctl_inspect_options;
 
 /* Static facts of one path (file of any kind, directory, archive). Never

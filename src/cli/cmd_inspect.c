@@ -5,11 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_JSON = 1, OPT_ROOT, OPT_NO_MEMBERS, OPT_MAX_ENTRIES, OPT_HELP };
+enum { OPT_JSON = 1, OPT_ROOT, OPT_SYSTEM, OPT_NO_MEMBERS, OPT_MAX_ENTRIES, OPT_HELP };
 
 static const struct cli_opt opts[] = {
     {"json", 0, 0, OPT_JSON},
     {"root", 0, 1, OPT_ROOT},
+    {"system", 0, 1, OPT_SYSTEM},
     {"no-members", 0, 0, OPT_NO_MEMBERS},
     {"max-entries", 0, 1, OPT_MAX_ENTRIES},
     {"help", 'h', 0, OPT_HELP},
@@ -67,6 +68,17 @@ int cmd_inspect(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env
                         break;
                 case OPT_ROOT:
                         io.root = p.arg;
+                        break;
+                case OPT_SYSTEM:
+                        if (strcmp(p.arg, "linux") == 0) {
+                                io.system = CUDNNCTL_SYSTEM_LINUX;
+                        } else if (strcmp(p.arg, "windows") == 0) {
+                                io.system = CUDNNCTL_SYSTEM_WINDOWS;
+                        } else {
+                                cli_error(cmd, "--system takes linux or windows, not '%s'", p.arg);
+                                free((void *)paths);
+                                return CLI_USAGE;
+                        }
                         break;
                 case OPT_NO_MEMBERS:
                         io.flags |= CUDNNCTL_INSPECT_NO_ARCHIVE_MEMBERS;

@@ -25,7 +25,7 @@
 
 const struct cli_cmd cli_commands[] = {
     {"inspect", cmd_inspect, "static facts of libraries, headers, archives and directories (never loads them)",
-     "inspect [--json] [--root DIR] [--no-members] [--max-entries N] PATH...\n"
+     "inspect [--json] [--root DIR [--system SYS]] [--no-members] [--max-entries N] PATH...\n"
      "\n"
      "Reads each PATH without loading or running it and prints what it is: for an ELF or PE\n"
      "library its format, machine, SONAME, needed libraries, RPATH/RUNPATH, imports and delay\n"
@@ -38,10 +38,67 @@ const struct cli_cmd cli_commands[] = {
      "disagreements stay visible.\n"
      "\n"
      "  --json            print JSON (docs/json.md, schema_version 1)\n"
-     "  --root DIR        read PATHs inside DIR, as if DIR were /\n"
+     "  --root DIR        read PATHs inside DIR, as if DIR were / (links are followed inside DIR)\n"
+     "  --system SYS      with --root: the tree is a linux or windows one (C:\\ is DIR; names\n"
+     "                    match case-insensitively)\n"
      "  --no-members      list archive members without reading their content\n"
      "  --max-entries N   stop a directory walk after N entries (default 20000)\n"
      "  -h, --help        this text\n"
+     "\n" EXIT_STATUS_HELP},
+    {"list", cmd_list, "every cuDNN installation on the machine, its provenance and versions",
+     "list [--json] [--verbose] [--max-dirs N] [--root DIR] [--system SYS] [--env FILE] [--set VAR=VALUE]...\n"
+     "\n"
+     "Finds every cuDNN on the machine without loading it: under CUDA_PATH, CUDA_PATH_V*, CUDA_HOME,\n"
+     "CUDNN_PATH, CUDNN_HOME, /usr/local/cuda*, /opt, the loader's directories (LD_LIBRARY_PATH,\n"
+     "ld.so.conf, ld.so.cache), the distribution's locations, every Python site-packages that can\n"
+     "be found without running Python (virtual and conda environments, user sites, each python3 on\n"
+     "PATH), and on Windows the CUDA and cuDNN folders in Program Files, System32 and PATH. Files\n"
+     "are grouped into installations (one prefix: libraries, headers, import libraries), each with\n"
+     "its provenance (CUDA toolkit, distro package and the package that owns it, pip wheel, conda\n"
+     "package, archive copy, Windows installer) and its version from every source, kept apart.\n"
+     "Symbolic link chains are shown as they are; broken and flattened chains are marked.\n"
+     "\n"
+     "  --json            print JSON (docs/json.md)\n"
+     "  -v, --verbose     every file of every installation\n"
+     "  --max-dirs N      examine at most N directories (default 20000)\n" CLI_MACHINE_HELP
+     "  -h, --help        this text\n"
+     "\n"
+     "Exit status 3: no cuDNN was found.\n"
+     "\n" EXIT_STATUS_HELP},
+    {"which", cmd_which, "where the loader finds a library, step by step, and the copies it shadows",
+     "which NAME... [--from FILE] [--all] [--json] [--root DIR] [--system SYS] [--env FILE] [--set VAR=VALUE]...\n"
+     "\n"
+     "Answers which copy a program loads, as ld.so or the Windows loader would search for it: the\n"
+     "winner, how it was found (RPATH, LD_LIBRARY_PATH, RUNPATH, ld.so.cache, default directories;\n"
+     "application directory, KnownDLLs, System32, Windows directory, current directory, PATH...),\n"
+     "every place tried in order, every copy it shadows with its versions, and copies that are on\n"
+     "the machine but on no search path. A NAME is a file name (libcudnn.so.9, cudnn64_8.dll) or a\n"
+     "short cuDNN name (cudnn, cudnn_ops, cudnn_cnn_infer): then the names of every major are tried.\n"
+     "\n"
+     "  --from FILE       resolve as this program or library would (its RPATH/RUNPATH and $ORIGIN,\n"
+     "                    its application directory)\n"
+     "  -a, --all         also print every place tried\n"
+     "  --json            print JSON (docs/json.md)\n" CLI_MACHINE_HELP CLI_RESOLVE_HELP
+     "  -h, --help        this text\n"
+     "\n"
+     "Exit status 3: not found; 1: found, but the loader stops on a bad copy.\n"
+     "\n" EXIT_STATUS_HELP},
+    {"deps", cmd_deps, "the dependency tree of a library or program, resolved like the loader",
+     "deps FILE|NAME [--missing] [--json] [--max-depth N] [--no-runtime] [--root DIR] [--system SYS]\n"
+     "     [--env FILE] [--set VAR=VALUE]...\n"
+     "\n"
+     "Resolves every DT_NEEDED entry (Linux) or import and delay import (Windows) the way the\n"
+     "loader does, breadth first like ld.so, and adds what cuDNN loads at run time rather than\n"
+     "through DT_NEEDED or imports (its sub-libraries, cuBLAS/cuBLASLt, NVRTC, zlib or\n"
+     "zlibwapi.dll, libcuda/nvcuda.dll), marked as such. Cycles and depth are bounded.\n"
+     "\n"
+     "  --missing         print only what cannot be found, and the path to it\n"
+     "  --max-depth N     stop N levels down (default 32)\n"
+     "  --no-runtime      leave out what cuDNN loads at run time\n"
+     "  --json            print JSON (docs/json.md)\n" CLI_MACHINE_HELP CLI_RESOLVE_HELP
+     "  -h, --help        this text\n"
+     "\n"
+     "Exit status 1: something cannot be found.\n"
      "\n" EXIT_STATUS_HELP},
 };
 const size_t cli_ncommands = sizeof(cli_commands) / sizeof(cli_commands[0]);

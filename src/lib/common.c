@@ -438,3 +438,121 @@ const char *cc_basename(const char *path)
                         b = p + 1;
         return b;
 }
+
+/* ---- string hash map ------------------------------------------------------ */
+
+struct cc_smap_slot {
+        char *key; /* NULL: empty */
+        void *value;
+        uint64_t hash;
+};
+
+static uint64_t smap_hash(const char *s, int nocase)
+{
+        uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+
+        for (; *s; s++) {
+                h ^= (uint64_t)(unsigned char)(nocase ? cc_ascii_tolower((unsigned char)*s) : *s);
+                h *= 1099511628211ULL;
+        }
+        return h;
+}
+
+static int smap_eq(const cc_smap *m, const char *a, const char *b)
+{
+        return m->nocase ? cc_strcasecmp(a, b) == 0 : strcmp(a, b) == 0;
+}
+
+static struct cc_smap_slot *smap_find(const cc_smap *m, const char *key, uint64_t h)
+{
+        size_t i;
+
+        if (m->cap == 0)
+                return NULL;
+        for (i = (size_t)h & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+                struct cc_smap_slot *s = &m->slots[i];
+
+                if (s->key == NULL || (s->hash == h && smap_eq(m, s->key, key)))
+                        return s;
+        }
+}
+
+static int smap_grow(cc_smap *m, cc_error *err)
+{
+        size_t ncap = m->cap ? m->cap * 2 : 16, i;
+        struct cc_smap_slot *old = m->slots, *ns;
+        size_t ocap = m->cap;
+
+        if (ncap > SIZE_MAX / sizeof(*ns) / 2)
+                return cc_err(err, CC_ERR_LIMIT, "hash map over its size limit");
+        ns = cc_calloc(err, ncap, sizeof(*ns));
+        if (ns == NULL)
+                return -1;
+        m->slots = ns;
+        m->cap = ncap;
+        for (i = 0; i < ocap; i++) {
+                if (old[i].key != NULL) {
+                        struct cc_smap_slot *s = smap_find(m, old[i].key, old[i].hash);
+
+                        *s = old[i];
+                }
+        }
+        free(old);
+        return 0;
+}
+
+int cc_smap_put(cc_smap *m, const char *key, void *value, void **old, cc_error *err)
+{
+        uint64_t h = smap_hash(key, m->nocase);
+        struct cc_smap_slot *s;
+
+        if (old)
+                *old = NULL;
+        if ((m->n + 1) * 4 > m->cap * 3 && smap_grow(m, err) < 0)
+                return -1;
+        s = smap_find(m, key, h);
+        if (s->key != NULL) {
+                if (old)
+                        *old = s->value;
+                s->value = value;
+                return 0;
+        }
+        s->key = cc_strdup(err, key);
+        if (s->key == NULL)
+                return -1;
+        s->value = value;
+        s->hash = h;
+        m->n++;
+        return 0;
+}
+
+int cc_smap_get(const cc_smap *m, const char *key, void **value)
+{
+        struct cc_smap_slot *s = smap_find(m, key, smap_hash(key, m->nocase));
+
+        if (s == NULL || s->key == NULL)
+                return 0;
+        if (value)
+                *value = s->value;
+        return 1;
+}
+
+void cc_smap_each(const cc_smap *m, void (*fn)(void *ctx, const char *key, void *value), void *ctx)
+{
+        size_t i;
+
+        for (i = 0; i < m->cap; i++)
+                if (m->slots[i].key != NULL)
+                        fn(ctx, m->slots[i].key, m->slots[i].value);
+}
+
+void cc_smap_free(cc_smap *m)
+{
+        size_t i;
+
+        for (i = 0; i < m->cap; i++)
+                free(m->slots[i].key);
+        free(m->slots);
+        m->slots = NULL;
+        m->cap = m->n = 0;
+}

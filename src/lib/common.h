@@ -99,6 +99,24 @@ int cc_strv_contains(const cc_strv *sv, const char *s);
 void cc_strv_sort(cc_strv *sv);
 void cc_strv_free(cc_strv *sv);
 
+/* A hash map from owned string keys to caller-owned values. Zero-initialise.
+ * nocase: keys compare ASCII case-insensitively (set before the first put). */
+typedef struct cc_smap {
+        struct cc_smap_slot *slots;
+        size_t cap;
+        size_t n;
+        int nocase;
+} cc_smap;
+
+/* Insert or replace; *old (if not NULL) receives the value replaced or NULL. */
+int cc_smap_put(cc_smap *m, const char *key, void *value, void **old, cc_error *err) CC_WUR;
+/* 1 and *value if key is there, 0 if not. */
+int cc_smap_get(const cc_smap *m, const char *key, void **value);
+/* Call fn for each entry (unspecified order). */
+void cc_smap_each(const cc_smap *m, void (*fn)(void *ctx, const char *key, void *value), void *ctx);
+/* Free the keys and slots; values are the caller's (free them first with cc_smap_each). */
+void cc_smap_free(cc_smap *m);
+
 /* Bounds-checked little/big-endian reads. Return 0 on success, -1 if
  * [off, off+width) is not inside [0, size). */
 int cc_rd_u8(const uint8_t *p, size_t size, uint64_t off, uint8_t *out);

@@ -361,6 +361,38 @@ cc_value *cc_v_getm(cc_value *obj, const char *key)
         return m ? m->val : NULL;
 }
 
+int cc_v_concat(cc_value *dst, cc_value *src, cc_error *err)
+{
+        size_t i;
+        int rv = 0;
+
+        if (src == NULL)
+                return -1;
+        if (src->type != CUDNNCTL_ARRAY) {
+                cc_v_free(src);
+                return cc_err(err, CC_ERR_USAGE, "internal: concatenating a non-array");
+        }
+        for (i = 0; i < src->u.arr.n; i++) {
+                cc_value *item = src->u.arr.items[i];
+
+                src->u.arr.items[i] = NULL;
+                if (rv == 0 && cc_v_push(dst, item, err) < 0)
+                        rv = -1;
+                else if (rv < 0)
+                        cc_v_free(item);
+        }
+        src->u.arr.n = 0;
+        cc_v_free(src);
+        return rv;
+}
+
+cc_value *cc_v_atm(cc_value *arr, size_t i)
+{
+        if (arr == NULL || arr->type != CUDNNCTL_ARRAY || i >= arr->u.arr.n)
+                return NULL;
+        return arr->u.arr.items[i];
+}
+
 const char *cc_v_get_str(const cc_value *obj, const char *key)
 {
         return cudnnctl_value_str(cudnnctl_value_get(obj, key));

@@ -44,6 +44,11 @@ cc_value *cc_v_take(cc_value *obj, const char *key);
 
 /* The member `key` of obj for changing it, or NULL. */
 cc_value *cc_v_getm(cc_value *obj, const char *key);
+/* Move every element of the array src to the end of dst; src is freed
+ * (also on failure). */
+int cc_v_concat(cc_value *dst, cc_value *src, cc_error *err);
+/* Element i of an array for changing it, or NULL. */
+cc_value *cc_v_atm(cc_value *arr, size_t i);
 /* The string member `key` of obj, or NULL. */
 const char *cc_v_get_str(const cc_value *obj, const char *key);
 

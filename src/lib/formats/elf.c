@@ -24,6 +24,7 @@
 #define PT_INTERP 3
 #define PN_XNUM 0xffff
 
+#define SHT_PROGBITS 1
 #define SHT_STRTAB 3
 #define SHT_DYNAMIC 6
 #define SHT_DYNSYM 11
@@ -62,7 +63,7 @@
 
 /* A section header, widened. */
 struct shdr {
-        uint32_t type, link;
+        uint32_t name, type, link;
         uint64_t offset, size, entsize;
 };
 
@@ -79,6 +80,7 @@ struct ctx {
         cc_error *err;
         uint64_t shoff;
         uint32_t shnum;
+        uint32_t shstrndx;
         int sections_ok;
         /* dynamic tags */
         uint64_t dyn_off, dyn_size;
@@ -287,7 +289,7 @@ static int read_shdr(const struct ctx *c, uint32_t i, struct shdr *s)
 {
         uint64_t base = c->shoff + (uint64_t)i * (c->is64 ? SHDR64_SIZE : SHDR32_SIZE);
 
-        if (rd32(c, base + 4, &s->type) < 0)
+        if (rd32(c, base, &s->name) < 0 || rd32(c, base + 4, &s->type) < 0)
                 return -1;
         if (c->is64)
                 return (rdw(c, base + 24, &s->offset) < 0 || rdw(c, base + 32, &s->size) < 0 ||
@@ -338,7 +340,7 @@ static const char *str_at(const struct ctx *c, const struct region *t, uint64_t 
 static int parse_header(struct ctx *c, uint64_t *phoff, uint32_t *phnum)
 {
         cc_elf *e = c->e;
-        uint16_t phentsize, shentsize, phnum16, shnum16;
+        uint16_t phentsize, shentsize, phnum16, shnum16, shstrndx16 = 0;
         uint64_t shoff;
         uint32_t version;
 
@@ -371,6 +373,7 @@ static int parse_header(struct ctx *c, uint64_t *phoff, uint32_t *phnum)
                 rd16(c, 56, &phnum16);
                 rd16(c, 58, &shentsize);
                 rd16(c, 60, &shnum16);
+                rd16(c, 62, &shstrndx16);
         } else {
                 rdw(c, 28, phoff);
                 rdw(c, 32, &shoff);
@@ -378,6 +381,7 @@ static int parse_header(struct ctx *c, uint64_t *phoff, uint32_t *phnum)
                 rd16(c, 44, &phnum16);
                 rd16(c, 46, &shentsize);
                 rd16(c, 48, &shnum16);
+                rd16(c, 50, &shstrndx16);
         }
         if (version != 1 && warn(c, "unexpected e_version %u", version) < 0)
                 return -1;
@@ -406,7 +410,8 @@ static int parse_header(struct ctx *c, uint64_t *phoff, uint32_t *phnum)
                         if (rd32(c, shoff + (c->is64 ? 44 : 28), &info32) < 0)
                                 return cc_err(c->err, CC_ERR_TRUNCATED, "cannot read section header 0");
                         shdr0_info = info32;
-                        if (shnum16 == 0) /* extended numbering */
+                        c->shstrndx = shstrndx16 == 0xffff ? s0.link : shstrndx16; /* SHN_XINDEX */
+                        if (shnum16 == 0)                                          /* extended numbering */
                                 c->shnum = s0.size > MAX_SHNUM ? MAX_SHNUM + 1 : (uint32_t)s0.size;
                         if (phnum16 == PN_XNUM) {
                                 phnum16 = 0;
@@ -544,10 +549,20 @@ static int find_sections(struct ctx *c, int *have_dynsec, struct shdr *dynsec, i
         uint32_t i;
         struct shdr s;
 
+        struct region names;
+        int have_names;
+
         *have_dynsec = *have_dynsym = 0;
+        have_names = section_strtab(c, c->shstrndx, &names) == 0;
         for (i = 1; i < c->shnum; i++) {
                 if (read_shdr(c, i, &s) < 0)
                         return cc_err(c->err, CC_ERR_TRUNCATED, "cannot read section header %u", i);
+                if (have_names && c->e->rodata_size == 0 && s.type == SHT_PROGBITS && s.name < names.len &&
+                    names.len - s.name >= 8 && memcmp(c->d + names.off + s.name, ".rodata", 8) == 0 &&
+                    cc_range_ok(c->size, s.offset, s.size)) {
+                        c->e->rodata_off = s.offset;
+                        c->e->rodata_size = s.size;
+                }
                 if (s.type == SHT_DYNAMIC && !*have_dynsec) {
                         *dynsec = s;
                         *have_dynsec = 1;
@@ -555,7 +570,7 @@ static int find_sections(struct ctx *c, int *have_dynsec, struct shdr *dynsec, i
                         *dynsym = s;
                         *have_dynsym = 1;
                 }
-                if (*have_dynsec && *have_dynsym)
+                if (*have_dynsec && *have_dynsym && (c->e->rodata_size || !have_names))
                         break;
         }
         return 0;

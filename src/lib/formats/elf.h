@@ -54,6 +54,9 @@ typedef struct cc_elf {
          * protected visibility (what another object can bind to), in table order. */
         cc_elf_sym *syms;
         size_t nsyms;
+        /* The .rodata section in the file (from the section headers), 0/0
+         * if there is none or no usable section table. */
+        uint64_t rodata_off, rodata_size;
         cc_elf_load *loads; /* PT_LOAD segments */
         size_t nloads;
         cc_strv warnings; /* problems that did not stop parsing, one line each */

@@ -58,6 +58,20 @@ static int known(const struct role_ent *t, size_t n, const char *role, int major
         return 0;
 }
 
+int cc_name_role_majors(const char *role, int *min, int *max)
+{
+        size_t i;
+
+        for (i = 0; i < CC_ARRAY_LEN(lib_roles); i++) {
+                if (strcmp(lib_roles[i].role, role) == 0) {
+                        *min = lib_roles[i].min;
+                        *max = lib_roles[i].max;
+                        return 0;
+                }
+        }
+        return -1;
+}
+
 static int is_digit(char c)
 {
         return c >= '0' && c <= '9';

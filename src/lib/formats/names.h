@@ -39,6 +39,10 @@ typedef struct cc_libname {
  * _vN suffix (cudnn_graph_v9.h). */
 int cc_name_library(const char *basename, cc_libname *out);
 
+/* The majors [*min, *max] that ship a library role ("cudnn_ops_infer" ->
+ * 8..8, "cudnn" -> 1..9). -1 if the role is not one cuDNN ships. */
+int cc_name_role_majors(const char *role, int *min, int *max);
+
 enum cc_arch_era {
         CC_ERA_NONE = 0,
         CC_ERA_LEGACY, /* cudnn-11.4-linux-x64-v8.2.2.26.tgz (<= 8.3.0) */

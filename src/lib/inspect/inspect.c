@@ -8,6 +8,7 @@
 #include "../formats/elf.h"
 #include "../formats/names.h"
 #include "../formats/pe.h"
+#include "../machine/tree.h"
 #include "../platform/platform.h"
 
 #include <stdio.h>
@@ -1247,35 +1248,97 @@ fail:
         return -1;
 }
 
+/* With a root, the path is looked up inside it the way the machine itself
+ * would (links resolved inside the root, Windows names case-insensitively):
+ * the host path of what it names, and the link text when it is a link. */
+static int rooted_path(const cudnnctl_inspect_options *o, const char *path, char **real, char **link, char *why,
+                       size_t wsize, cc_error *err)
+{
+        cc_tree *t = NULL;
+        cc_tree_res r;
+        char *abs = NULL;
+        int rv = -1, sys = o->system == CUDNNCTL_SYSTEM_WINDOWS ? CC_SYS_WINDOWS
+                           : o->system == CUDNNCTL_SYSTEM_LINUX ? CC_SYS_LINUX
+                           : cc_host_is_windows()               ? CC_SYS_WINDOWS
+                                                                : CC_SYS_LINUX;
+
+        *real = *link = NULL;
+        memset(&r, 0, sizeof(r));
+        if (cc_tree_open(o->root, sys, &t, err) < 0)
+                return -1;
+        abs = cc_tree_abs(t, sys == CC_SYS_WINDOWS ? "C:\\" : "/", path, err);
+        if (abs == NULL || cc_tree_resolve(t, abs, 0, &r, err) < 0)
+                goto done;
+        if (r.st.type == CC_FT_LINK) {
+                *link = cc_tree_readlink(t, abs, err);
+                if (*link == NULL)
+                        goto done;
+                cc_tree_res_free(&r);
+                if (cc_tree_resolve(t, abs, 1, &r, err) < 0)
+                        goto done;
+        }
+        if (r.st.type == CC_FT_NONE) {
+                snprintf(why, wsize, "%s", r.why[0] ? r.why : "no such file or directory");
+                rv = 0;
+                goto done;
+        }
+        *real = r.host;
+        r.host = NULL;
+        rv = 0;
+done:
+        cc_tree_res_free(&r);
+        free(abs);
+        cc_tree_free(t);
+        if (rv < 0) {
+                free(*link);
+                *link = NULL;
+        }
+        return rv;
+}
+
 int cudnnctl_inspect(const char *path, const cudnnctl_inspect_options *opts, cudnnctl_value **out, cudnnctl_error *err)
 {
         static const cudnnctl_inspect_options defaults = {0};
         struct ictx cx;
         cc_value *obj = NULL;
-        char *real = NULL;
+        char *real = NULL, *link = NULL;
+        char why[256] = "";
 
         *out = NULL;
         cx.opts = opts ? opts : &defaults;
         cx.max_entries = cx.opts->max_dir_entries ? cx.opts->max_dir_entries : DEFAULT_MAX_DIR_ENTRIES;
         cx.entries = 0;
         if (cx.opts->root != NULL && cx.opts->root[0] != '\0') {
-                const char *p = path;
-
-                while (cc_is_sep(*p))
-                        p++;
-                real = cc_path_join(cx.opts->root, p, err);
+                if (rooted_path(cx.opts, path, &real, &link, why, sizeof(why), err) < 0)
+                        return -1;
+                if (real == NULL) {
+                        obj = cc_v_object(err);
+                        if (obj == NULL || cc_v_set_str(obj, "path", path, err) < 0 ||
+                            cc_v_set_str(obj, "kind", "missing", err) < 0 || cc_v_set_str(obj, "error", why, err) < 0 ||
+                            (link && cc_v_set_str(obj, "link", link, err) < 0)) {
+                                cc_v_free(obj);
+                                free(link);
+                                return -1;
+                        }
+                        free(link);
+                        *out = obj;
+                        return 0;
+                }
         } else {
                 real = cc_strdup(err, path);
         }
         if (real == NULL)
                 return -1;
         obj = cc_v_object(err);
-        if (obj == NULL || inspect_path(&cx, real, path, obj, 0, err) < 0) {
+        if (obj == NULL || inspect_path(&cx, real, path, obj, 0, err) < 0 ||
+            (link != NULL && cc_v_set_str(obj, "link", link, err) < 0)) {
                 cc_v_free(obj);
                 free(real);
+                free(link);
                 return -1;
         }
         free(real);
+        free(link);
         *out = obj;
         return 0;
 }

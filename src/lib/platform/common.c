@@ -4,6 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if (defined(__x86_64__) || defined(_M_X64)) && (defined(__GNUC__) || defined(__clang__))
+#include <cpuid.h>
+#define CC_HAVE_CPUID 1
+#endif
+
 char *cc_path_join(const char *a, const char *b, cc_error *err)
 {
         size_t la = strlen(a);
@@ -35,4 +40,53 @@ int cc_read_file(const char *path, size_t max_size, char **out, size_t *len, cc_
         cc_unmap(&m);
         *out = p;
         return 0;
+}
+
+#if defined(CC_HAVE_CPUID)
+static uint64_t xgetbv0(void)
+{
+        uint32_t lo, hi;
+
+        __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+        return ((uint64_t)hi << 32) | lo;
+}
+#endif
+
+/* glibc's ISA levels (sysdeps/x86/get-isa-level.h): v2 = CMPXCHG16B,
+ * LAHF64_SAHF64, POPCNT, SSE3, SSE4_1, SSE4_2, SSSE3; v3 adds AVX, AVX2, BMI1,
+ * BMI2, F16C, FMA, LZCNT, MOVBE with the OS saving AVX state; v4 adds
+ * AVX512F/BW/CD/DQ/VL with the OS saving AVX-512 state. */
+int cc_host_x86_64_level(void)
+{
+#if defined(CC_HAVE_CPUID)
+        unsigned a, b, c, d, c1, b7 = 0, ce = 0;
+        uint64_t xcr0 = 0;
+        int level = 1;
+
+        if (!__get_cpuid(1, &a, &b, &c1, &d))
+                return 0;
+        if (__get_cpuid(0x80000001u, &a, &b, &ce, &d) == 0)
+                ce = 0;
+        if (__get_cpuid_max(0, NULL) >= 7) {
+                __cpuid_count(7, 0, a, b7, c, d);
+        }
+        if (c1 & (1u << 27)) /* OSXSAVE */
+                xcr0 = xgetbv0();
+        if ((c1 & 1u) && (c1 & (1u << 9)) && (c1 & (1u << 13)) && (c1 & (1u << 19)) && (c1 & (1u << 20)) &&
+            (c1 & (1u << 23)) && (ce & 1u))
+                level = 2;
+        else
+                return level;
+        if ((c1 & (1u << 28)) && (b7 & (1u << 5)) && (b7 & (1u << 3)) && (b7 & (1u << 8)) && (c1 & (1u << 29)) &&
+            (c1 & (1u << 12)) && (ce & (1u << 5)) && (c1 & (1u << 22)) && (xcr0 & 0x6) == 0x6)
+                level = 3;
+        else
+                return level;
+        if ((b7 & (1u << 16)) && (b7 & (1u << 30)) && (b7 & (1u << 28)) && (b7 & (1u << 17)) && (b7 & (1u << 31)) &&
+            (xcr0 & 0xe6) == 0xe6)
+                level = 4;
+        return level;
+#else
+        return 0;
+#endif
 }

@@ -174,6 +174,132 @@ char cc_path_sep(void)
         return '/';
 }
 
+int cc_read_stream(const char *path, size_t max_size, char **out, size_t *len, cc_error *err)
+{
+        cc_buf b = {0};
+        char chunk[4096];
+        int fd;
+
+        *out = NULL;
+        if (len)
+                *len = 0;
+        b.max = max_size;
+        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+        if (fd < 0)
+                return cc_err_errno(err, errno, "%s: cannot open", path);
+        for (;;) {
+                ssize_t n = read(fd, chunk, sizeof(chunk));
+
+                if (n < 0) {
+                        int e = errno;
+
+                        if (e == EINTR)
+                                continue;
+                        close(fd);
+                        cc_buf_free(&b);
+                        return cc_err_errno(err, e, "%s: cannot read", path);
+                }
+                if (n == 0)
+                        break;
+                if (cc_buf_append(&b, chunk, (size_t)n, err) < 0) {
+                        close(fd);
+                        cc_buf_free(&b);
+                        cc_err_prefix(err, "%s", path);
+                        return -1;
+                }
+        }
+        close(fd);
+        if (len)
+                *len = b.len;
+        *out = b.data ? cc_buf_steal(&b) : cc_strdup(err, "");
+        return *out ? 0 : -1;
+}
+
+char *cc_getcwd(cc_error *err)
+{
+        size_t size = 256;
+
+        for (;;) {
+                char *p = cc_malloc(err, size);
+
+                if (p == NULL)
+                        return NULL;
+                if (getcwd(p, size) != NULL)
+                        return p;
+                free(p);
+                if (errno != ERANGE || size > ((size_t)1 << 20)) {
+                        cc_err_errno(err, errno, "cannot read the current directory");
+                        return NULL;
+                }
+                size *= 2;
+        }
+}
+
+extern char **environ;
+
+int cc_environ(cc_strv *out, cc_error *err)
+{
+        char **e;
+
+        for (e = environ; e != NULL && *e != NULL; e++)
+                if (strchr(*e, '=') != NULL && cc_strv_push(out, *e, err) < 0)
+                        return -1;
+        return 0;
+}
+
+int cc_host_is_windows(void)
+{
+        return 0;
+}
+
+char *cc_realpath(const char *path, cc_error *err)
+{
+        char *r = realpath(path, NULL);
+
+        if (r == NULL) {
+                if (errno == ENOENT || errno == ENOTDIR)
+                        cc_err(err, CC_ERR_NOTFOUND, "%s: no such file or directory", path);
+                else
+                        cc_err_errno(err, errno, "%s: cannot resolve", path);
+                return NULL;
+        }
+        /* realpath's memory comes from malloc: hand over a copy from ours. */
+        {
+                char *c = cc_strdup(err, r);
+
+                free(r);
+                return c;
+        }
+}
+
+int cc_reg_get_dword(const char *hive, const char *key, const char *value, uint32_t *out, cc_error *err)
+{
+        return cc_err(err, CC_ERR_UNSUPPORTED, "%s\\%s: no registry on this system", hive, key);
+}
+
+char *cc_reg_get_str(const char *hive, const char *key, const char *value, cc_error *err)
+{
+        cc_err(err, CC_ERR_UNSUPPORTED, "%s\\%s: no registry on this system", hive, key);
+        return NULL;
+}
+
+int cc_reg_values(const char *hive, const char *key, cc_strv *names, cc_strv *data, cc_error *err)
+{
+        return cc_err(err, CC_ERR_UNSUPPORTED, "%s\\%s: no registry on this system", hive, key);
+}
+
+char *cc_win_system_dir(cc_error *err)
+{
+        cc_err(err, CC_ERR_UNSUPPORTED, "no Windows system directory on this system");
+        return NULL;
+}
+
+char *cc_win_windows_dir(cc_error *err)
+{
+        cc_err(err, CC_ERR_UNSUPPORTED, "no Windows directory on this system");
+        return NULL;
+}
+
 int cc_is_sep(char c)
 {
         return c == '/';

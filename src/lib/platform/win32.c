@@ -248,6 +248,283 @@ char cc_path_sep(void)
         return '\\';
 }
 
+int cc_read_stream(const char *path, size_t max_size, char **out, size_t *len, cc_error *err)
+{
+        return cc_read_file(path, max_size, out, len, err);
+}
+
+char *cc_getcwd(cc_error *err)
+{
+        DWORD n = GetCurrentDirectoryW(0, NULL);
+        wchar_t *w;
+        char *s;
+
+        if (n == 0) {
+                win_err(err, GetLastError(), "cannot read", "the current directory");
+                return NULL;
+        }
+        w = cc_malloc(err, (size_t)n * sizeof(wchar_t));
+        if (w == NULL)
+                return NULL;
+        if (GetCurrentDirectoryW(n, w) == 0) {
+                free(w);
+                win_err(err, GetLastError(), "cannot read", "the current directory");
+                return NULL;
+        }
+        s = from_wide(w, err);
+        free(w);
+        return s;
+}
+
+int cc_environ(cc_strv *out, cc_error *err)
+{
+        wchar_t *block = GetEnvironmentStringsW(), *p;
+
+        if (block == NULL)
+                return cc_err(err, CC_ERR_IO, "cannot read the environment");
+        for (p = block; *p; p += wcslen(p) + 1) {
+                char *s;
+
+                if (p[0] == L'=')
+                        continue; /* "=C:=C:\\dir": per-drive current directories */
+                s = from_wide(p, err);
+                if (s == NULL || cc_strv_take(out, s, err) < 0) {
+                        FreeEnvironmentStringsW(block);
+                        return -1;
+                }
+        }
+        FreeEnvironmentStringsW(block);
+        return 0;
+}
+
+int cc_host_is_windows(void)
+{
+        return 1;
+}
+
+char *cc_realpath(const char *path, cc_error *err)
+{
+        wchar_t *w = to_wide(path, err), *buf;
+        HANDLE h;
+        DWORD n;
+        char *s;
+
+        if (w == NULL)
+                return NULL;
+        h = CreateFileW(w, 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL, OPEN_EXISTING,
+                        FILE_FLAG_BACKUP_SEMANTICS, NULL);
+        free(w);
+        if (h == INVALID_HANDLE_VALUE) {
+                DWORD e = GetLastError();
+
+                if (e == ERROR_FILE_NOT_FOUND || e == ERROR_PATH_NOT_FOUND)
+                        cc_err(err, CC_ERR_NOTFOUND, "%s: no such file or directory", path);
+                else
+                        win_err(err, e, "cannot open", path);
+                return NULL;
+        }
+        n = GetFinalPathNameByHandleW(h, NULL, 0, FILE_NAME_NORMALIZED);
+        buf = n ? cc_malloc(err, ((size_t)n + 1) * sizeof(wchar_t)) : NULL;
+        if (buf == NULL || GetFinalPathNameByHandleW(h, buf, n + 1, FILE_NAME_NORMALIZED) == 0) {
+                CloseHandle(h);
+                free(buf);
+                if (n == 0)
+                        win_err(err, GetLastError(), "cannot resolve", path);
+                return NULL;
+        }
+        CloseHandle(h);
+        /* \\?\C:\x -> C:\x; \\?\UNC\srv\x -> \\srv\x */
+        if (wcsncmp(buf, L"\\\\?\\UNC\\", 8) == 0) {
+                buf[6] = L'\\';
+                s = from_wide(buf + 6, err);
+        } else if (wcsncmp(buf, L"\\\\?\\", 4) == 0) {
+                s = from_wide(buf + 4, err);
+        } else {
+                s = from_wide(buf, err);
+        }
+        free(buf);
+        return s;
+}
+
+static HKEY hive_key(const char *hive)
+{
+        return strcmp(hive, "HKCU") == 0 ? HKEY_CURRENT_USER : HKEY_LOCAL_MACHINE;
+}
+
+static int reg_open(const char *hive, const char *key, HKEY *out, cc_error *err)
+{
+        wchar_t *w = to_wide(key, err);
+        LSTATUS rc;
+
+        if (w == NULL)
+                return -1;
+        rc = RegOpenKeyExW(hive_key(hive), w, 0, KEY_READ, out);
+        free(w);
+        if (rc == ERROR_FILE_NOT_FOUND)
+                return cc_err(err, CC_ERR_NOTFOUND, "%s\\%s: no such registry key", hive, key);
+        if (rc != ERROR_SUCCESS)
+                return win_err(err, (DWORD)rc, "cannot open registry key", key);
+        return 0;
+}
+
+int cc_reg_get_dword(const char *hive, const char *key, const char *value, uint32_t *out, cc_error *err)
+{
+        HKEY k;
+        DWORD type, data, size = sizeof(data);
+        wchar_t *wv;
+        LSTATUS rc;
+
+        if (reg_open(hive, key, &k, err) < 0)
+                return -1;
+        wv = to_wide(value, err);
+        if (wv == NULL) {
+                RegCloseKey(k);
+                return -1;
+        }
+        rc = RegQueryValueExW(k, wv, NULL, &type, (BYTE *)&data, &size);
+        free(wv);
+        RegCloseKey(k);
+        if (rc == ERROR_FILE_NOT_FOUND)
+                return cc_err(err, CC_ERR_NOTFOUND, "%s\\%s\\%s: no such registry value", hive, key, value);
+        if (rc != ERROR_SUCCESS)
+                return win_err(err, (DWORD)rc, "cannot read registry value", value);
+        if (type != REG_DWORD || size != sizeof(data))
+                return cc_err(err, CC_ERR_FORMAT, "%s\\%s\\%s: not a DWORD", hive, key, value);
+        *out = data;
+        return 0;
+}
+
+/* A REG_SZ/REG_EXPAND_SZ value's data as UTF-8 (caller frees). */
+static char *reg_sz(const BYTE *data, DWORD size, cc_error *err)
+{
+        size_t n = size / sizeof(wchar_t);
+        wchar_t *w = cc_malloc(err, (n + 1) * sizeof(wchar_t));
+        char *s;
+
+        if (w == NULL)
+                return NULL;
+        memcpy(w, data, n * sizeof(wchar_t));
+        w[n] = 0;
+        s = from_wide(w, err);
+        free(w);
+        return s;
+}
+
+char *cc_reg_get_str(const char *hive, const char *key, const char *value, cc_error *err)
+{
+        HKEY k;
+        DWORD type, size = 0;
+        BYTE *data;
+        wchar_t *wv;
+        LSTATUS rc;
+        char *s;
+
+        if (reg_open(hive, key, &k, err) < 0)
+                return NULL;
+        wv = to_wide(value, err);
+        if (wv == NULL) {
+                RegCloseKey(k);
+                return NULL;
+        }
+        rc = RegQueryValueExW(k, wv, NULL, &type, NULL, &size);
+        if (rc != ERROR_SUCCESS || (type != REG_SZ && type != REG_EXPAND_SZ) || size > (1u << 20)) {
+                free(wv);
+                RegCloseKey(k);
+                if (rc == ERROR_FILE_NOT_FOUND)
+                        cc_err(err, CC_ERR_NOTFOUND, "%s\\%s\\%s: no such registry value", hive, key, value);
+                else if (rc != ERROR_SUCCESS)
+                        win_err(err, (DWORD)rc, "cannot read registry value", value);
+                else
+                        cc_err(err, CC_ERR_FORMAT, "%s\\%s\\%s: not a string", hive, key, value);
+                return NULL;
+        }
+        data = cc_malloc(err, size + sizeof(wchar_t));
+        if (data == NULL) {
+                free(wv);
+                RegCloseKey(k);
+                return NULL;
+        }
+        rc = RegQueryValueExW(k, wv, NULL, &type, data, &size);
+        free(wv);
+        RegCloseKey(k);
+        if (rc != ERROR_SUCCESS) {
+                free(data);
+                win_err(err, (DWORD)rc, "cannot read registry value", value);
+                return NULL;
+        }
+        s = reg_sz(data, size, err);
+        free(data);
+        return s;
+}
+
+int cc_reg_values(const char *hive, const char *key, cc_strv *names, cc_strv *data, cc_error *err)
+{
+        HKEY k;
+        DWORD i;
+        int rv = -1;
+
+        if (reg_open(hive, key, &k, err) < 0)
+                return -1;
+        for (i = 0; i < 10000; i++) {
+                wchar_t name[512];
+                BYTE buf[4096];
+                DWORD nlen = CC_ARRAY_LEN(name), blen = sizeof(buf) - sizeof(wchar_t), type;
+                LSTATUS rc = RegEnumValueW(k, i, name, &nlen, NULL, &type, buf, &blen);
+                char *n, *d;
+
+                if (rc == ERROR_NO_MORE_ITEMS)
+                        break;
+                if (rc == ERROR_MORE_DATA)
+                        continue; /* a value too long for a DLL name */
+                if (rc != ERROR_SUCCESS) {
+                        win_err(err, (DWORD)rc, "cannot list registry key", key);
+                        goto fail;
+                }
+                if (type != REG_SZ && type != REG_EXPAND_SZ)
+                        continue;
+                name[nlen < CC_ARRAY_LEN(name) ? nlen : CC_ARRAY_LEN(name) - 1] = 0;
+                n = from_wide(name, err);
+                d = reg_sz(buf, blen, err);
+                if (n == NULL || d == NULL) {
+                        free(n);
+                        free(d);
+                        goto fail;
+                }
+                if (cc_strv_take(names, n, err) < 0) {
+                        free(d);
+                        goto fail;
+                }
+                if (cc_strv_take(data, d, err) < 0)
+                        goto fail;
+        }
+        rv = 0;
+fail:
+        RegCloseKey(k);
+        return rv;
+}
+
+static char *win_dir(UINT (*fn)(LPWSTR, UINT), cc_error *err)
+{
+        wchar_t buf[MAX_PATH + 1];
+        UINT n = fn(buf, MAX_PATH + 1);
+
+        if (n == 0 || n > MAX_PATH) {
+                win_err(err, GetLastError(), "cannot read", "the Windows directories");
+                return NULL;
+        }
+        return from_wide(buf, err);
+}
+
+char *cc_win_system_dir(cc_error *err)
+{
+        return win_dir(GetSystemDirectoryW, err);
+}
+
+char *cc_win_windows_dir(cc_error *err)
+{
+        return win_dir(GetWindowsDirectoryW, err);
+}
+
 int cc_is_sep(char c)
 {
         return c == '\\' || c == '/';

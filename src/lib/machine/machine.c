@@ -1,0 +1,173 @@
+/* The machine a command looks at (machine.h). */
+#include "machine.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int host_system(void)
+{
+        return cc_host_is_windows() ? CC_SYS_WINDOWS : CC_SYS_LINUX;
+}
+
+static int set_cwd(cc_machine *m, cc_error *err)
+{
+        const char *var = m->system == CC_SYS_WINDOWS ? "CD" : "PWD";
+        const char *v;
+
+        if (m->live) {
+                m->cwd = cc_getcwd(err);
+                m->cwd_source = "process";
+                return m->cwd ? 0 : -1;
+        }
+        v = cc_env_get(&m->env, var);
+        if (v != NULL && v[0] != '\0') {
+                if (!cc_tree_is_abs(m->tree, v))
+                        return cc_err(err, CC_ERR_USAGE, "%s=%s: the current directory must be an absolute path", var,
+                                      v);
+                m->cwd = cc_tree_abs(m->tree, NULL, v, err);
+                m->cwd_source = m->system == CC_SYS_WINDOWS ? "CD" : "PWD";
+                return m->cwd ? 0 : -1;
+        }
+        m->cwd = cc_strdup(err, m->system == CC_SYS_WINDOWS ? "C:\\" : "/");
+        m->cwd_source = "default";
+        return m->cwd ? 0 : -1;
+}
+
+int cudnnctl_machine_open(const cudnnctl_machine_options *opts, cudnnctl_machine **out, cudnnctl_error *err)
+{
+        static const cudnnctl_machine_options defaults = {0};
+        cc_machine *m;
+        size_t i;
+
+        *out = NULL;
+        if (opts == NULL)
+                opts = &defaults;
+        m = cc_calloc(err, 1, sizeof(*m));
+        if (m == NULL)
+                return -1;
+        switch (opts->system) {
+        case CUDNNCTL_SYSTEM_HOST:
+                m->system = host_system();
+                break;
+        case CUDNNCTL_SYSTEM_LINUX:
+                m->system = CC_SYS_LINUX;
+                break;
+        case CUDNNCTL_SYSTEM_WINDOWS:
+                m->system = CC_SYS_WINDOWS;
+                break;
+        default:
+                free(m);
+                return cc_err(err, CC_ERR_USAGE, "unknown system %d", opts->system);
+        }
+        m->live = opts->root == NULL || opts->root[0] == '\0';
+        m->env.nocase = m->system == CC_SYS_WINDOWS;
+        if (cc_tree_open(opts->root, m->system, &m->tree, err) < 0)
+                goto fail;
+        if (m->live) {
+                if (cc_env_from_process(&m->env, m->system == CC_SYS_WINDOWS, err) < 0)
+                        goto fail;
+        }
+        if (opts->env_file != NULL && cc_env_load_file(&m->env, opts->env_file, err) < 0)
+                goto fail;
+        for (i = 0; i < opts->nset; i++) {
+                if (cc_env_set(&m->env, opts->set[i], err) < 0) {
+                        cc_err_prefix(err, "--set");
+                        goto fail;
+                }
+        }
+        if (set_cwd(m, err) < 0)
+                goto fail;
+        if (!m->live &&
+            cc_strv_push(&m->notes,
+                         opts->env_file || opts->nset
+                             ? "environment: only what --env/--set gave (the host's is not used with --root)"
+                             : "environment: empty (the host's is not used with --root; give one with "
+                               "--env FILE or --set VAR=VALUE)",
+                         err) < 0)
+                goto fail;
+        *out = m;
+        return 0;
+fail:
+        cudnnctl_machine_free(m);
+        return -1;
+}
+
+void cudnnctl_machine_free(cudnnctl_machine *m)
+{
+        if (m == NULL)
+                return;
+        if (m->elf_cache_free)
+                cc_smap_each(&m->elf_cache, m->elf_cache_free, NULL);
+        cc_smap_free(&m->elf_cache);
+        cc_tree_free(m->tree);
+        cc_env_free(&m->env);
+        cc_strv_free(&m->notes);
+        free(m->cwd);
+        free(m);
+}
+
+char *cc_machine_abs(const cc_machine *m, const char *vpath, cc_error *err)
+{
+        return cc_tree_abs(m->tree, m->cwd, vpath, err);
+}
+
+const char *cc_machine_getenv(const cc_machine *m, const char *key)
+{
+        return cc_env_get(&m->env, key);
+}
+
+cc_value *cc_machine_facts(const cc_machine *m, cc_error *err)
+{
+        cc_value *o = cc_v_object(err);
+
+        if (o == NULL)
+                return NULL;
+        if (cc_v_set_str(o, "system", m->system == CC_SYS_WINDOWS ? "windows" : "linux", err) < 0 ||
+            cc_v_set(o, "root", cc_v_str(cc_tree_root(m->tree), err), err) < 0 ||
+            cc_v_set_bool(o, "live", m->live, err) < 0 || cc_v_set_str(o, "cwd", m->cwd, err) < 0 ||
+            cc_v_set_str(o, "cwd_source", m->cwd_source, err) < 0 ||
+            cc_v_set_str(o, "environment", m->live ? "process" : "given", err) < 0 ||
+            cc_v_set(o, "notes", cc_v_strv(&m->notes, err), err) < 0) {
+                cc_v_free(o);
+                return NULL;
+        }
+        return o;
+}
+
+cc_value *cc_doc_new(const char *command, const cc_machine *m, cc_error *err)
+{
+        cc_value *doc = cc_v_object(err);
+
+        if (doc == NULL)
+                return NULL;
+        if (cc_v_set_int(doc, "schema_version", CUDNNCTL_JSON_SCHEMA_VERSION, err) < 0 ||
+            cc_v_set_str(doc, "tool", "cudnnctl", err) < 0 ||
+            cc_v_set_str(doc, "tool_version", cudnnctl_version(), err) < 0 ||
+            cc_v_set_str(doc, "command", command, err) < 0 ||
+            cc_v_set(doc, "machine", cc_machine_facts(m, err), err) < 0) {
+                cc_v_free(doc);
+                return NULL;
+        }
+        return doc;
+}
+
+int cc_split_pathlist(const char *s, char sep, size_t max, cc_strv *out, cc_error *err)
+{
+        const char *p = s;
+
+        if (s == NULL)
+                return 0;
+        for (;;) {
+                const char *e = strchr(p, sep);
+                size_t n = e ? (size_t)(e - p) : strlen(p);
+
+                if (out->n >= max)
+                        return cc_err(err, CC_ERR_LIMIT, "a search path of more than %zu entries", max);
+                if (cc_strv_pushn(out, p, n, err) < 0)
+                        return -1;
+                if (e == NULL)
+                        break;
+                p = e + 1;
+        }
+        return 0;
+}

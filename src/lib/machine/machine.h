@@ -1,0 +1,45 @@
+/* The machine a command looks at: a file tree (live or --root), the system
+ * whose rules apply (--system), its environment (the process's, or with
+ * --root an empty one filled from --env FILE and --set VAR=VALUE), and its
+ * current directory. Everything that reads the machine takes one of these,
+ * so every system input can be injected and tests are hermetic. */
+#ifndef CC_MACHINE_MACHINE_H
+#define CC_MACHINE_MACHINE_H
+
+#include "env.h"
+#include "tree.h"
+
+#include "../value.h"
+
+struct cudnnctl_machine {
+        cc_tree *tree;
+        cc_env env;
+        int system;             /* CC_SYS_LINUX / CC_SYS_WINDOWS */
+        int live;               /* the running machine itself (no --root): the registry, the CPU and
+                                   the process's current directory are its own */
+        char *cwd;              /* absolute virtual path of the current directory */
+        const char *cwd_source; /* "process", "PWD", "CD", "default" */
+        cc_strv notes;          /* how this view was set up, one line each */
+        cc_smap elf_cache;      /* internal: resolve/linux.c keeps parsed objects here */
+        void (*elf_cache_free)(void *ctx, const char *key, void *value);
+};
+typedef struct cudnnctl_machine cc_machine;
+
+/* A virtual path made absolute against the machine's current directory. */
+char *cc_machine_abs(const cc_machine *m, const char *vpath, cc_error *err);
+/* The environment variable, or NULL. */
+const char *cc_machine_getenv(const cc_machine *m, const char *key);
+/* The machine's setup as facts: system, root, live, cwd and its source,
+ * environment source, notes. */
+cc_value *cc_machine_facts(const cc_machine *m, cc_error *err);
+
+/* A new result document: schema_version, tool, tool_version, command and
+ * the machine's facts. */
+cc_value *cc_doc_new(const char *command, const cc_machine *m, cc_error *err);
+
+/* Split a search-path list (PATH, LD_LIBRARY_PATH): ':' on Linux, ';' on
+ * Windows. Empty entries are kept as "" (they mean the current directory to
+ * the Linux loader). At most max entries (more is CC_ERR_LIMIT). */
+int cc_split_pathlist(const char *s, char sep, size_t max, cc_strv *out, cc_error *err);
+
+#endif

@@ -1,0 +1,1429 @@
+/* The Linux dynamic loader (glibc's ld.so), emulated over a machine's tree
+ * and environment: DT_RPATH of the requester and its loaders (when the
+ * requester has no DT_RUNPATH), LD_LIBRARY_PATH, DT_RUNPATH, ld.so.cache,
+ * the loader's default directories; $ORIGIN/$LIB/$PLATFORM; glibc-hwcaps
+ * (and, before glibc 2.37, legacy hwcap) subdirectories of every search
+ * directory; DF_1_NODEFLIB; and the checks ld.so makes of each file it
+ * opens (another ELF class or machine is passed over, a file that is not
+ * ELF stops the load). Everything is read from files: nothing is run. */
+#include "resolve.h"
+
+#include "../formats/elf.h"
+#include "../formats/ldcache.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_PATH_ENTRIES 16384
+#define MAX_NAME 4096
+#define MAX_OBJ_SIZE ((size_t)4 << 30)
+
+struct cc_lnx_ctx {
+        cc_machine *m;
+        char *exe; /* virtual path, or NULL (a plain program) */
+        char *exe_source;
+        int elfclass;
+        uint16_t machine;
+        int big_endian;
+        char *interp;
+        char *interp_source;
+        cc_strv sysdirs; /* without trailing '/' */
+        char *sysdirs_source;
+        char *dst_lib;      /* $LIB */
+        char *dst_platform; /* $PLATFORM */
+        char *glibc;        /* "2.36", or NULL */
+        int glibc_minor;    /* 36; -1 unknown */
+        cc_strv subdirs;    /* "glibc-hwcaps/x86-64-v3", ..., "" (the directory itself) last */
+        char *subdirs_source;
+        int x86_level;
+        char *cache_path;
+        cc_ldcache *cache;
+        char *cache_error;
+        int32_t cache_flags; /* the flags entries must have, -1 unknown */
+        cc_smap cache_index; /* name -> first entry index + 1 */
+        const char *ld_library_path;
+        cc_strv conf_dirs; /* ld.so.conf directories, for notes */
+        cc_strv conf_warnings;
+        cc_strv notes;
+};
+
+/* ---- small helpers ----------------------------------------------------------- */
+
+static int64_t last_index_of(const char *s, char c)
+{
+        const char *p = strrchr(s, c);
+
+        return p ? p - s : -1;
+}
+
+static char *dirname_of(const char *path, cc_error *err)
+{
+        int64_t i = last_index_of(path, '/');
+
+        if (i < 0)
+                return cc_strdup(err, ".");
+        if (i == 0)
+                return cc_strdup(err, "/");
+        return cc_strndup(err, path, (size_t)i);
+}
+
+static const char *machine_desc(int elfclass, uint16_t machine)
+{
+        const char *n = cc_elf_machine_name(machine);
+
+        (void)elfclass;
+        return n ? n : "an unknown machine";
+}
+
+/* ---- the objects ld.so opens ------------------------------------------------- */
+
+enum hdr_verdict {
+        HDR_OK = 0,
+        HDR_MISSING,
+        HDR_SKIP,  /* ld.so passes over it silently and goes on searching */
+        HDR_FAIL,  /* ld.so stops the load with an error */
+        HDR_ERROR, /* open() fails with an error other than ENOENT/EACCES (a link loop): ld.so passes
+                      over it, and when that is the last place of a search directory it gives up the
+                      rest of that search list (glibc's open_path) */
+};
+
+/* What ld.so's open_verify would make of the file at vpath. */
+static int check_candidate(cc_lnx_ctx *c, const char *vpath, char *detail, size_t dsize, char **canon, cc_error *err)
+{
+        cc_tree_res r;
+        cc_map mp;
+        cc_error merr = {0};
+        const uint8_t *h;
+        int verdict = HDR_OK;
+
+        detail[0] = '\0';
+        *canon = NULL;
+        if (cc_tree_resolve(c->m->tree, vpath, 1, &r, err) < 0)
+                return -1;
+        if (r.st.type == CC_FT_NONE) {
+                cc_tree_res lr;
+
+                if (r.why[0]) {
+                        int kind = r.why_kind;
+
+                        snprintf(detail, dsize, "%s", r.why);
+                        cc_tree_res_free(&r);
+                        if (kind == CC_WHY_NOTDIR || kind == CC_WHY_OUTSIDE)
+                                return HDR_MISSING; /* as ENOENT: the directory is not there */
+                        if (kind == CC_WHY_ACCESS)
+                                return HDR_SKIP; /* EACCES: ld.so goes on */
+                        return HDR_ERROR;
+                }
+                cc_tree_res_free(&r);
+                /* a dangling link is "no such file" to ld.so too, but say so */
+                if (cc_tree_resolve(c->m->tree, vpath, 0, &lr, err) < 0)
+                        return -1;
+                if (lr.st.type == CC_FT_LINK) {
+                        cc_error lerr = {0};
+                        char *target = cc_tree_readlink(c->m->tree, vpath, &lerr);
+
+                        snprintf(detail, dsize, "a dangling symbolic link (to %s)", target ? target : "?");
+                        free(target);
+                }
+                cc_tree_res_free(&lr);
+                return HDR_MISSING;
+        }
+        *canon = r.canonical;
+        r.canonical = NULL;
+        if (r.st.type == CC_FT_DIR) {
+                cc_tree_res_free(&r);
+                snprintf(detail, dsize, "a directory: ld.so stops with \"cannot read file data: Is a directory\"");
+                return HDR_FAIL;
+        }
+        if (cc_map_file(r.host, MAX_OBJ_SIZE, &mp, &merr) < 0) {
+                int denied = strstr(merr.msg, "ermission denied") != NULL;
+
+                cc_tree_res_free(&r);
+                if (merr.code == CC_ERR_NOMEM) {
+                        *err = merr;
+                        free(*canon);
+                        *canon = NULL;
+                        return -1;
+                }
+                snprintf(detail, dsize, "%s: ld.so passes over it",
+                         denied ? "cannot be read (permission denied)" : "cannot be opened");
+                return denied ? HDR_SKIP : HDR_ERROR;
+        }
+        cc_tree_res_free(&r);
+        h = mp.data;
+        if (mp.size < 4 || h[0] != 0x7f || h[1] != 'E' || h[2] != 'L' || h[3] != 'F') {
+                snprintf(detail, dsize, "%s: ld.so stops with \"invalid ELF header\"",
+                         mp.size < 4 ? "shorter than an ELF header" : "not an ELF file");
+                verdict = HDR_FAIL;
+        } else if (mp.size < 6 || (h[4] != 1 && h[4] != 2)) {
+                snprintf(detail, dsize, "a broken ELF header: ld.so stops with \"invalid ELF header\"");
+                verdict = HDR_FAIL;
+        } else if ((h[4] == 2 ? 64 : 32) != c->elfclass) {
+                snprintf(detail, dsize, "ELF %d-bit, the program is %d-bit: ld.so passes over it", h[4] == 2 ? 64 : 32,
+                         c->elfclass);
+                verdict = HDR_SKIP;
+        } else if ((h[5] == 2) != (c->big_endian != 0)) {
+                snprintf(detail, dsize, "%s-endian ELF: ld.so stops with \"ELF file data encoding not %s-endian\"",
+                         h[5] == 2 ? "big" : "little", c->big_endian ? "big" : "little");
+                verdict = HDR_FAIL;
+        } else if (mp.size < (size_t)(h[4] == 2 ? 64 : 52)) {
+                snprintf(detail, dsize, "truncated: ld.so stops with \"file too short\"");
+                verdict = HDR_FAIL;
+        } else {
+                uint16_t type, mach;
+
+                (void)cc_rd_u16(h, mp.size, 16, h[5] == 2, &type);
+                (void)cc_rd_u16(h, mp.size, 18, h[5] == 2, &mach);
+                if (mach != c->machine) {
+                        snprintf(detail, dsize, "built for %s, the program is %s: ld.so passes over it",
+                                 machine_desc(c->elfclass, mach), machine_desc(c->elfclass, c->machine));
+                        verdict = HDR_SKIP;
+                } else if (type != CC_ET_DYN && type != CC_ET_EXEC) {
+                        snprintf(detail, dsize,
+                                 "ELF type %u: ld.so stops with \"only ET_DYN and ET_EXEC can be loaded\"",
+                                 (unsigned)type);
+                        verdict = HDR_FAIL;
+                }
+        }
+        cc_unmap(&mp);
+        return verdict;
+}
+
+void cc_lnx_obj_free(cc_lnx_obj *o)
+{
+        if (o == NULL)
+                return;
+        free(o->path);
+        free(o->origin);
+        free(o->rpath);
+        free(o->runpath);
+        memset(o, 0, sizeof(*o));
+}
+
+int cc_lnx_obj_load(cc_lnx_ctx *c, const char *path, cc_lnx_obj *out, cc_strv *needed, char **soname, cc_error *err)
+{
+        cc_map mp;
+        cc_elf *e = NULL;
+        char *abs = NULL;
+        int rv = -1;
+        size_t i;
+
+        memset(out, 0, sizeof(*out));
+        if (soname)
+                *soname = NULL;
+        abs = cc_machine_abs(c->m, path, err);
+        if (abs == NULL)
+                return -1;
+        if (cc_tree_map(c->m->tree, abs, MAX_OBJ_SIZE, &mp, err) < 0)
+                goto done;
+        if (cc_elf_parse(mp.data, mp.size, &e, err) < 0) {
+                cc_unmap(&mp);
+                cc_err_prefix(err, "%s", abs);
+                goto done;
+        }
+        cc_unmap(&mp);
+        out->path = abs;
+        abs = NULL;
+        out->origin = dirname_of(out->path, err);
+        out->rpath = e->rpath ? cc_strdup(err, e->rpath) : NULL;
+        out->runpath = e->runpath ? cc_strdup(err, e->runpath) : NULL;
+        out->nodeflib = (e->flags_1 & CC_DF_1_NODEFLIB) != 0;
+        out->elfclass = e->bits;
+        out->machine = e->machine;
+        if (out->origin == NULL || (e->rpath && out->rpath == NULL) || (e->runpath && out->runpath == NULL))
+                goto done;
+        if (needed)
+                for (i = 0; i < e->needed.n; i++)
+                        if (cc_strv_push(needed, e->needed.v[i], err) < 0)
+                                goto done;
+        if (soname && e->soname && (*soname = cc_strdup(err, e->soname)) == NULL)
+                goto done;
+        rv = 0;
+done:
+        if (rv < 0) {
+                cc_lnx_obj_free(out);
+                if (soname) {
+                        free(*soname);
+                        *soname = NULL;
+                }
+        }
+        cc_elf_free(e);
+        free(abs);
+        return rv;
+}
+
+/* ---- the loader's own facts ----------------------------------------------------- */
+
+static int is_dir_char(uint8_t ch)
+{
+        return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '/' ||
+               ch == '_' || ch == '-' || ch == '.' || ch == '+';
+}
+
+/* glibc keeps its system directories as one run of NUL-terminated strings,
+ * each "/...../": "/lib/x86_64-linux-gnu/\0/usr/lib/x86_64-linux-gnu/\0/lib/\0/usr/lib/\0".
+ * Find the first such run of at least two in the loader's bytes. */
+static int find_sysdirs(const uint8_t *d, size_t n, cc_strv *out, cc_error *err)
+{
+        size_t i = 0;
+
+        while (i < n) {
+                size_t j = i, count = 0;
+                cc_strv run = {0};
+
+                while (j < n && d[j] == '/') {
+                        size_t s = j;
+
+                        while (j < n && d[j] != 0 && is_dir_char(d[j]) && j - s < 256)
+                                j++;
+                        if (j >= n || d[j] != 0 || j - s < 2 || d[j - 1] != '/')
+                                break;
+                        if (cc_strv_pushn(&run, (const char *)d + s, j - s - 1, err) < 0) {
+                                cc_strv_free(&run);
+                                return -1;
+                        }
+                        count++;
+                        j++;
+                }
+                if (count >= 2) {
+                        size_t k;
+
+                        for (k = 0; k < run.n; k++)
+                                if (cc_strv_push(out, run.v[k][0] ? run.v[k] : "/", err) < 0) {
+                                        cc_strv_free(&run);
+                                        return -1;
+                                }
+                        cc_strv_free(&run);
+                        return 1;
+                }
+                cc_strv_free(&run);
+                i = j > i ? j : i + 1;
+                /* skip to the next string start */
+                while (i < n && d[i] != '/')
+                        i++;
+                if (i > 0 && i < n && d[i - 1] != 0) {
+                        i++;
+                        continue;
+                }
+        }
+        return 0;
+}
+
+/* "GNU C Library (Debian GLIBC 2.36-9) stable release version 2.36." */
+static int find_glibc_version(const uint8_t *d, size_t n, int *minor, char *buf, size_t bsize)
+{
+        static const char key[] = "release version 2.";
+        size_t k = sizeof(key) - 1, i;
+
+        if (n < k)
+                return 0;
+        for (i = 0; i + k < n; i++) {
+                if (d[i] == 'r' && memcmp(d + i, key, k) == 0) {
+                        size_t j = i + k;
+                        int v = 0, digits = 0;
+
+                        while (j < n && d[j] >= '0' && d[j] <= '9' && digits < 4) {
+                                v = v * 10 + (d[j] - '0');
+                                j++;
+                                digits++;
+                        }
+                        if (digits == 0)
+                                continue;
+                        *minor = v;
+                        snprintf(buf, bsize, "2.%d", v);
+                        return 1;
+                }
+        }
+        return 0;
+}
+
+static const char *default_interp(int elfclass, uint16_t machine)
+{
+        switch (machine) {
+        case CC_EM_X86_64:
+                return elfclass == 64 ? "/lib64/ld-linux-x86-64.so.2" : "/libx32/ld-linux-x32.so.2";
+        case CC_EM_386:
+                return "/lib/ld-linux.so.2";
+        case CC_EM_AARCH64:
+                return "/lib/ld-linux-aarch64.so.1";
+        case CC_EM_PPC64:
+                return "/lib64/ld64.so.2";
+        case CC_EM_S390:
+                return "/lib/ld64.so.1";
+        case CC_EM_RISCV:
+                return "/lib/ld-linux-riscv64-lp64d.so.1";
+        default:
+                return NULL;
+        }
+}
+
+static const char *default_platform(int elfclass, uint16_t machine)
+{
+        switch (machine) {
+        case CC_EM_X86_64:
+                return elfclass == 64 ? "x86_64" : "i686";
+        case CC_EM_386:
+                return "i686";
+        case CC_EM_AARCH64:
+                return "aarch64";
+        case CC_EM_PPC64:
+                return "power8";
+        case CC_EM_S390:
+                return "z900";
+        default:
+                return NULL;
+        }
+}
+
+/* The program's class and machine and its loader. */
+static int read_program(cc_lnx_ctx *c, const char *exe, cc_error *err)
+{
+        const char *probe = exe ? exe : "/bin/sh";
+        char *abs = cc_machine_abs(c->m, probe, err);
+        cc_map mp;
+        cc_error merr = {0};
+        cc_elf *e = NULL;
+
+        if (abs == NULL)
+                return -1;
+        if (cc_tree_map(c->m->tree, abs, MAX_OBJ_SIZE, &mp, &merr) == 0) {
+                if (cc_elf_parse(mp.data, mp.size, &e, &merr) < 0)
+                        e = NULL;
+                cc_unmap(&mp);
+        }
+        if (e == NULL) {
+                free(abs);
+                if (merr.code == CC_ERR_NOMEM) {
+                        *err = merr;
+                        return -1;
+                }
+                if (exe != NULL)
+                        return cc_err(err, merr.code ? merr.code : CC_ERR_FORMAT, "%s", merr.msg);
+                        /* no readable /bin/sh: the machine this tool was built for */
+#if defined(__aarch64__)
+                c->machine = CC_EM_AARCH64;
+#elif defined(__i386__)
+                c->machine = CC_EM_386;
+#else
+                c->machine = CC_EM_X86_64;
+#endif
+                c->elfclass = sizeof(void *) == 8 ? 64 : 32;
+                c->big_endian = 0;
+                c->exe_source = cc_asprintf(err, "a plain program (/bin/sh could not be read: %s; assumed %s)",
+                                            merr.msg, cc_elf_machine_name(c->machine));
+                return c->exe_source ? 0 : -1;
+        }
+        c->elfclass = e->bits;
+        c->machine = e->machine;
+        c->big_endian = e->big_endian;
+        if (exe != NULL) {
+                c->exe = abs;
+                abs = NULL;
+                c->exe_source = cc_strdup(err, "the program given");
+        } else {
+                c->exe_source = cc_strdup(err, "a plain program (machine and loader of /bin/sh)");
+        }
+        if (e->interp != NULL) {
+                c->interp = cc_strdup(err, e->interp);
+                c->interp_source = cc_asprintf(err, "PT_INTERP of %s", probe);
+        }
+        cc_elf_free(e);
+        free(abs);
+        if (c->exe_source == NULL || (c->interp == NULL && 0))
+                return -1;
+        return 0;
+}
+
+static int read_loader(cc_lnx_ctx *c, cc_error *err)
+{
+        const char *fallback[] = {"/lib64", "/usr/lib64"};
+        cc_map mp;
+        cc_error merr = {0};
+        int found = 0;
+        size_t i;
+
+        if (c->interp == NULL) {
+                const char *d = default_interp(c->elfclass, c->machine);
+
+                if (d != NULL) {
+                        c->interp = cc_strdup(err, d);
+                        c->interp_source = cc_strdup(err, "the usual loader for this machine (the program names none)");
+                        if (c->interp == NULL || c->interp_source == NULL)
+                                return -1;
+                }
+        }
+        if (c->interp != NULL && cc_tree_map(c->m->tree, c->interp, (size_t)64 << 20, &mp, &merr) == 0) {
+                found = find_sysdirs(mp.data, mp.size, &c->sysdirs, err);
+                cc_unmap(&mp);
+                if (found < 0)
+                        return -1;
+        }
+        if (found) {
+                c->sysdirs_source = cc_asprintf(err, "read from the loader %s", c->interp);
+        } else {
+                if (c->machine == CC_EM_386 || c->elfclass == 32) {
+                        fallback[0] = "/lib";
+                        fallback[1] = "/usr/lib";
+                }
+                for (i = 0; i < 2; i++)
+                        if (cc_strv_push(&c->sysdirs, fallback[i], err) < 0)
+                                return -1;
+                c->sysdirs_source =
+                    cc_asprintf(err, "glibc's defaults for this machine (the loader %s could not be read%s%s)",
+                                c->interp ? c->interp : "(none)", merr.msg[0] ? ": " : "", merr.msg);
+                if (cc_strv_push(&c->notes, c->sysdirs_source, err) < 0)
+                        return -1;
+        }
+        if (c->sysdirs_source == NULL)
+                return -1;
+        /* $LIB: glibc's slibdir below "/" (Debian: lib/x86_64-linux-gnu, Fedora: lib64) */
+        c->dst_lib = cc_strdup(err, c->sysdirs.v[0][0] == '/' ? c->sysdirs.v[0] + 1 : c->sysdirs.v[0]);
+        {
+                const char *p = default_platform(c->elfclass, c->machine);
+
+                c->dst_platform = p ? cc_strdup(err, p) : NULL;
+                if (p && c->dst_platform == NULL)
+                        return -1;
+        }
+        if (c->dst_lib == NULL)
+                return -1;
+        /* the glibc release, from libc.so.6 in the first system directory */
+        c->glibc_minor = -1;
+        for (i = 0; i < c->sysdirs.n && c->glibc_minor < 0; i++) {
+                char *p = cc_tree_join(c->m->tree, c->sysdirs.v[i], "libc.so.6", err);
+                char buf[32];
+
+                if (p == NULL)
+                        return -1;
+                if (cc_tree_map(c->m->tree, p, (size_t)64 << 20, &mp, &merr) == 0) {
+                        if (find_glibc_version(mp.data, mp.size, &c->glibc_minor, buf, sizeof(buf))) {
+                                c->glibc = cc_strdup(err, buf);
+                                if (c->glibc == NULL) {
+                                        cc_unmap(&mp);
+                                        free(p);
+                                        return -1;
+                                }
+                        }
+                        cc_unmap(&mp);
+                }
+                free(p);
+        }
+        return 0;
+}
+
+/* The subdirectories of every search directory, in the order ld.so tries
+ * them, the directory itself ("") last. */
+static int make_subdirs(cc_lnx_ctx *c, cc_error *err)
+{
+        int x86 = c->machine == CC_EM_X86_64 && c->elfclass == 64;
+        int level = x86 ? cc_host_x86_64_level() : 0;
+        int v;
+
+        c->x86_level = level;
+        if (x86 && level > 0 && (c->glibc_minor < 0 || c->glibc_minor >= 33)) {
+                for (v = 4; v >= 2; v--) {
+                        char *s;
+
+                        if (level < v)
+                                continue;
+                        s = cc_asprintf(err, "glibc-hwcaps/x86-64-v%d", v);
+                        if (cc_strv_take(&c->subdirs, s, err) < 0)
+                                return -1;
+                }
+        }
+        if (x86 && c->glibc_minor >= 0 && c->glibc_minor < 37) {
+                /* Legacy hwcap subdirectories (removed in glibc 2.37): every
+                 * combination of tls, the platform and the important hwcaps,
+                 * tls first (the order glibc's _dl_important_hwcaps builds). */
+                const char *items[4];
+                int nitems = 0, mask;
+
+                items[nitems++] = "x86_64"; /* HWCAP_X86_64 */
+                if (level >= 4)
+                        items[nitems++] = "avx512_1"; /* HWCAP_X86_AVX512_1 */
+                items[nitems++] = c->dst_platform ? c->dst_platform : "x86_64";
+                items[nitems++] = "tls";
+                for (mask = (1 << nitems) - 1; mask > 0; mask--) {
+                        cc_buf b = {0};
+                        int k;
+
+                        for (k = nitems - 1; k >= 0; k--) {
+                                if (!(mask & (1 << k)))
+                                        continue;
+                                if ((b.len && cc_buf_putc(&b, '/', err) < 0) || cc_buf_puts(&b, items[k], err) < 0) {
+                                        cc_buf_free(&b);
+                                        return -1;
+                                }
+                        }
+                        if (cc_strv_take(&c->subdirs, cc_buf_steal(&b), err) < 0)
+                                return -1;
+                }
+        }
+        if (cc_strv_push(&c->subdirs, "", err) < 0)
+                return -1;
+        if (!x86)
+                c->subdirs_source = cc_strdup(err, "none: glibc-hwcaps subdirectories are emulated for x86-64 only");
+        else if (level == 0)
+                c->subdirs_source = cc_strdup(err, "none: this machine's CPU level could not be read");
+        else
+                c->subdirs_source = cc_asprintf(
+                    err, "this machine's CPU supports x86-64-v%d%s", level,
+                    c->glibc_minor < 0    ? "; glibc's release is unknown, so legacy hwcap subdirectories are left out"
+                    : c->glibc_minor < 37 ? "; glibc before 2.37 also searches legacy hwcap subdirectories"
+                                          : "");
+        return c->subdirs_source ? 0 : -1;
+}
+
+/* ---- ld.so.conf (for notes: ld.so itself reads only the cache) ------------------ */
+
+/* strtok_r without its portability questions: the next token of *p
+ * separated by any of delims, NUL-terminated in place, or NULL. */
+static char *next_tok(char **p, const char *delims)
+{
+        char *s = *p, *e;
+
+        if (s == NULL)
+                return NULL;
+        s += strspn(s, delims);
+        if (*s == '\0') {
+                *p = NULL;
+                return NULL;
+        }
+        e = s + strcspn(s, delims);
+        if (*e) {
+                *e = '\0';
+                *p = e + 1;
+        } else {
+                *p = NULL;
+        }
+        return s;
+}
+
+static int read_conf(cc_lnx_ctx *c, const char *path, int depth, cc_error *err)
+{
+        char *text = NULL, *line, *save;
+        size_t len = 0;
+        cc_error rerr = {0};
+        char *dir = NULL;
+        int rv = -1;
+
+        if (depth > 8)
+                return cc_strv_push(&c->conf_warnings, "ld.so.conf includes nest more than 8 deep", err);
+        if (cc_tree_read(c->m->tree, path, (size_t)1 << 20, &text, &len, &rerr) < 0) {
+                if (rerr.code == CC_ERR_NOMEM) {
+                        *err = rerr;
+                        return -1;
+                }
+                if (depth == 0 && rerr.code == CC_ERR_NOTFOUND)
+                        return 0;
+                return cc_strv_push(&c->conf_warnings, rerr.msg, err);
+        }
+        dir = dirname_of(path, err);
+        if (dir == NULL)
+                goto done;
+        save = text;
+        while ((line = next_tok(&save, "\n")) != NULL) {
+                char *hash = strchr(line, '#'), *s = line, *e;
+
+                if (hash)
+                        *hash = '\0';
+                while (*s == ' ' || *s == '\t')
+                        s++;
+                e = s + strlen(s);
+                while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+                        *--e = '\0';
+                if (*s == '\0')
+                        continue;
+                if (strncmp(s, "include", 7) == 0 && (s[7] == ' ' || s[7] == '\t')) {
+                        char *tok, *save2 = s + 8;
+
+                        while ((tok = next_tok(&save2, " \t")) != NULL) {
+                                cc_strv files = {0};
+                                char *full =
+                                    tok[0] == '/' ? cc_strdup(err, tok) : cc_tree_join(c->m->tree, dir, tok, err);
+                                cc_error gerr = {0};
+                                size_t i;
+
+                                if (full == NULL)
+                                        goto done;
+                                if (cc_tree_glob(c->m->tree, full, 10000, &files, &gerr) < 0) {
+                                        free(full);
+                                        if (gerr.code == CC_ERR_NOMEM) {
+                                                *err = gerr;
+                                                goto done;
+                                        }
+                                        if (cc_strv_push(&c->conf_warnings, gerr.msg, err) < 0)
+                                                goto done;
+                                        continue;
+                                }
+                                free(full);
+                                for (i = 0; i < files.n; i++)
+                                        if (read_conf(c, files.v[i], depth + 1, err) < 0) {
+                                                cc_strv_free(&files);
+                                                goto done;
+                                        }
+                                cc_strv_free(&files);
+                        }
+                        continue;
+                }
+                if (strncmp(s, "hwcap", 5) == 0 && (s[5] == ' ' || s[5] == '\t'))
+                        continue;
+                if (s[0] != '/') {
+                        char *w =
+                            cc_asprintf(err, "%s: '%s' is not an absolute directory: ldconfig ignores it", path, s);
+
+                        if (cc_strv_take(&c->conf_warnings, w, err) < 0)
+                                goto done;
+                        continue;
+                }
+                {
+                        /* "dir=TYPE" (old syntax) */
+                        char *eq = strchr(s, '=');
+
+                        if (eq)
+                                *eq = '\0';
+                        e = s + strlen(s);
+                        while (e > s + 1 && e[-1] == '/')
+                                *--e = '\0';
+                }
+                if (!cc_strv_contains(&c->conf_dirs, s) && c->conf_dirs.n < MAX_PATH_ENTRIES &&
+                    cc_strv_push(&c->conf_dirs, s, err) < 0)
+                        goto done;
+        }
+        rv = 0;
+done:
+        free(text);
+        free(dir);
+        return rv;
+}
+
+/* ---- the cache ------------------------------------------------------------------ */
+
+static int read_cache(cc_lnx_ctx *c, cc_error *err)
+{
+        cc_map mp;
+        cc_error cerr = {0};
+        size_t i;
+
+        c->cache_path = cc_strdup(err, "/etc/ld.so.cache");
+        if (c->cache_path == NULL)
+                return -1;
+        c->cache_flags = cc_ldcache_flags_for(c->elfclass, c->machine);
+        if (cc_tree_map(c->m->tree, c->cache_path, (size_t)512 << 20, &mp, &cerr) < 0) {
+                if (cerr.code == CC_ERR_NOMEM) {
+                        *err = cerr;
+                        return -1;
+                }
+                c->cache_error = cc_strdup(err, cerr.msg);
+                return c->cache_error ? 0 : -1;
+        }
+        if (cc_ldcache_parse(mp.data, mp.size, &c->cache, &cerr) < 0) {
+                cc_unmap(&mp);
+                if (cerr.code == CC_ERR_NOMEM) {
+                        *err = cerr;
+                        return -1;
+                }
+                c->cache_error =
+                    cc_asprintf(err, "%s: %s (ld.so ignores a cache it cannot read)", c->cache_path, cerr.msg);
+                if (c->cache_error == NULL || cc_strv_push(&c->notes, c->cache_error, err) < 0)
+                        return -1;
+                return 0;
+        }
+        cc_unmap(&mp);
+        for (i = c->cache->n; i > 0; i--) {
+                /* first entry of each name: insert backwards so the first wins */
+                if (cc_smap_put(&c->cache_index, c->cache->entries[i - 1].key, (void *)(uintptr_t)i, NULL, err) < 0)
+                        return -1;
+        }
+        return 0;
+}
+
+int cc_lnx_ctx_open(cc_machine *m, const char *exe, cc_lnx_ctx **out, cc_error *err)
+{
+        cc_lnx_ctx *c;
+
+        *out = NULL;
+        if (m->system != CC_SYS_LINUX)
+                return cc_err(err, CC_ERR_USAGE, "the Linux loader is emulated only for a Linux tree");
+        c = cc_calloc(err, 1, sizeof(*c));
+        if (c == NULL)
+                return -1;
+        c->m = m;
+        c->glibc_minor = -1;
+        if (read_program(c, exe, err) < 0 || read_loader(c, err) < 0 || make_subdirs(c, err) < 0 ||
+            read_cache(c, err) < 0 || read_conf(c, "/etc/ld.so.conf", 0, err) < 0) {
+                cc_lnx_ctx_free(c);
+                return -1;
+        }
+        c->ld_library_path = cc_machine_getenv(m, "LD_LIBRARY_PATH");
+        *out = c;
+        return 0;
+}
+
+void cc_lnx_ctx_free(cc_lnx_ctx *c)
+{
+        if (c == NULL)
+                return;
+        free(c->exe);
+        free(c->exe_source);
+        free(c->interp);
+        free(c->interp_source);
+        cc_strv_free(&c->sysdirs);
+        free(c->sysdirs_source);
+        free(c->dst_lib);
+        free(c->dst_platform);
+        free(c->glibc);
+        cc_strv_free(&c->subdirs);
+        free(c->subdirs_source);
+        free(c->cache_path);
+        cc_ldcache_free(c->cache);
+        free(c->cache_error);
+        cc_smap_free(&c->cache_index);
+        cc_strv_free(&c->conf_dirs);
+        cc_strv_free(&c->conf_warnings);
+        cc_strv_free(&c->notes);
+        free(c);
+}
+
+const cc_strv *cc_lnx_ctx_conf_dirs(const cc_lnx_ctx *c)
+{
+        return &c->conf_dirs;
+}
+
+const cc_strv *cc_lnx_ctx_conf_warnings(const cc_lnx_ctx *c)
+{
+        return &c->conf_warnings;
+}
+
+const struct cc_ldcache *cc_lnx_ctx_cache(const cc_lnx_ctx *c)
+{
+        return c->cache;
+}
+
+const cc_strv *cc_lnx_ctx_default_dirs(const cc_lnx_ctx *c)
+{
+        return &c->sysdirs;
+}
+
+cc_value *cc_lnx_ctx_facts(const cc_lnx_ctx *c, cc_error *err)
+{
+        cc_value *o = cc_v_object(err), *cache = NULL;
+        char fb[64];
+
+        if (o == NULL)
+                return NULL;
+        cache = cc_v_object(err);
+        if (cache == NULL)
+                goto fail;
+        if (cc_v_set(o, "program", cc_v_str(c->exe, err), err) < 0 ||
+            cc_v_set_str(o, "program_source", c->exe_source, err) < 0 ||
+            cc_v_set_int(o, "elf_class", c->elfclass, err) < 0 ||
+            cc_v_set(o, "machine", cc_v_str(cc_elf_machine_name(c->machine), err), err) < 0 ||
+            cc_v_set(o, "interpreter", cc_v_str(c->interp, err), err) < 0 ||
+            cc_v_set(o, "interpreter_source", cc_v_str(c->interp_source, err), err) < 0 ||
+            cc_v_set(o, "default_dirs", cc_v_strv(&c->sysdirs, err), err) < 0 ||
+            cc_v_set_str(o, "default_dirs_source", c->sysdirs_source, err) < 0 ||
+            cc_v_set(o, "glibc", cc_v_str(c->glibc, err), err) < 0 || cc_v_set_str(o, "dst_lib", c->dst_lib, err) < 0 ||
+            cc_v_set(o, "dst_platform", cc_v_str(c->dst_platform, err), err) < 0 ||
+            cc_v_set(o, "subdirs", cc_v_strv(&c->subdirs, err), err) < 0 ||
+            cc_v_set_str(o, "subdirs_source", c->subdirs_source, err) < 0 ||
+            cc_v_set(o, "ld_library_path", cc_v_str(c->ld_library_path, err), err) < 0)
+                goto fail;
+        if (cc_v_set_str(cache, "path", c->cache_path, err) < 0 ||
+            cc_v_set(cache, "format",
+                     cc_v_str(c->cache == NULL                        ? NULL
+                              : c->cache->format == CC_LDCACHE_OLD    ? "old"
+                              : c->cache->format == CC_LDCACHE_COMPAT ? "compat"
+                                                                      : "new",
+                              err),
+                     err) < 0 ||
+            cc_v_set_int(cache, "entries", c->cache ? (int64_t)c->cache->n : 0, err) < 0 ||
+            cc_v_set(cache, "required_flags",
+                     c->cache_flags >= 0 ? cc_v_str(cc_ldcache_flags_str(c->cache_flags, fb, sizeof(fb)), err)
+                                         : cc_v_null(err),
+                     err) < 0 ||
+            cc_v_set(cache, "error", cc_v_str(c->cache_error, err), err) < 0 ||
+            cc_v_set(cache, "generator", cc_v_str(c->cache ? c->cache->generator : NULL, err), err) < 0)
+                goto fail;
+        if (cc_v_set(o, "ld_so_cache", cache, err) < 0) {
+                cache = NULL;
+                goto fail;
+        }
+        cache = NULL;
+        if (cc_v_set(o, "ld_so_conf_dirs", cc_v_strv(&c->conf_dirs, err), err) < 0 ||
+            cc_v_set(o, "ld_so_conf_warnings", cc_v_strv(&c->conf_warnings, err), err) < 0 ||
+            cc_v_set(o, "notes", cc_v_strv(&c->notes, err), err) < 0)
+                goto fail;
+        return o;
+fail:
+        cc_v_free(cache);
+        cc_v_free(o);
+        return NULL;
+}
+
+/* ---- dynamic string tokens ---------------------------------------------------------- */
+
+/* Expand $ORIGIN, $LIB, $PLATFORM (and ${...}) in s. origin NULL: an element
+ * with $ORIGIN cannot be expanded (*dropped = 1, as ld.so drops it). */
+static char *expand_dst(const cc_lnx_ctx *c, const char *s, const char *origin, int *dropped, cc_error *err)
+{
+        cc_buf b = {0};
+        const char *p = s;
+
+        *dropped = 0;
+        while (*p) {
+                if (*p == '$') {
+                        static const char *const names[] = {"ORIGIN", "LIB", "PLATFORM"};
+                        const char *vals[3];
+                        size_t i;
+                        int matched = 0;
+
+                        vals[0] = origin;
+                        vals[1] = c->dst_lib;
+                        vals[2] = c->dst_platform;
+                        for (i = 0; i < 3 && !matched; i++) {
+                                size_t n = strlen(names[i]);
+                                size_t skip = 0;
+
+                                if (strncmp(p + 1, names[i], n) == 0 &&
+                                    !((p[1 + n] >= 'A' && p[1 + n] <= 'Z') || (p[1 + n] >= 'a' && p[1 + n] <= 'z') ||
+                                      (p[1 + n] >= '0' && p[1 + n] <= '9') || p[1 + n] == '_'))
+                                        skip = 1 + n;
+                                else if (p[1] == '{' && strncmp(p + 2, names[i], n) == 0 && p[2 + n] == '}')
+                                        skip = 3 + n;
+                                if (skip == 0)
+                                        continue;
+                                matched = 1;
+                                if (vals[i] == NULL) {
+                                        *dropped = 1;
+                                        cc_buf_free(&b);
+                                        return cc_strdup(err, "");
+                                }
+                                if (cc_buf_puts(&b, vals[i], err) < 0)
+                                        goto fail;
+                                p += skip;
+                        }
+                        if (matched)
+                                continue;
+                }
+                if (cc_buf_putc(&b, *p, err) < 0)
+                        goto fail;
+                p++;
+        }
+        return b.data ? cc_buf_steal(&b) : cc_strdup(err, "");
+fail:
+        cc_buf_free(&b);
+        return NULL;
+}
+
+/* ---- searching ---------------------------------------------------------------------- */
+
+struct search {
+        cc_lnx_ctx *c;
+        const char *name;
+        cc_resolution *r;
+        int shadowed; /* keep going after the winner */
+        int done;     /* the loader has stopped (found or failed) */
+        int failed;   /* it stopped on a file it cannot load */
+        int last;     /* the verdict of the last place tried */
+        char *winner_canonical;
+};
+
+/* Try one file. Returns -1 on a hard error. */
+static int try_file(struct search *s, const char *shown, int how, const char *origin, cc_error *err)
+{
+        char detail[512];
+        char *abs, *canon = NULL;
+        int v, rv = -1;
+
+        abs = cc_machine_abs(s->c->m, shown, err);
+        if (abs == NULL)
+                return -1;
+        v = check_candidate(s->c, abs, detail, sizeof(detail), &canon, err);
+        if (v < 0)
+                goto done;
+        s->last = v;
+        if (s->done) {
+                /* after the winner: only other usable copies matter */
+                if (v == HDR_OK) {
+                        size_t i;
+                        int dup = s->winner_canonical && strcmp(canon, s->winner_canonical) == 0;
+
+                        for (i = s->r->ntried; i < s->r->ntries && !dup; i++)
+                                dup = s->r->tries[i].outcome == CC_TRY_SHADOWED && s->r->tries[i].realpath &&
+                                      strcmp(s->r->tries[i].realpath, canon) == 0;
+                        if (!dup && cc_resolution_add(s->r, shown, how, origin, CC_TRY_SHADOWED, NULL, canon, err) < 0)
+                                goto done;
+                }
+                rv = 0;
+                goto done;
+        }
+        if (v == HDR_MISSING || v == HDR_SKIP || v == HDR_ERROR) {
+                rv = cc_resolution_add(s->r, shown, how, origin, v == HDR_MISSING ? CC_TRY_MISSING : CC_TRY_SKIPPED,
+                                       detail[0] ? detail : NULL, canon, err);
+                goto done;
+        }
+        if (cc_resolution_add(s->r, shown, how, origin, v == HDR_OK ? CC_TRY_FOUND : CC_TRY_FAILED,
+                              v == HDR_OK ? NULL : detail, canon, err) < 0)
+                goto done;
+        s->done = 1;
+        s->r->ntried = s->r->ntries;
+        if (v == HDR_OK) {
+                s->r->found = 1;
+                s->r->how = how;
+                s->r->path = cc_strdup(err, shown);
+                s->r->origin = origin ? cc_strdup(err, origin) : NULL;
+                s->r->realpath = canon;
+                canon = NULL;
+                s->winner_canonical = s->r->realpath;
+                if (s->r->path == NULL || (origin && s->r->origin == NULL))
+                        goto done;
+        } else {
+                char *n =
+                    cc_asprintf(err, "%s: %s; the load fails here (ld.so does not go on searching)", shown, detail);
+
+                s->failed = 1;
+                if (cc_strv_take(&s->r->notes, n, err) < 0)
+                        goto done;
+        }
+        rv = 0;
+done:
+        free(canon);
+        free(abs);
+        return rv;
+}
+
+static int note(struct search *s, cc_error *err, const char *fmt, ...) CC_PRINTF(3, 4);
+
+static int note(struct search *s, cc_error *err, const char *fmt, ...)
+{
+        va_list ap;
+        char *n;
+
+        va_start(ap, fmt);
+        n = cc_vasprintf(err, fmt, ap);
+        va_end(ap);
+        if (n == NULL)
+                return -1;
+        if (cc_strv_contains(&s->r->notes, n)) {
+                free(n);
+                return 0;
+        }
+        return cc_strv_take(&s->r->notes, n, err);
+}
+
+/* Search one ':'-separated list (RPATH, LD_LIBRARY_PATH, RUNPATH): every
+ * element with each hwcaps subdirectory, elements deduplicated as ld.so
+ * does within one list. origin_dir expands $ORIGIN (NULL: unknown). */
+static int search_list(struct search *s, const char *list, const char *origin_dir, int how, const char *what,
+                       cc_error *err)
+{
+        cc_strv elems = {0};
+        cc_smap seen = {0};
+        size_t i, k;
+        int rv = -1;
+
+        if (list == NULL)
+                return 0;
+        if (cc_split_pathlist(list, ':', MAX_PATH_ENTRIES, &elems, err) < 0) {
+                if (err->code != CC_ERR_LIMIT)
+                        goto done;
+                cc_err_clear(err);
+                if (note(s, err, "%s has more than %d elements: only the first %d are searched here", what,
+                         MAX_PATH_ENTRIES, MAX_PATH_ENTRIES) < 0)
+                        goto done;
+        }
+        for (i = 0; i < elems.n; i++) {
+                int dropped = 0;
+                char *dir = expand_dst(s->c, elems.v[i], origin_dir, &dropped, err);
+                char *origin;
+                size_t dl;
+
+                if (dir == NULL)
+                        goto done;
+                if (dropped) {
+                        free(dir);
+                        if (note(s, err, "%s element '%s' uses $ORIGIN, which is unknown here: ld.so drops it", what,
+                                 elems.v[i]) < 0)
+                                goto done;
+                        continue;
+                }
+                if (dir[0] == '\0') {
+                        if (note(s, err, "%s element %zu is empty: ld.so searches the current directory (%s) there",
+                                 what, i + 1, s->c->m->cwd) < 0) {
+                                free(dir);
+                                goto done;
+                        }
+                } else if (dir[0] != '/') {
+                        if (note(s, err,
+                                 "%s element %zu ('%s') is relative: ld.so searches it from the current directory (%s)",
+                                 what, i + 1, dir, s->c->m->cwd) < 0) {
+                                free(dir);
+                                goto done;
+                        }
+                }
+                dl = strlen(dir);
+                while (dl > 1 && dir[dl - 1] == '/')
+                        dir[--dl] = '\0';
+                if (cc_smap_get(&seen, dir, NULL)) {
+                        free(dir);
+                        continue;
+                }
+                if (cc_smap_put(&seen, dir, NULL, NULL, err) < 0) {
+                        free(dir);
+                        goto done;
+                }
+                if (strcmp(elems.v[i], dir) == 0)
+                        origin = cc_asprintf(err, "%s element %zu", what, i + 1);
+                else
+                        origin = cc_asprintf(err, "%s element %zu (%s)", what, i + 1, elems.v[i]);
+                if (origin == NULL) {
+                        free(dir);
+                        goto done;
+                }
+                for (k = 0; k < s->c->subdirs.n && (!s->done || s->shadowed); k++) {
+                        const char *sub = s->c->subdirs.v[k];
+                        /* as ld.so builds it: an empty element gives a bare relative name */
+                        char *p = cc_asprintf(err, "%s%s%s%s%s", strcmp(dir, "/") == 0 ? "" : dir, dir[0] ? "/" : "",
+                                              sub, sub[0] ? "/" : "", s->name);
+
+                        if (p == NULL || try_file(s, p, how, origin, err) < 0) {
+                                free(p);
+                                free(origin);
+                                free(dir);
+                                goto done;
+                        }
+                        free(p);
+                }
+                free(origin);
+                if (!s->done && s->last == HDR_ERROR) {
+                        /* glibc's open_path: an error other than ENOENT/EACCES on a
+                         * directory that exists ends this whole list */
+                        int rc = note(s, err,
+                                      "%s: an error other than \"no such file\" at %s/%s: ld.so gives up the rest of "
+                                      "the %s list and goes on with the next step",
+                                      what, dir[0] ? dir : ".", s->name, what);
+
+                        free(dir);
+                        if (rc < 0)
+                                goto done;
+                        break;
+                }
+                free(dir);
+        }
+        rv = 0;
+done:
+        cc_strv_free(&elems);
+        cc_smap_free(&seen);
+        return rv;
+}
+
+/* 1 if path lies in one of the loader's default directories. */
+static int in_default_dir(const cc_lnx_ctx *c, const char *path)
+{
+        size_t i;
+
+        for (i = 0; i < c->sysdirs.n; i++) {
+                size_t n = strlen(c->sysdirs.v[i]);
+
+                if (strncmp(path, c->sysdirs.v[i], n) == 0 && (path[n] == '/' || (n == 1 && c->sysdirs.v[i][0] == '/')))
+                        return 1;
+        }
+        return 0;
+}
+
+static int search_cache(struct search *s, int nodeflib, cc_error *err)
+{
+        const cc_ldcache *cache = s->c->cache;
+        void *v = NULL;
+        size_t i, best = (size_t)-1;
+        int best_prio = 1 << 30;
+        char fb[64];
+
+        if (cache == NULL || !cc_smap_get(&s->c->cache_index, s->name, &v))
+                return 0;
+        /* Entries of the name with the flags this loader requires: the
+         * glibc-hwcaps entry of the best level the CPU has, else the first
+         * plain entry. */
+        {
+                size_t best_hw = (size_t)-1, first_plain = (size_t)-1;
+
+                for (i = (size_t)(uintptr_t)v - 1; i < cache->n; i++) {
+                        const cc_ldcache_entry *e = &cache->entries[i];
+                        size_t k;
+
+                        if (strcmp(e->key, s->name) != 0 ||
+                            !cc_ldcache_flags_accepted(e->flags, s->c->elfclass, s->c->machine, 0))
+                                continue;
+                        if (e->hwcaps_index < 0) {
+                                if (first_plain == (size_t)-1)
+                                        first_plain = i;
+                                continue;
+                        }
+                        for (k = 0; e->hwcaps && k < s->c->subdirs.n; k++) {
+                                const char *sd = s->c->subdirs.v[k];
+
+                                if (cc_starts_with(sd, "glibc-hwcaps/") && strcmp(sd + 13, e->hwcaps) == 0 &&
+                                    (int)k < best_prio) {
+                                        best_prio = (int)k;
+                                        best_hw = i;
+                                }
+                        }
+                }
+                best = best_hw != (size_t)-1 ? best_hw : first_plain;
+        }
+        /* Every entry of the name is looked at in the one cache lookup: the
+         * chosen one is opened, the others are passed over (listed as tried
+         * even when they come after the chosen one). */
+        {
+                int was_done = s->done, found_here = 0;
+
+                for (i = (size_t)(uintptr_t)v - 1; i < cache->n; i++) {
+                        const cc_ldcache_entry *e = &cache->entries[i];
+                        char origin[256], detail[256];
+
+                        if (strcmp(e->key, s->name) != 0)
+                                continue;
+                        snprintf(origin, sizeof(origin), "%s entry (%s%s%s)", s->c->cache_path,
+                                 cc_ldcache_flags_str(e->flags, fb, sizeof(fb)), e->hwcaps ? ", hwcaps: " : "",
+                                 e->hwcaps ? e->hwcaps : "");
+                        if (i == best && nodeflib && in_default_dir(s->c, e->value)) {
+                                if (!was_done &&
+                                    cc_resolution_add(s->r, e->value, CC_HOW_LDCACHE, origin, CC_TRY_SKIPPED,
+                                                      "in a default directory: the requester's DF_1_NODEFLIB excludes "
+                                                      "it",
+                                                      NULL, err) < 0)
+                                        return -1;
+                                continue;
+                        }
+                        if (i == best) {
+                                if (try_file(s, e->value, CC_HOW_LDCACHE, origin, err) < 0)
+                                        return -1;
+                                found_here = !was_done && s->done;
+                                continue;
+                        }
+                        if (was_done)
+                                continue; /* looked at only for shadowed copies: the chosen entry is enough */
+                        if (!cc_ldcache_flags_accepted(e->flags, s->c->elfclass, s->c->machine, 0))
+                                snprintf(detail, sizeof(detail), "an entry for %s, not for this %d-bit %s program", fb,
+                                         s->c->elfclass, machine_desc(s->c->elfclass, s->c->machine));
+                        else if (e->hwcaps)
+                                snprintf(detail, sizeof(detail), "for glibc-hwcaps %s, %s", e->hwcaps,
+                                         best_prio < (1 << 30) ? "a better level was chosen"
+                                                               : "a level this CPU does not have");
+                        else
+                                snprintf(detail, sizeof(detail), "a later entry of the same name");
+                        if (cc_resolution_add(s->r, e->value, CC_HOW_LDCACHE, origin, CC_TRY_SKIPPED, detail, NULL,
+                                              err) < 0)
+                                return -1;
+                        if (found_here)
+                                s->r->ntried = s->r->ntries;
+                }
+        }
+        return 0;
+}
+
+static int search_default(struct search *s, cc_error *err)
+{
+        size_t i, k;
+
+        for (i = 0; i < s->c->sysdirs.n && (!s->done || s->shadowed); i++) {
+                const char *dir = s->c->sysdirs.v[i];
+                char origin[256];
+
+                snprintf(origin, sizeof(origin), "default directory of %s", s->c->interp ? s->c->interp : "the loader");
+                for (k = 0; k < s->c->subdirs.n && (!s->done || s->shadowed); k++) {
+                        const char *sub = s->c->subdirs.v[k];
+                        char *p = cc_asprintf(err, "%s/%s%s%s", strcmp(dir, "/") == 0 ? "" : dir, sub,
+                                              sub[0] ? "/" : "", s->name);
+
+                        if (p == NULL || try_file(s, p, CC_HOW_DEFAULT, origin, err) < 0) {
+                                free(p);
+                                return -1;
+                        }
+                        free(p);
+                }
+                if (!s->done && s->last == HDR_ERROR)
+                        return note(s, err,
+                                    "an error other than \"no such file\" at %s/%s: ld.so gives up the rest of its "
+                                    "default directories",
+                                    dir, s->name);
+        }
+        return 0;
+}
+
+/* Notes for a name that was not found (or a surprising answer). */
+static int after_notes(struct search *s, const cc_lnx_obj *chain, size_t n, cc_error *err)
+{
+        size_t i;
+
+        if (s->r->found || s->failed)
+                return 0;
+        for (i = 0; i < s->c->conf_dirs.n && !cc_smap_get(&s->c->cache_index, s->name, NULL); i++) {
+                char *p = cc_tree_join(s->c->m->tree, s->c->conf_dirs.v[i], s->name, err);
+                cc_stat st;
+
+                if (p == NULL || cc_tree_stat(s->c->m->tree, p, &st, err) < 0) {
+                        free(p);
+                        return -1;
+                }
+                if (st.type == CC_FT_FILE &&
+                    note(s, err,
+                         "%s exists in %s (listed in ld.so.conf) but ld.so.cache has no usable entry for it: "
+                         "run ldconfig",
+                         p, s->c->conf_dirs.v[i]) < 0) {
+                        free(p);
+                        return -1;
+                }
+                free(p);
+        }
+        /* the requester's own directory holds it, but nothing points there */
+        if (n > 0 && chain[0].origin != NULL) {
+                char *p = cc_tree_join(s->c->m->tree, chain[0].origin, s->name, err);
+                cc_stat st;
+
+                if (p == NULL || cc_tree_stat(s->c->m->tree, p, &st, err) < 0) {
+                        free(p);
+                        return -1;
+                }
+                if (st.type == CC_FT_FILE &&
+                    note(s, err,
+                         "%s is in the requester's own directory, but ld.so does not look there: %s has no "
+                         "RUNPATH/RPATH $ORIGIN (add it with patchelf --set-rpath '$ORIGIN', or put the directory on "
+                         "LD_LIBRARY_PATH or in ld.so.conf)",
+                         p, chain[0].path) < 0) {
+                        free(p);
+                        return -1;
+                }
+                free(p);
+        }
+        /* the cache knows the library under a longer name (libcuda.so.1 for libcuda.so) */
+        if (s->c->cache != NULL) {
+                size_t nl = strlen(s->name), shown = 0;
+
+                for (i = 0; i < s->c->cache->n && shown < 3; i++) {
+                        const cc_ldcache_entry *e = &s->c->cache->entries[i];
+
+                        if (strncmp(e->key, s->name, nl) == 0 && e->key[nl] == '.' &&
+                            cc_ldcache_flags_accepted(e->flags, s->c->elfclass, s->c->machine, 0)) {
+                                if (note(s, err,
+                                         "ld.so.cache has %s (%s) but not %s: the program asks for exactly %s (a "
+                                         "development link %s -> %s would satisfy it)",
+                                         e->key, e->value, s->name, s->name, s->name, e->key) < 0)
+                                        return -1;
+                                shown++;
+                        }
+                }
+        }
+        return 0;
+}
+
+int cc_lnx_resolve(cc_lnx_ctx *c, const char *name, const cc_lnx_obj *chain, size_t n, int shadowed, cc_resolution *out,
+                   cc_error *err)
+{
+        struct search s;
+        const cc_lnx_obj *req = n ? &chain[0] : NULL;
+        size_t i;
+        int rv = -1;
+
+        memset(out, 0, sizeof(*out));
+        memset(&s, 0, sizeof(s));
+        s.c = c;
+        s.r = out;
+        s.name = name;
+        s.shadowed = shadowed;
+        out->how = CC_HOW_NOT_FOUND;
+        out->name = cc_strdup(err, name);
+        if (out->name == NULL)
+                goto done;
+        if (strlen(name) > MAX_NAME) {
+                cc_err(err, CC_ERR_LIMIT, "a library name longer than %d bytes", MAX_NAME);
+                goto done;
+        }
+        if (strchr(name, '/') != NULL) {
+                /* a path: DSTs expanded, then used as it is */
+                int dropped = 0;
+                char *p = expand_dst(c, name, req ? req->origin : NULL, &dropped, err);
+
+                if (p == NULL)
+                        goto done;
+                if (dropped) {
+                        free(p);
+                        if (note(&s, err, "'%s' uses $ORIGIN, which is unknown here", name) < 0)
+                                goto done;
+                } else {
+                        rv = try_file(&s, p, CC_HOW_DIRECT, "the name is a path", err);
+                        free(p);
+                        if (rv < 0)
+                                goto done;
+                }
+                if (!s.done)
+                        out->ntried = out->ntries;
+                rv = 0;
+                goto done;
+        }
+        /* DT_RPATH of the requester and its loaders, unless the requester has DT_RUNPATH */
+        if (req == NULL || req->runpath == NULL) {
+                for (i = 0; i < n && (!s.done || shadowed); i++) {
+                        char what[512];
+
+                        if (chain[i].rpath == NULL)
+                                continue;
+                        if (chain[i].runpath != NULL) {
+                                if (note(&s, err, "%s has DT_RUNPATH, so its DT_RPATH is ignored", chain[i].path) < 0)
+                                        goto done;
+                                continue;
+                        }
+                        snprintf(what, sizeof(what), "RPATH of %s%s", chain[i].path,
+                                 i == 0 ? "" : " (inherited: a loader of the requester)");
+                        if (search_list(&s, chain[i].rpath, chain[i].origin, CC_HOW_RPATH, what, err) < 0)
+                                goto done;
+                }
+        } else if (req->rpath != NULL && note(&s, err,
+                                              "%s has both DT_RPATH and DT_RUNPATH: ld.so ignores its DT_RPATH and "
+                                              "those of its loaders",
+                                              req->path) < 0) {
+                goto done;
+        }
+        if ((!s.done || shadowed) && c->ld_library_path != NULL) {
+                /* $ORIGIN in LD_LIBRARY_PATH is the program's */
+                const char *origin = n ? chain[n - 1].origin : NULL;
+
+                if (search_list(&s, c->ld_library_path, origin, CC_HOW_LD_LIBRARY_PATH, "LD_LIBRARY_PATH", err) < 0)
+                        goto done;
+        }
+        if ((!s.done || shadowed) && req != NULL && req->runpath != NULL) {
+                char what[512];
+
+                snprintf(what, sizeof(what), "RUNPATH of %s", req->path);
+                if (search_list(&s, req->runpath, req->origin, CC_HOW_RUNPATH, what, err) < 0)
+                        goto done;
+        }
+        if (req != NULL && req->nodeflib) {
+                if (note(&s, err,
+                         "%s is linked with -z nodefaultlib (DF_1_NODEFLIB): for its dependencies ld.so takes no "
+                         "ld.so.cache entry in a default directory and does not search the default directories",
+                         req->path) < 0)
+                        goto done;
+                if ((!s.done || shadowed) && search_cache(&s, 1, err) < 0)
+                        goto done;
+        } else {
+                if ((!s.done || shadowed) && search_cache(&s, 0, err) < 0)
+                        goto done;
+                if ((!s.done || shadowed) && search_default(&s, err) < 0)
+                        goto done;
+        }
+        if (!s.done)
+                out->ntried = out->ntries;
+        if (after_notes(&s, chain, n, err) < 0)
+                goto done;
+        rv = 0;
+done:
+        if (rv == 0 && !out->found && out->how == CC_HOW_NONE)
+                out->how = CC_HOW_NOT_FOUND;
+        if (rv < 0)
+                cc_resolution_free(out);
+        return rv;
+}

@@ -1,0 +1,379 @@
+/* cudnnctl_which: where the loader finds a name, what it shadows, and the
+ * copies that are on the machine but on no search path. */
+#include "resolve.h"
+
+#include "../discover/discover.h"
+#include "../formats/elf.h"
+#include "../formats/pe.h"
+#include "../inspect/inspect.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_VERSION_FILE ((size_t)4 << 30)
+
+/* The static versions of one file (file name, exported constants, version
+ * resource), as inspect reads them; an empty array when there are none. */
+/* A file named for one cuDNN major (cudnn64_8.dll, libcudnn.so.8) whose
+ * content says another (its version resource, exported constants, its
+ * SONAME or export name): a renamed copy (failure-modes.md "renamed-dll"). */
+static int name_problems(const char *name, const cc_value *obj, cc_value *problems, cc_error *err)
+{
+        cc_libname ln, in;
+        const cc_value *vers = cc_v_get(obj, "versions");
+        const char *inner = cc_v_get_str(cc_v_get(obj, "elf"), "soname");
+        size_t i;
+
+        if (inner == NULL)
+                inner = cc_v_get_str(cc_v_get(obj, "pe"), "export_name");
+        if (cc_name_library(name, &ln) < 0 || ln.major < 0)
+                return 0;
+        for (i = 0; i < cc_v_len(vers); i++) {
+                const cc_value *e = cc_v_at(vers, i);
+                const char *src = cc_v_get_str(e, "source"), *ver = cc_v_get_str(e, "version");
+                const char *comp = cc_v_get_str(e, "component");
+                cudnnctl_ver v;
+
+                if (src == NULL || ver == NULL || strcmp(src, "file-name") == 0 || (comp && strcmp(comp, "cudnn") != 0))
+                        continue;
+                if (cudnnctl_ver_parse(ver, &v) == 0 && v.n > 0 && v.part[0] != ln.major &&
+                    cc_v_push(problems,
+                              cc_v_strf(err, "named for cuDNN %d but its %s says %s: a renamed copy of another major",
+                                        ln.major, src, ver),
+                              err) < 0)
+                        return -1;
+        }
+        if (inner != NULL && cc_name_library(inner, &in) == 0 && in.major >= 0 && in.major != ln.major &&
+            cc_v_push(problems,
+                      cc_v_strf(err, "named %s but it calls itself %s (its %s): a renamed copy", name, inner,
+                                cc_v_get(obj, "elf") ? "SONAME" : "export name"),
+                      err) < 0)
+                return -1;
+        return 0;
+}
+
+cc_value *cc_file_versions_ex(cc_machine *m, const char *vpath, cc_value **problems, cc_error *err)
+{
+        cc_map mp;
+        cc_error merr = {0};
+        cc_value *obj, *v;
+        char *canon;
+        const char *name;
+
+        if (problems)
+                *problems = NULL;
+        /* the file's own name: a link's name is not the file's */
+        canon = cc_tree_canonical(m->tree, vpath, &merr);
+        name = cc_basename(canon ? canon : vpath);
+        if (cc_tree_map(m->tree, vpath, MAX_VERSION_FILE, &mp, &merr) < 0) {
+                free(canon);
+                if (merr.code == CC_ERR_NOMEM) {
+                        *err = merr;
+                        return NULL;
+                }
+                return cc_v_array(err);
+        }
+        obj = cc_v_object(err);
+        if (obj == NULL ||
+            cc_inspect_bytes(name, mp.data, mp.size, CUDNNCTL_INSPECT_NO_ARCHIVE_MEMBERS, obj, err) < 0) {
+                cc_unmap(&mp);
+                cc_v_free(obj);
+                free(canon);
+                return NULL;
+        }
+        cc_unmap(&mp);
+        if (problems) {
+                *problems = cc_v_array(err);
+                if (*problems == NULL || name_problems(name, obj, *problems, err) < 0) {
+                        cc_v_free(*problems);
+                        *problems = NULL;
+                        cc_v_free(obj);
+                        free(canon);
+                        return NULL;
+                }
+        }
+        free(canon);
+        v = cc_v_take(obj, "versions");
+        cc_v_free(obj);
+        return v ? v : cc_v_array(err);
+}
+
+cc_value *cc_file_versions(cc_machine *m, const char *vpath, cc_error *err)
+{
+        return cc_file_versions_ex(m, vpath, NULL, err);
+}
+
+/* Add "versions" (and "installation") to each found/shadowed entry of a
+ * resolution's facts. */
+static int annotate(cc_machine *m, const cc_discovery *d, cc_value *entry, const char *path, const char *real,
+                    cc_error *err)
+{
+        cc_value *v, *problems = NULL;
+        char *abs;
+
+        if (real == NULL)
+                return 0;
+        abs = cc_machine_abs(m, path, err);
+        if (abs == NULL)
+                return -1;
+        v = cc_file_versions_ex(m, abs, &problems, err);
+        free(abs);
+        if (cc_v_set(entry, "versions", v, err) < 0) {
+                cc_v_free(problems);
+                return -1;
+        }
+        if (cc_v_len(problems) > 0) {
+                if (cc_v_set(entry, "problems", problems, err) < 0)
+                        return -1;
+        } else {
+                cc_v_free(problems);
+        }
+        if (d != NULL) {
+                int id = cc_discovery_install_of(d, real);
+
+                if (cc_v_set(entry, "installation", id ? cc_v_int(id, err) : cc_v_null(err), err) < 0)
+                        return -1;
+        }
+        return 0;
+}
+
+static int annotate_result(cc_machine *m, const cc_discovery *d, cc_value *res, cc_error *err)
+{
+        cc_value *sh = cc_v_getm(res, "shadowed");
+        size_t i;
+
+        if (cc_v_getbool(cc_v_get(res, "found")) &&
+            annotate(m, d, res, cc_v_get_str(res, "path"), cc_v_get_str(res, "realpath"), err) < 0)
+                return -1;
+        for (i = 0; i < cc_v_len(sh); i++) {
+                cc_value *e = cc_v_atm(sh, i);
+
+                if (annotate(m, d, e, cc_v_get_str(e, "path"), cc_v_get_str(e, "realpath"), err) < 0)
+                        return -1;
+        }
+        return 0;
+}
+
+/* Copies of name that discovery found but the search did not reach. */
+static int elsewhere(cc_machine *m, const cc_discovery *d, const cc_resolution *r, cc_value *res, cc_error *err)
+{
+        cc_strv paths = {0};
+        cc_value *arr = cc_v_array(err);
+        size_t i, k;
+        int rv = -1;
+
+        if (arr == NULL)
+                return -1;
+        if (d != NULL && cc_discovery_find(d, r->name, &paths, err) < 0)
+                goto done;
+        for (i = 0; i < paths.n; i++) {
+                char *real = cc_tree_canonical(m->tree, paths.v[i], err);
+                int reached = 0;
+                cc_value *e;
+
+                if (real == NULL) {
+                        if (err->code == CC_ERR_NOMEM)
+                                goto done;
+                        continue;
+                }
+                for (k = 0; k < r->ntries && !reached; k++)
+                        reached = r->tries[k].realpath && cc_tree_path_eq(m->tree, r->tries[k].realpath, real);
+                if (reached) {
+                        free(real);
+                        continue;
+                }
+                e = cc_v_object(err);
+                if (cc_v_push(arr, e, err) < 0 || cc_v_set_str(e, "path", paths.v[i], err) < 0 ||
+                    cc_v_set_str(e, "realpath", real, err) < 0 || annotate(m, d, e, paths.v[i], real, err) < 0) {
+                        free(real);
+                        goto done;
+                }
+                free(real);
+        }
+        rv = cc_v_set(res, "elsewhere", arr, err);
+        arr = NULL;
+done:
+        cc_v_free(arr);
+        cc_strv_free(&paths);
+        return rv;
+}
+
+int cc_is_program(cc_machine *m, const char *vpath)
+{
+        cc_map mp;
+        cc_error e = {0};
+        int prog = 0;
+
+        if (cc_tree_map(m->tree, vpath, MAX_VERSION_FILE, &mp, &e) < 0)
+                return 0;
+        if (cc_elf_is(mp.data, mp.size)) {
+                cc_elf *elf = NULL;
+
+                if (cc_elf_parse(mp.data, mp.size, &elf, &e) == 0) {
+                        prog = elf->interp != NULL;
+                        cc_elf_free(elf);
+                }
+        } else if (cc_pe_is(mp.data, mp.size)) {
+                cc_pe *pe = NULL;
+
+                if (cc_pe_parse(mp.data, mp.size, &pe, &e) == 0) {
+                        prog = !pe->is_dll;
+                        cc_pe_free(pe);
+                }
+        }
+        cc_unmap(&mp);
+        return prog;
+}
+
+int cudnnctl_which(cudnnctl_machine *m, const char *const *queries, size_t nq, const cudnnctl_which_options *opts,
+                   cudnnctl_value **out, cudnnctl_error *err)
+{
+        static const cudnnctl_which_options defaults = {0};
+        cc_value *doc = NULL, *results = NULL;
+        cc_strv names = {0};
+        cc_lnx_ctx *lc = NULL;
+        cc_win_ctx *wc = NULL;
+        cc_discovery *disc = NULL;
+        cc_lnx_obj from = {0};
+        int have_from = 0, any_failed = 0, rv = -1;
+        size_t *owner = NULL, unsatisfied = 0; /* owner[i]: the query expanded name i came from */
+        unsigned char *satisfied = NULL;
+        char *from_abs = NULL;
+        size_t i;
+
+        *out = NULL;
+        if (opts == NULL)
+                opts = &defaults;
+        {
+                cc_strv qv = {0};
+
+                for (i = 0; i < nq; i++) {
+                        size_t before = names.n, k;
+                        size_t *no;
+
+                        if (cc_expand_name(queries[i], m->system, &names, err) < 0 ||
+                            cc_strv_push(&qv, queries[i], err) < 0) {
+                                cc_strv_free(&qv);
+                                goto done;
+                        }
+                        no = cc_realloc(err, owner, (names.n + 1) * sizeof(*owner));
+                        if (no == NULL) {
+                                cc_strv_free(&qv);
+                                goto done;
+                        }
+                        owner = no;
+                        for (k = before; k < names.n; k++)
+                                owner[k] = i;
+                }
+                satisfied = cc_calloc(err, nq + 1, 1);
+                if (satisfied == NULL) {
+                        cc_strv_free(&qv);
+                        goto done;
+                }
+                doc = cc_doc_new("which", m, err);
+                if (doc == NULL || cc_v_set(doc, "queries", cc_v_strv(&qv, err), err) < 0 ||
+                    cc_v_set(doc, "names", cc_v_strv(&names, err), err) < 0) {
+                        cc_strv_free(&qv);
+                        goto done;
+                }
+                cc_strv_free(&qv);
+        }
+        if (opts->from != NULL) {
+                cc_stat st;
+
+                from_abs = cc_machine_abs(m, opts->from, err);
+                if (from_abs == NULL || cc_tree_stat(m->tree, from_abs, &st, err) < 0)
+                        goto done;
+                if (st.type != CC_FT_FILE) {
+                        cc_err(err, CC_ERR_NOTFOUND, "%s: %s", opts->from,
+                               st.type == CC_FT_NONE ? "no such file" : "not a regular file");
+                        goto done;
+                }
+                if (cc_v_set_str(doc, "from", from_abs, err) < 0)
+                        goto done;
+        }
+        if (m->system == CC_SYS_LINUX) {
+                const char *exe = from_abs && cc_is_program(m, from_abs) ? from_abs : NULL;
+
+                if (cc_lnx_ctx_open(m, exe, &lc, err) < 0)
+                        goto done;
+                if (from_abs != NULL) {
+                        if (cc_lnx_obj_load(lc, from_abs, &from, NULL, NULL, err) < 0)
+                                goto done;
+                        have_from = 1;
+                }
+                if (cc_v_set(doc, "loader", cc_lnx_ctx_facts(lc, err), err) < 0)
+                        goto done;
+        } else {
+                const char *app = from_abs && cc_is_program(m, from_abs) ? from_abs : NULL;
+
+                if (cc_win_ctx_open(m, app, opts, &wc, err) < 0)
+                        goto done;
+                if (cc_v_set(doc, "loader", cc_win_ctx_facts(wc, err), err) < 0)
+                        goto done;
+        }
+        {
+                cudnnctl_list_options lo = {0};
+                cc_error derr = {0};
+
+                if (cc_discover(m, &lo, &disc, &derr) < 0) {
+                        if (derr.code == CC_ERR_NOMEM) {
+                                *err = derr;
+                                goto done;
+                        }
+                        disc = NULL; /* copies elsewhere are then not listed */
+                        if (cc_v_set_str(doc, "discovery_error", derr.msg, err) < 0)
+                                goto done;
+                }
+        }
+        results = cc_v_array(err);
+        if (results == NULL)
+                goto done;
+        for (i = 0; i < names.n; i++) {
+                cc_resolution r;
+                cc_value *f;
+                int rc;
+
+                if (lc != NULL)
+                        rc = cc_lnx_resolve(lc, names.v[i], have_from ? &from : NULL, have_from ? 1 : 0, 1, &r, err);
+                else
+                        rc = cc_win_resolve(wc, names.v[i], from_abs && !cc_is_program(m, from_abs) ? from_abs : NULL,
+                                            1, &r, err);
+                if (rc < 0)
+                        goto done;
+                if (r.found)
+                        satisfied[owner[i]] = 1;
+                any_failed |= !r.found && r.ntried > 0 && r.tries[r.ntried - 1].outcome == CC_TRY_FAILED;
+                f = cc_resolution_facts(&r, err);
+                if (f == NULL || cc_v_push(results, f, err) < 0 || annotate_result(m, disc, f, err) < 0 ||
+                    elsewhere(m, disc, &r, f, err) < 0) {
+                        cc_resolution_free(&r);
+                        goto done;
+                }
+                cc_resolution_free(&r);
+        }
+        if (cc_v_set(doc, "results", results, err) < 0) {
+                results = NULL;
+                goto done;
+        }
+        results = NULL;
+        for (i = 0; i < nq; i++)
+                unsatisfied += !satisfied[i];
+        if (cc_v_set_str(doc, "verdict", unsatisfied == 0 ? "found" : any_failed ? "fails" : "not-found", err) < 0)
+                goto done;
+        *out = doc;
+        doc = NULL;
+        rv = 0;
+done:
+        cc_v_free(results);
+        cc_v_free(doc);
+        cc_strv_free(&names);
+        cc_lnx_obj_free(&from);
+        cc_lnx_ctx_free(lc);
+        cc_win_ctx_free(wc);
+        cc_discovery_free(disc);
+        free(from_abs);
+        free(owner);
+        free(satisfied);
+        return rv;
+}

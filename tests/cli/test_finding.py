@@ -1,0 +1,347 @@
+#!/usr/bin/env python3
+"""CLI tests for finding cuDNN: `cudnnctl list` over the machine trees of
+tests/fixtures/gen-trees.sh and over this machine. The Windows build runs the
+Windows cases through Wine (--wrapper), with paths given as Windows paths.
+
+usage: test_finding.py --exe CUDNNCTL --fixtures DIR --system linux|windows [--wrapper=WINE]
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ARGS = None
+FAILS = []
+PASSES = 0
+
+
+def native(path):
+    """The path as the program under test sees it."""
+    if ARGS.system == "windows" and ARGS.wrapper:
+        return "Z:" + os.path.abspath(path).replace("/", "\\")
+    return path
+
+
+def run(args, env=None, prefix=()):
+    cmd = list(prefix) + ([ARGS.wrapper] if ARGS.wrapper else []) + [ARGS.exe] + args
+    e = dict(os.environ)
+    e["WINEDEBUG"] = "-all"
+    e.pop("NO_COLOR", None)
+    if env:
+        e.update(env)
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=e, timeout=300)
+    return p.returncode, p.stdout, p.stderr
+
+
+def check(name, cond, detail=""):
+    global PASSES
+    if cond:
+        PASSES += 1
+        print("ok   %s" % name)
+    else:
+        FAILS.append(name)
+        print("FAIL %s %s" % (name, str(detail)[:2000]))
+
+
+def list_json(extra, env=None, prefix=()):
+    rc, out, err = run(["list", "--json"] + extra, env=env, prefix=prefix)
+    try:
+        doc = json.loads(out.decode("utf-8"))
+    except Exception as ex:  # noqa: BLE001 - report any parse failure
+        check("list --json parses (%s)" % " ".join(extra), False, "%s: %r %r" % (ex, out[:300], err[:300]))
+        return rc, None, err
+    return rc, doc, err
+
+
+def tree(name):
+    return os.path.join(ARGS.fixtures, "trees", name)
+
+
+def by_prefix(doc, prefix):
+    for i in doc["installations"]:
+        if i["prefix"] == prefix:
+            return i
+    return None
+
+
+def sources(inst, source):
+    return [v["version"] for v in inst["versions"] if v["source"] == source and v["component"] == "cudnn"]
+
+
+# ---- cases ------------------------------------------------------------------
+
+def test_help():
+    rc, out, _ = run(["list", "--help"])
+    t = out.decode()
+    check("list --help: exit 0", rc == 0 and t.startswith("usage: cudnnctl list"), rc)
+    for opt in ("--json", "--root", "--set", "--env", "--max-dirs"):
+        check("list --help mentions %s" % opt, opt in t, t[:400])
+
+
+def test_real_machine(tmp):
+    """This machine, live: the CUDA 13.0 toolkit with cuDNN 9.19.0 under /usr/local/cuda."""
+    if ARGS.system != "linux":
+        return
+    rc, out, err = run(["list"])
+    text = out.decode("utf-8", "replace")
+    real = os.path.exists("/usr/local/cuda/lib/libcudnn_graph.so.9")
+    check("live list: exit 0 when cuDNN is there, 3 when not", rc == (0 if real else 3), (rc, err))
+    rc, doc, _ = list_json([])
+    if doc is None:
+        return
+    # the JSON is valid for python3 -m json.tool too
+    p = subprocess.run([sys.executable, "-m", "json.tool"], input=json.dumps(doc).encode(), stdout=subprocess.PIPE)
+    raw = subprocess.run([ARGS.exe, "list", "--json"], stdout=subprocess.PIPE).stdout
+    p2 = subprocess.run([sys.executable, "-m", "json.tool"], input=raw, stdout=subprocess.PIPE)
+    check("live list --json: python3 -m json.tool accepts it", p.returncode == 0 and p2.returncode == 0)
+    check("live list --json: header", doc["schema_version"] == 1 and doc["command"] == "list"
+          and doc["tool"] == "cudnnctl" and doc["machine"]["live"] is True, {k: doc.get(k) for k in ("command",)})
+    check("live list --json: roots have a state and sources",
+          all(r["state"] in ("searched", "missing", "not-a-directory", "unreadable", "over-limit")
+              and r["sources"] for r in doc["roots"]), doc["roots"][:3])
+    if not real:
+        print("skip real cuDNN checks: /usr/local/cuda/lib/libcudnn_graph.so.9 is not there")
+        return
+    canon = os.path.realpath("/usr/local/cuda")
+    hits = [i for i in doc["installations"] if i["prefix"] == canon or "/usr/local/cuda" in i["aliases"]]
+    check("real: /usr/local/cuda found once (not again as the link, lib64 or targets/)", len(hits) == 1,
+          [i["prefix"] for i in doc["installations"]])
+    if len(hits) != 1:
+        return
+    i = hits[0]
+    check("real: prefix is the canonical %s" % canon, i["prefix"] == canon, i["prefix"])
+    check("real: provenance cuda-toolkit", i["provenance"]["kind"] == "cuda-toolkit", i["provenance"])
+    check("real: toolkit version 13.0", i["provenance"].get("toolkit", {}).get("version") == "13.0",
+          i["provenance"].get("toolkit"))
+    check("real: version 9.19.0", i["version"] == "9.19.0", (i["version"], i["disagreements"]))
+    check("real: exported constants say 9.19.0",
+          sources(i, "exported-constant") and set(sources(i, "exported-constant")) == {"9.19.0"}, i["versions"][:5])
+    check("real: the header says 9.19.0", "9.19.0" in sources(i, "header"), sources(i, "header"))
+    check("real: the dist-info says 9.19.0.56", sources(i, "dist-info") == ["9.19.0.56"], sources(i, "dist-info"))
+    check("real: no problems", i["problems"] == [], i["problems"])
+    check("real text: one block with the prefix and version",
+          text.count("/usr/local/cuda-13.0\n") == 1 and "cuda-toolkit, CUDA 13.0" in text and "9.19.0" in text,
+          text[:800])
+
+
+def test_fixture_trees():
+    if ARGS.system != "linux":
+        return
+    rc, out, _ = run(["list", "--root", tree("toolkit")])
+    t = out.decode()
+    check("toolkit tree: exit 0", rc == 0, rc)
+    check("toolkit tree: one block, copied-in cuDNN 9.1.0",
+          t.count("\n[") == 1 and "[1] /usr/local/cuda-12.4" in t and "cuDNN copied in by hand" in t
+          and "9.1.0" in t, t)
+    check("toolkit tree: no colour when not a terminal", "\033[" not in t)
+    rc, out, _ = run(["list", "-v", "--root", tree("toolkit")])
+    t = out.decode()
+    check("toolkit tree -v: every file and chain",
+          "lib/libcudnn_graph.so -> libcudnn_graph.so.9 -> libcudnn_graph.so.9.1.0" in t
+          and "libcudnn_graph.so.9.1.0  file-name 9.1.0, exported-constant 9.1.0" in t, t[-1500:])
+    rc, doc, _ = list_json(["--root", tree("distro")])
+    if doc:
+        i = by_prefix(doc, "/usr")
+        check("distro tree: the dpkg packages own the files",
+              i is not None and i["provenance"]["kind"] == "distro-package"
+              and sorted(p["name"] for p in i["provenance"]["packages"]) == ["libcudnn9-cuda-12", "libcudnn9-dev-cuda-12"],
+              i and i["provenance"])
+        check("distro tree: package-database version", i is not None and sources(i, "package-database") == ["9.14.0.64"] * 2,
+              i and i["versions"])
+        check("distro tree: --root recorded", doc["machine"]["root"] == tree("distro") and doc["machine"]["live"] is False,
+              doc["machine"])
+    rc, doc, _ = list_json(["--root", tree("archive")])
+    if doc:
+        kinds = sorted(i["provenance"]["kind"] for i in doc["installations"])
+        check("archive tree: two archive copies", kinds == ["archive-copy", "archive-copy"], kinds)
+
+
+def test_windows_tree():
+    root = tree("windows")
+    extra = ["--root", native(root), "--set", "PATH=C:\\tools\\dnn;C:\\Windows\\System32",
+             "--set", "CUDA_PATH=C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v11.4"]
+    if ARGS.system == "linux":
+        extra += ["--system", "windows"]
+    rc, doc, err = list_json(extra)
+    check("windows tree: exit 0", rc == 0, (rc, err))
+    if not doc:
+        return
+    got = {i["prefix"].lower(): i for i in doc["installations"]}
+    cuda = got.get("c:\\program files\\nvidia gpu computing toolkit\\cuda\\v11.4")
+    check("windows tree: CUDA v11.4 with cuDNN copied into bin",
+          cuda is not None and cuda["provenance"]["kind"] == "cuda-toolkit" and cuda["provenance"]["copied_in"]
+          and cuda["version"] == "8.2.2", cuda and (cuda["provenance"], cuda["version"]))
+    inst = got.get("c:\\program files\\nvidia\\cudnn\\v9.1")
+    check("windows tree: the cuDNN 9 installer layout (bin\\12.x)",
+          inst is not None and inst["provenance"]["kind"] == "windows-installer" and inst.get("cuda_variants") == ["12.x"],
+          inst and inst["provenance"])
+    s32 = got.get("c:\\windows\\system32")
+    check("windows tree: the stale cudnn64_8.dll in System32 is a problem",
+          s32 is not None and any(p["kind"] == "system-directory-copy" for p in s32["problems"]), s32 and s32["problems"])
+    check("windows tree: the DLL in a PATH directory", "c:\\tools\\dnn" in got, list(got))
+
+
+def test_exit_statuses(tmp):
+    rc, out, err = run(["list", "--root", native(tree("empty"))] + (["--system", "linux"] if ARGS.system == "linux" else []))
+    t = out.decode()
+    check("nothing found: exit 3", rc == 3, (rc, err))
+    check("nothing found: says so and names the roots searched", "no cuDNN found" in t and "searched" in t, t[:500])
+    rc, doc, _ = list_json(["--root", native(tree("empty"))])
+    check("nothing found --json: exit 3, empty installations, roots listed",
+          rc == 3 and doc is not None and doc["installations"] == [] and len(doc["roots"]) > 0, rc)
+    missing = os.path.join(tmp, "no-such-root")
+    rc, out, err = run(["list", "--root", native(missing)])
+    check("bad --root (missing): exit 3 with one line naming it", rc == 3 and b"no-such-root" in err
+          and err.decode().count("\n") == 1, (rc, err))
+    afile = os.path.join(tmp, "a-file")
+    with open(afile, "w") as f:
+        f.write("x\n")
+    rc, out, err = run(["list", "--root", native(afile)])
+    check("bad --root (a file): exit 2", rc == 2 and b"not a directory" in err, (rc, err))
+    rc, out, err = run(["list", "--max-dirs", "zero"])
+    check("bad --max-dirs: exit 2", rc == 2 and b"--max-dirs" in err, (rc, err))
+    rc, out, err = run(["list", "--set", "NOEQUALS", "--root", native(tree("empty"))])
+    check("bad --set: exit 2", rc == 2 and b"--set" in err, (rc, err))
+    rc, out, err = run(["list", "extra-arg"])
+    check("unexpected argument: exit 2", rc == 2, rc)
+
+
+def test_set_and_env(tmp):
+    if ARGS.system != "linux":
+        return
+    root = tree("mismatch")
+    rc, doc, _ = list_json(["--root", root, "--set", "LD_LIBRARY_PATH=/srv/dnn/lib"])
+    if doc:
+        i = by_prefix(doc, "/srv/dnn")
+        check("--set LD_LIBRARY_PATH: the directory is searched, its prefix completed (headers join)",
+              i is not None and i["counts"]["headers"] == 3 and doc["roots"][0]["sources"] == ["LD_LIBRARY_PATH entry 1"],
+              doc["roots"][:2])
+        check("--set: header and library disagree -> version null, disagreements, problem",
+              i is not None and i["version"] is None and len(i["disagreements"]) == 2
+              and any(p["kind"] == "header-library-mismatch" for p in i["problems"]), i and i["disagreements"])
+        check("--set: /srv/mixed is not searched", by_prefix(doc, "/srv/mixed") is None)
+    envf = os.path.join(tmp, "machine.env")
+    with open(envf, "w") as f:
+        f.write("# the image's environment\nexport LD_LIBRARY_PATH=/srv/mixed/lib\n")
+    rc, doc, _ = list_json(["--root", root, "--env", envf])
+    if doc:
+        i = by_prefix(doc, "/srv/mixed")
+        check("--env FILE: LD_LIBRARY_PATH from the file; mixed versions kept apart",
+              i is not None and len(i.get("sets", [])) == 2 and by_prefix(doc, "/srv/dnn") is None,
+              [x["prefix"] for x in doc["installations"]])
+    rc, doc, _ = list_json(["--root", root, "--env", envf, "--set", "LD_LIBRARY_PATH=/srv/dnn/lib"])
+    if doc:
+        check("--set overrides --env", by_prefix(doc, "/srv/dnn") is not None and by_prefix(doc, "/srv/mixed") is None,
+              [x["prefix"] for x in doc["installations"]])
+    rc, out, err = run(["list", "--root", root, "--env", os.path.join(tmp, "missing.env")])
+    check("--env missing file: fails with a message", rc != 0 and b"missing.env" in err, (rc, err))
+    rc, doc, _ = list_json(["--root", tree("pip"), "--set", "VIRTUAL_ENV=/home/u/venv",
+                            "--set", "PATH=/home/u/venv2/bin:/opt/py/bin"])
+    if doc:
+        kinds = sorted((i["provenance"]["kind"], i["version"]) for i in doc["installations"])
+        check("--set VIRTUAL_ENV/PATH: wheels in the venv, the PATH venv and torch",
+              kinds == [("pip-wheel", "9.1.0"), ("pip-wheel", "9.19.0"), ("pip-wheel", "9.5.1")], kinds)
+    rc, out, err = run(["list", "--root", tree("many"), "--set", "HOME=/home/u", "--max-dirs", "100"])
+    t = out.decode()
+    check("--max-dirs: stops and says so", "stopped early" in t and "--max-dirs" in t, t[-400:])
+
+
+def test_links():
+    if ARGS.system != "linux":
+        return
+    rc, doc, _ = list_json(["--root", tree("links"), "--set", "LD_LIBRARY_PATH=/srv/flat/lib:/srv/broken/lib"])
+    if not doc:
+        return
+    flat = by_prefix(doc, "/srv/flat")
+    broken = by_prefix(doc, "/srv/broken")
+    check("flattened chain reported", flat is not None and any(p["kind"] == "flattened-symlinks" for p in flat["problems"]),
+          flat and flat["problems"])
+    kinds = sorted(p["kind"] for p in broken["problems"]) if broken else []
+    check("broken chains reported", kinds.count("dangling-symlink") == 2 and kinds.count("symlink-loop") == 3, kinds)
+    check("directory loop in /opt recorded as skipped",
+          any(s["path"] == "/opt/selfloop" and "loop" in s["reason"] for s in doc["skipped"]), doc["skipped"])
+
+
+def test_permissions(tmp):
+    """Unreadable files and directories, seen by an unprivileged user."""
+    if ARGS.system != "linux" or os.geteuid() != 0 or not shutil.which("setpriv"):
+        print("skip permissions: needs root and setpriv on Linux")
+        return
+    root = os.path.join(tmp, "perm")
+    lib = os.path.join(root, "srv", "u", "lib")
+    os.makedirs(lib)
+    os.makedirs(os.path.join(root, "opt", "locked"))
+    with open(os.path.join(root, "opt", "locked", "libcudnn.so.9"), "w") as f:
+        f.write("x")
+    shutil.copy(os.path.join(tree("toolkit"), "usr/local/cuda-12.4/targets/x86_64-linux/lib/libcudnn_graph.so.9.1.0"),
+                os.path.join(lib, "libcudnn_graph.so.9.1.0"))
+    os.symlink("libcudnn_graph.so.9.1.0", os.path.join(lib, "libcudnn_graph.so.9"))
+    secret = os.path.join(lib, "libcudnn_ops.so.9")
+    with open(secret, "w") as f:
+        f.write("secret")
+    os.chmod(secret, 0)
+    os.chmod(os.path.join(root, "opt", "locked"), 0)
+    for p in (tmp, root):
+        os.chmod(p, 0o755)
+    exe = os.path.abspath(ARGS.exe)
+    os.chmod(exe, os.stat(exe).st_mode | 0o055)
+    rc, doc, err = list_json(["--root", root, "--set", "LD_LIBRARY_PATH=/srv/u/lib:/opt/locked"],
+                             prefix=("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"))
+    os.chmod(os.path.join(root, "opt", "locked"), 0o755)
+    if not doc:
+        return
+    check("permissions: exit 0 (an installation was found)", rc == 0, (rc, err))
+    locked = [r for r in doc["roots"] if r["path"] == "/opt/locked"]
+    check("permissions: the locked root is unreadable, with the reason",
+          locked and locked[0]["state"] == "unreadable" and "ermission" in locked[0].get("reason", ""), locked)
+    check("permissions: one skipped line for it, without the host path",
+          [s for s in doc["skipped"] if s["path"] == "/opt/locked" and "ermission" in s["reason"]
+           and root not in s["reason"]], doc["skipped"])
+    i = by_prefix(doc, "/srv/u")
+    ops = [f for f in i["files"] if f["name"] == "libcudnn_ops.so.9"] if i else []
+    check("permissions: the unreadable file is listed with its error",
+          ops and "ermission" in ops[0].get("error", ""), ops)
+    check("permissions: the readable library still gives its version",
+          i is not None and i["version"] == "9.1.0", i and i["versions"])
+    rc, out, err = run(["list", "--root", root, "--set", "LD_LIBRARY_PATH=/srv/u/lib:/opt/locked"],
+                       prefix=("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"))
+    t = out.decode()
+    check("permissions text: the unreadable root and file are named",
+          "unreadable" in t and "/opt/locked" in t and "unreadable-file" in t, t)
+
+
+def main():
+    global ARGS
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--exe", required=True)
+    ap.add_argument("--fixtures", required=True)
+    ap.add_argument("--system", default="linux")
+    ap.add_argument("--wrapper", default="")
+    ARGS = ap.parse_args()
+    if ARGS.wrapper and not shutil.which(ARGS.wrapper) and not os.path.exists(ARGS.wrapper):
+        print("wrapper %s not found" % ARGS.wrapper)
+        return 1
+    if not os.path.isdir(os.path.join(ARGS.fixtures, "trees")):
+        print("fixture trees missing under %s (gen-trees.sh)" % ARGS.fixtures)
+        return 1
+    tmp = tempfile.mkdtemp(prefix="cudnnctl-finding-")
+    try:
+        test_help()
+        test_real_machine(tmp)
+        test_fixture_trees()
+        test_windows_tree()
+        test_exit_statuses(tmp)
+        test_set_and_env(tmp)
+        test_links()
+        test_permissions(tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print("%d passed, %d failed" % (PASSES, len(FAILS)))
+    return 1 if FAILS or PASSES == 0 else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

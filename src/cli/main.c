@@ -98,7 +98,11 @@ const struct cli_cmd cli_commands[] = {
      "  --json            print JSON (docs/json.md)\n" CLI_MACHINE_HELP CLI_RESOLVE_HELP
      "  -h, --help        this text\n"
      "\n"
-     "Exit status 1: something cannot be found.\n"
+     "The summary names the cuDNN directories and versions the process would load: more than\n"
+     "one is a mixed set.\n"
+     "\n"
+     "Exit status 1: something cannot be found, or the cuDNN set is mixed; 3: a NAME given as the\n"
+     "target is not found.\n"
      "\n" EXIT_STATUS_HELP},
 };
 const size_t cli_ncommands = sizeof(cli_commands) / sizeof(cli_commands[0]);

@@ -273,6 +273,36 @@ static int cmp_str(const void *a, const void *b)
         return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+int cc_vwarn(cc_strv *w, int *count, int max, cc_error *err, const char *fmt, va_list ap)
+{
+        char line[320];
+
+        if (*count >= max)
+                return 0;
+        (*count)++;
+        if (*count == max)
+                return cc_strv_push(w, "too many warnings; the rest are not shown", err);
+        vsnprintf(line, sizeof(line), fmt, ap);
+        return cc_strv_push(w, line, err);
+}
+
+int cc_strv_pushf(cc_strv *sv, int unique, cc_error *err, const char *fmt, ...)
+{
+        va_list ap;
+        char *s;
+
+        va_start(ap, fmt);
+        s = cc_vasprintf(err, fmt, ap);
+        va_end(ap);
+        if (s == NULL)
+                return -1;
+        if (unique && cc_strv_contains(sv, s)) {
+                free(s);
+                return 0;
+        }
+        return cc_strv_take(sv, s, err);
+}
+
 void cc_strv_sort(cc_strv *sv)
 {
         if (sv->n > 1)

@@ -95,6 +95,13 @@ int cc_strv_pushn(cc_strv *sv, const char *s, size_t n, cc_error *err) CC_WUR;
 /* Take ownership of s (freed on failure too). */
 int cc_strv_take(cc_strv *sv, char *s, cc_error *err) CC_WUR;
 int cc_strv_contains(const cc_strv *sv, const char *s);
+/* Push a formatted string; with unique, one equal to an entry already there
+ * is dropped. */
+int cc_strv_pushf(cc_strv *sv, int unique, cc_error *err, const char *fmt, ...) CC_PRINTF(4, 5) CC_WUR;
+/* A parser's warning list with a cap: the first max warnings are kept
+ * (cut to one line of at most 320 bytes), then one line saying the rest are
+ * not shown. *count counts every call. -1 only when out of memory. */
+int cc_vwarn(cc_strv *w, int *count, int max, cc_error *err, const char *fmt, va_list ap) CC_VPRINTF(5);
 /* Sort bytewise (strcmp order). */
 void cc_strv_sort(cc_strv *sv);
 void cc_strv_free(cc_strv *sv);

@@ -287,6 +287,27 @@ def test_elf_and_real():
         check("--root: path shown inside the root", r["path"] == "/cudnn9/lib", r.get("path"))
         check("--root: fixture cuDNN 9 found", r["kind"] == "directory" and 9 in r["directory"]["majors"],
               r.get("directory", {}).get("majors"))
+    # --root follows an absolute link inside the root, never out to the host
+    if ARGS.system == "linux":
+        t = tempfile.mkdtemp(prefix="cc-inspect-root-")
+        try:
+            os.makedirs(os.path.join(t, "usr/local/cuda-9.9/include"))
+            with open(os.path.join(t, "usr/local/cuda-9.9/include/cudnn_version.h"), "w") as f:
+                f.write("#define CUDNN_MAJOR 9\n#define CUDNN_MINOR 7\n#define CUDNN_PATCHLEVEL 1\n")
+            os.symlink("/usr/local/cuda-9.9", os.path.join(t, "usr/local/cuda"))
+            rc, doc, _ = inspect_json("/usr/local/cuda/include/cudnn_version.h", extra=["--root", t])
+            r = doc["results"][0] if doc else {}
+            check("--root: an absolute link resolves inside the root",
+                  rc == 0 and versions(r, "header") == ["9.7.1"], (rc, r.get("versions"), r.get("error")))
+            rc, doc, _ = inspect_json("/usr/local/cuda", extra=["--root", t])
+            r = doc["results"][0] if doc else {}
+            check("--root: the link itself is shown", r.get("link") == "/usr/local/cuda-9.9" and r.get("kind") == "directory",
+                  (r.get("link"), r.get("kind")))
+            rc, doc, _ = inspect_json("/nonexistent/x", extra=["--root", t])
+            r = doc["results"][0] if doc else {}
+            check("--root: a path missing inside the root", rc == 1 and r.get("kind") == "missing", (rc, r))
+        finally:
+            shutil.rmtree(t, ignore_errors=True)
 
 
 def test_archives():

@@ -125,6 +125,27 @@ def test_real_machine(tmp):
     check("real text: one block with the prefix and version",
           text.count("/usr/local/cuda-13.0\n") == 1 and "cuda-toolkit, CUDA 13.0" in text and "9.19.0" in text,
           text[:800])
+    # which: the file ld.so.cache gives, with its installation
+    rc, out, err = run(["which", "--json", "libcudnn.so.9"])
+    w = json.loads(out.decode("utf-8")) if rc in (0, 3) else None
+    r = w["results"][0] if w else {}
+    check("real which libcudnn.so.9: found through ld.so.cache, part of the toolkit's installation",
+          r.get("found") and r.get("how") == "ld.so.cache" and r.get("realpath", "").startswith(canon)
+          and r.get("installation") == doc["installations"].index(i) + 1 and r.get("installation_version") == "9.19.0",
+          {k: r.get(k) for k in ("found", "how", "realpath", "installation", "installation_version")})
+    # deps: with no NVIDIA driver here, libcuda.so.1 is missing, and the note says what that means
+    rc, out, err = run(["which", "--json", "libcuda.so.1"])
+    driver = json.loads(out.decode("utf-8"))["results"][0]["found"] if rc in (0, 3) else True
+    if not driver:
+        rc, out, err = run(["deps", "--json", "/usr/local/cuda/lib/libcudnn_graph.so.9"])
+        d = json.loads(out.decode("utf-8"))
+        check("real deps libcudnn_graph.so.9 (no driver): exit 1, libcuda.so.1 missing at run time",
+              rc == 1 and d["summary"]["runtime_missing"] >= 1 and d["summary"]["missing"] == 0, (rc, d["summary"]))
+        check("real deps: the note names the missing driver and the toolkit's stub",
+              any("NVIDIA driver" in n and "stubs/libcuda.so" in n for n in d["notes"]), d["notes"])
+        check("real deps: cuDNN from one directory, 9.19.0, not mixed",
+              d["summary"]["cudnn"]["versions"] == ["9.19.0"] and not d["summary"]["cudnn"]["mixed"],
+              d["summary"]["cudnn"])
 
 
 def test_fixture_trees():
@@ -182,6 +203,43 @@ def test_windows_tree():
     check("windows tree: the stale cudnn64_8.dll in System32 is a problem",
           s32 is not None and any(p["kind"] == "system-directory-copy" for p in s32["problems"]), s32 and s32["problems"])
     check("windows tree: the DLL in a PATH directory", "c:\\tools\\dnn" in got, list(got))
+
+
+def test_windows_live():
+    """The Windows build on a live Windows (Wine): the loader's facts come
+    from the system itself (GetSystemDirectory, the registry), and which/deps
+    answer from them."""
+    if ARGS.system != "windows":
+        return
+    rc, out, err = run(["which", "--json", "kernel32.dll", "nosuch_cudnnctl_test.dll"])
+    try:
+        doc = json.loads(out.decode("utf-8"))
+    except ValueError:
+        check("live which --json parses", False, (rc, out[:300], err[:300]))
+        return
+    ld = doc.get("loader", {})
+    check("live which: the machine is live Windows", doc["machine"]["live"] and doc["machine"]["system"] == "windows",
+          doc["machine"])
+    check("live which: System32 from the system", (ld.get("system32") or "").lower().endswith("\\system32"), ld)
+    check("live which: SafeDllSearchMode read from the registry",
+          (ld.get("safe_search_source") or "").startswith("registry"), ld.get("safe_search_source"))
+    check("live which: KnownDLLs from the registry or the built-in list with a note",
+          ld.get("known_dlls_source") == "registry" or any("KnownDLLs" in n for n in ld.get("notes", [])),
+          (ld.get("known_dlls_source"), ld.get("notes")))
+    res = {r["name"].lower(): r for r in doc.get("results", [])}
+    k = res.get("kernel32.dll", {})
+    check("live which: kernel32.dll is found in System32",
+          k.get("found") and (k.get("path") or "").lower().startswith((ld.get("system32") or "?").lower()), k)
+    n = res.get("nosuch_cudnnctl_test.dll", {})
+    check("live which: a missing DLL is error 126", not n.get("found") and n.get("windows_error") == 126, n)
+    check("live which: exit 3 (one name not found)", rc == 3, rc)
+    rc, out, err = run(["deps", "--json", "kernel32.dll"])
+    try:
+        d = json.loads(out.decode("utf-8"))
+    except ValueError:
+        d = None
+    check("live deps kernel32.dll: a tree", d is not None and d.get("target_status") == "found" and len(d["nodes"]) >= 1,
+          (rc, out[:200], err[:200]))
 
 
 def test_exit_statuses(tmp):
@@ -333,6 +391,7 @@ def main():
         test_real_machine(tmp)
         test_fixture_trees()
         test_windows_tree()
+        test_windows_live()
         test_exit_statuses(tmp)
         test_set_and_env(tmp)
         test_links()

@@ -748,6 +748,20 @@ def w03_sublib_missing():
           rc == 1 and "cudnn_cnn_infer64_8.dll not found" in t and "zlibwapi.dll not found" in t, t)
 
 
+def w03b_wide_names():
+    s = "win-03b-wide-names"
+    if not exists(s):
+        return
+    rc, doc = deps("3b deps app.exe", s, "C:\\app\\app.exe", (), system=W)
+    ops = edges_of(doc, "C:\\app\\cudnn_ops_infer64_8.dll", nocase=True)
+    z = ops.get("zlibwapi.dll")
+    check("3b: zlibwapi.dll, named only in UTF-16, is a run-time load of cudnn_ops_infer64_8.dll",
+          z is not None and z["kind"] == "runtime", ops)
+    check("3b: found in System32", z and z["status"] == "loaded" and z["path"].lower().endswith("\\system32\\zlibwapi.dll"),
+          z)
+    check("3b deps: exit 0", rc == 0, rc)
+
+
 def w04_mixed_copies():
     s = "win-04-mixed-copies"
     if not exists(s):
@@ -975,7 +989,7 @@ def main():
     else:
         print("skip Linux scenarios: %s" % linux_skip)
     if not win_skip:
-        for t in (w03_sublib_missing, w04_mixed_copies, w06_cudnn9_subdir, w07_python, w08_stale_system32,
+        for t in (w03_sublib_missing, w03b_wide_names, w04_mixed_copies, w06_cudnn9_subdir, w07_python, w08_stale_system32,
                   w09_renamed, w02_32bit_zlibwapi):
             print("== %s" % t.__name__)
             t()

@@ -114,24 +114,8 @@ int cc_disc_add_skipped(cc_discovery *d, const char *path, const char *reason, c
         return 0;
 }
 
-static int note(cc_discovery *d, cc_error *err, const char *fmt, ...) CC_PRINTF(3, 4);
-
-static int note(cc_discovery *d, cc_error *err, const char *fmt, ...)
-{
-        va_list ap;
-        char *s;
-
-        va_start(ap, fmt);
-        s = cc_vasprintf(err, fmt, ap);
-        va_end(ap);
-        if (s == NULL)
-                return -1;
-        if (cc_strv_contains(&d->notes, s)) {
-                free(s);
-                return 0;
-        }
-        return cc_strv_take(&d->notes, s, err);
-}
+/* A note about the whole discovery (each said once). */
+#define note(d, err, ...) cc_strv_pushf(&(d)->notes, 1, (err), __VA_ARGS__)
 
 /* ---- roots ------------------------------------------------------------------ */
 
@@ -477,32 +461,25 @@ static const char *const win_prefix_dirs[][4] = {
     {"Library", "include", NULL},
 };
 
-/* Visit vdir/comps[0]/comps[1]/... (glob components allowed) and collect
- * the cuDNN files of the last level. */
-static int expand(cc_discovery *d, const char *vdir, const char *const *comps, size_t root, cc_error *err)
+/* Call fn for base/NAME for each name of listed directory di that matches
+ * pat (a literal name is looked up; a glob skips hidden names). */
+static int each_match(cc_discovery *d, size_t di, const char *base, const char *pat,
+                      int (*fn)(cc_discovery *, const char *, void *, cc_error *), void *ctx, cc_error *err)
 {
-        size_t di, i;
-        int st;
-        cc_ddir *dd;
+        const cc_ddir *dd = d->dirs[di];
+        size_t i;
 
-        if (cc_disc_get_dir(d, vdir, root, &di, &st, NULL, 0, err) < 0)
-                return -1;
-        if (di == SIZE_MAX)
-                return 0;
-        if (comps[0] == NULL)
-                return scan_dir(d, di, err);
-        dd = d->dirs[di];
-        if (!has_magic(comps[0])) {
-                const char *nm = cc_disc_has(d, di, comps[0]);
+        if (!has_magic(pat)) {
+                const char *nm = cc_disc_has(d, di, pat);
                 char *p;
                 int rc;
 
                 if (nm == NULL)
                         return 0;
-                p = cc_disc_join(d, vdir, nm, err);
+                p = cc_disc_join(d, base, nm, err);
                 if (p == NULL)
                         return -1;
-                rc = expand(d, p, comps + 1, root, err);
+                rc = fn(d, p, ctx, err);
                 free(p);
                 return rc;
         }
@@ -511,17 +488,53 @@ static int expand(cc_discovery *d, const char *vdir, const char *const *comps, s
                 char *p;
                 int rc;
 
-                if (nm[0] == '.' || !cc_glob_match(comps[0], nm, d->nocase))
+                if (nm[0] == '.' || !cc_glob_match(pat, nm, d->nocase))
                         continue;
-                p = cc_disc_join(d, vdir, nm, err);
+                p = cc_disc_join(d, base, nm, err);
                 if (p == NULL)
                         return -1;
-                rc = expand(d, p, comps + 1, root, err);
+                rc = fn(d, p, ctx, err);
                 free(p);
                 if (rc < 0)
                         return -1;
         }
         return 0;
+}
+
+static int expand(cc_discovery *d, const char *vdir, const char *const *comps, size_t root, cc_error *err);
+
+struct expand_ctx {
+        const char *const *comps;
+        size_t root;
+};
+
+static int expand_one(cc_discovery *d, const char *path, void *ctx, cc_error *err)
+{
+        const struct expand_ctx *ec = ctx;
+
+        return expand(d, path, ec->comps, ec->root, err);
+}
+
+/* Visit vdir/comps[0]/comps[1]/... (glob components allowed) and collect
+ * the cuDNN files of the last level. */
+static int expand(cc_discovery *d, const char *vdir, const char *const *comps, size_t root, cc_error *err)
+{
+        size_t di;
+        int st;
+
+        if (cc_disc_get_dir(d, vdir, root, &di, &st, NULL, 0, err) < 0)
+                return -1;
+        if (di == SIZE_MAX)
+                return 0;
+        if (comps[0] == NULL)
+                return scan_dir(d, di, err);
+        {
+                struct expand_ctx ec;
+
+                ec.comps = comps + 1;
+                ec.root = root;
+                return each_match(d, di, vdir, comps[0], expand_one, &ec, err);
+        }
 }
 
 int cc_disc_walk_prefix(cc_discovery *d, const char *vpath, size_t root, cc_error *err)
@@ -709,13 +722,26 @@ fail:
 
 /* ---- globbing over the listing cache ------------------------------------------- */
 
+static int dglob(cc_discovery *d, const char *base, const char *const *comps, cc_strv *out, cc_error *err);
+
+struct dglob_ctx {
+        const char *const *comps;
+        cc_strv *out;
+};
+
+static int dglob_one(cc_discovery *d, const char *path, void *ctx, cc_error *err)
+{
+        const struct dglob_ctx *gc = ctx;
+
+        return dglob(d, path, gc->comps, gc->out, err);
+}
+
 /* The existing paths below base that match comps (glob components; the last
  * one may name any kind of entry), in listing order. */
 static int dglob(cc_discovery *d, const char *base, const char *const *comps, cc_strv *out, cc_error *err)
 {
-        size_t di, i;
+        size_t di;
         int st;
-        const cc_ddir *dd;
 
         if (comps[0] == NULL)
                 return cc_strv_push(out, base, err);
@@ -725,37 +751,13 @@ static int dglob(cc_discovery *d, const char *base, const char *const *comps, cc
                 d->glob_limited = 1;
         if (di == SIZE_MAX)
                 return 0;
-        dd = d->dirs[di];
-        if (!has_magic(comps[0])) {
-                const char *nm = cc_disc_has(d, di, comps[0]);
-                char *p;
-                int rc;
+        {
+                struct dglob_ctx gc;
 
-                if (nm == NULL)
-                        return 0;
-                p = cc_disc_join(d, base, nm, err);
-                if (p == NULL)
-                        return -1;
-                rc = dglob(d, p, comps + 1, out, err);
-                free(p);
-                return rc;
+                gc.comps = comps + 1;
+                gc.out = out;
+                return each_match(d, di, base, comps[0], dglob_one, &gc, err);
         }
-        for (i = 0; i < dd->names.n; i++) {
-                const char *nm = dd->names.v[i];
-                char *p;
-                int rc;
-
-                if (nm[0] == '.' || !cc_glob_match(comps[0], nm, d->nocase))
-                        continue;
-                p = cc_disc_join(d, base, nm, err);
-                if (p == NULL)
-                        return -1;
-                rc = dglob(d, p, comps + 1, out, err);
-                free(p);
-                if (rc < 0)
-                        return -1;
-        }
-        return 0;
 }
 
 /* 1 if vpath is an existing directory (listed through the cache), or one
@@ -1627,6 +1629,13 @@ int cc_discovery_install_of(const cc_discovery *d, const char *canonical)
         if (canonical == NULL || !cc_smap_get(&d->file_idx, canonical, &v))
                 return 0;
         return (int)d->files[xi(v)]->inst;
+}
+
+const cc_value *cc_discovery_install_facts(const cc_discovery *d, int id)
+{
+        if (id < 1 || (size_t)id > d->ninsts)
+                return NULL;
+        return d->insts[id - 1]->facts;
 }
 
 const cc_value *cc_discovery_file_versions(const cc_discovery *d, const char *canonical)

@@ -31,6 +31,8 @@ int cc_discovery_find(const cc_discovery *d, const char *name, cc_strv *paths, c
 /* The id (1-based, as in the facts) of the installation a file belongs to,
  * by its canonical path; 0 if none. */
 int cc_discovery_install_of(const cc_discovery *d, const char *canonical);
+/* The facts of installation id (1-based, as in cc_discovery_facts), or NULL. */
+const cc_value *cc_discovery_install_facts(const cc_discovery *d, int id);
 /* The versions of one file as facts (an array of {component, source,
  * version}), from its name and content; NULL if the file is not known. */
 const cc_value *cc_discovery_file_versions(const cc_discovery *d, const char *canonical);

@@ -722,20 +722,7 @@ static int evidence(struct pctx *c, const char *fmt, ...)
         return 0;
 }
 
-static int inst_note(cc_dinst *in, cc_error *err, const char *fmt, ...) CC_PRINTF(3, 4);
-
-static int inst_note(cc_dinst *in, cc_error *err, const char *fmt, ...)
-{
-        va_list ap;
-        char *s;
-
-        va_start(ap, fmt);
-        s = cc_vasprintf(err, fmt, ap);
-        va_end(ap);
-        if (s == NULL)
-                return -1;
-        return cc_strv_take(&in->notes, s, err);
-}
+#define inst_note(in, err, ...) cc_strv_pushf(&(in)->notes, 0, (err), __VA_ARGS__)
 
 /* An installation-level version source: {component, source, version, file}. */
 static cc_value *extra_version(cc_dinst *in, const char *source, const char *version, const char *file, cc_error *err)
@@ -2231,24 +2218,6 @@ int cc_disc_group(cc_discovery *d, cc_error *err)
 
 /* ---- facts ------------------------------------------------------------------------------------ */
 
-static const char *kind_name(int k)
-{
-        switch (k) {
-        case CC_FK_SHARED:
-                return "shared-library";
-        case CC_FK_DLL:
-                return "dll";
-        case CC_FK_IMPLIB:
-                return "import-library";
-        case CC_FK_STATIC:
-                return "static-library";
-        case CC_FK_HEADER:
-                return "header";
-        default:
-                return "unknown";
-        }
-}
-
 static cc_value *file_facts(const cc_discovery *d, const cc_dfile *f, cc_error *err)
 {
         cc_value *o = cc_v_object(err);
@@ -2260,7 +2229,7 @@ static cc_value *file_facts(const cc_discovery *d, const cc_dfile *f, cc_error *
         TRY(cc_v_set_str(o, "path", f->canonical, err));
         TRY(cc_v_set_str(o, "name", f->name, err));
         TRY(cc_v_set_str(o, "type", f->type == CC_FT_LINK ? "symlink" : "file", err));
-        TRY(cc_v_set_str(o, "kind", kind_name(f->ln.kind), err));
+        TRY(cc_v_set_str(o, "kind", cc_file_kind_name(f->ln.kind), err));
         TRY(cc_v_set_str(o, "role", f->ln.role, err));
         TRY(cc_v_set(o, "major", f->ln.major >= 0 ? cc_v_int(f->ln.major, err) : cc_v_null(err), err));
         TRY(cc_v_set(o, "name_version",

@@ -100,18 +100,13 @@ static int warn(struct ctx *c, const char *fmt, ...) CC_PRINTF(2, 3);
 
 static int warn(struct ctx *c, const char *fmt, ...)
 {
-        char line[256];
         va_list ap;
+        int rc;
 
-        if (c->nwarn >= MAX_WARNINGS)
-                return 0;
-        c->nwarn++;
-        if (c->nwarn == MAX_WARNINGS)
-                return cc_strv_push(&c->e->warnings, "too many warnings; the rest are not shown", c->err);
         va_start(ap, fmt);
-        vsnprintf(line, sizeof(line), fmt, ap);
+        rc = cc_vwarn(&c->e->warnings, &c->nwarn, MAX_WARNINGS, c->err, fmt, ap);
         va_end(ap);
-        return cc_strv_push(&c->e->warnings, line, c->err);
+        return rc;
 }
 
 static int rd16(const struct ctx *c, uint64_t off, uint16_t *v)
@@ -321,7 +316,7 @@ static int section_strtab(const struct ctx *c, uint32_t idx, struct region *r)
  * bytes looked at. */
 static const char *str_at(const struct ctx *c, const struct region *t, uint64_t off, uint64_t *scanned)
 {
-        const char *p;
+        const char *p, *nul;
         uint64_t n;
 
         if (off >= t->len)
@@ -330,11 +325,12 @@ static const char *str_at(const struct ctx *c, const struct region *t, uint64_t 
         if (n > MAX_STRLEN + 1)
                 n = MAX_STRLEN + 1;
         p = (const char *)(c->d + t->off + off);
+        nul = memchr(p, '\0', (size_t)n);
+        /* the bytes actually looked at, not the window: a library with a
+         * million short names must not exhaust the budget */
         if (scanned != NULL)
-                *scanned += n;
-        if (memchr(p, '\0', (size_t)n) == NULL)
-                return NULL;
-        return p;
+                *scanned += nul ? (uint64_t)(nul - p) + 1 : n;
+        return nul ? p : NULL;
 }
 
 static int parse_header(struct ctx *c, uint64_t *phoff, uint32_t *phnum)
@@ -977,6 +973,11 @@ static int parse_syms(struct ctx *c, int have_dynsym, const struct shdr *dynsym,
 
 int cc_elf_parse(const uint8_t *data, size_t size, cc_elf **out, cc_error *err)
 {
+        return cc_elf_parse_opts(data, size, 0, out, err);
+}
+
+int cc_elf_parse_opts(const uint8_t *data, size_t size, unsigned flags, cc_elf **out, cc_error *err)
+{
         struct ctx c;
         struct shdr dynsec = {0}, dynsym = {0};
         uint64_t phoff = 0;
@@ -1027,7 +1028,7 @@ int cc_elf_parse(const uint8_t *data, size_t size, cc_elf **out, cc_error *err)
                 if (read_dyn_strings(&c) < 0)
                         goto fail;
         }
-        if (have_dynsym || c.e->has_dynamic) {
+        if ((have_dynsym || c.e->has_dynamic) && !(flags & CC_ELF_NO_SYMBOLS)) {
                 if (parse_syms(&c, have_dynsym, &dynsym, have_str) < 0)
                         goto fail;
         }

@@ -67,6 +67,9 @@ int cc_elf_is(const uint8_t *data, size_t size);
 /* Parse. On failure *out is NULL and err names the problem (without the file
  * name: the caller adds it). Bounded: at most 4096 DT_NEEDED, 4 million symbols. */
 int cc_elf_parse(const uint8_t *data, size_t size, cc_elf **out, cc_error *err);
+/* Flags for cc_elf_parse_opts. */
+#define CC_ELF_NO_SYMBOLS 1u /* headers and the dynamic section only (what a loader reads) */
+int cc_elf_parse_opts(const uint8_t *data, size_t size, unsigned flags, cc_elf **out, cc_error *err);
 void cc_elf_free(cc_elf *e);
 /* The exported symbol `name`, or NULL. */
 const cc_elf_sym *cc_elf_find_sym(const cc_elf *e, const char *name);

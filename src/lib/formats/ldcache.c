@@ -77,18 +77,13 @@ static int warn(struct ctx *x, const char *fmt, ...) CC_PRINTF(2, 3);
 
 static int warn(struct ctx *x, const char *fmt, ...)
 {
-        char line[320];
         va_list ap;
+        int rc;
 
-        if (x->nwarn >= MAX_WARNINGS)
-                return 0;
-        x->nwarn++;
-        if (x->nwarn == MAX_WARNINGS)
-                return cc_strv_push(&x->c->warnings, "too many warnings; the rest are not shown", x->err);
         va_start(ap, fmt);
-        vsnprintf(line, sizeof(line), fmt, ap);
+        rc = cc_vwarn(&x->c->warnings, &x->nwarn, MAX_WARNINGS, x->err, fmt, ap);
         va_end(ap);
-        return cc_strv_push(&x->c->warnings, line, x->err);
+        return rc;
 }
 
 /* s for a warning: at most 64 bytes, anything but printable ASCII as '?'

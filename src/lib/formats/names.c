@@ -58,6 +58,24 @@ static int known(const struct role_ent *t, size_t n, const char *role, int major
         return 0;
 }
 
+const char *cc_file_kind_name(int k)
+{
+        switch (k) {
+        case CC_FK_SHARED:
+                return "shared-library";
+        case CC_FK_DLL:
+                return "dll";
+        case CC_FK_IMPLIB:
+                return "import-library";
+        case CC_FK_STATIC:
+                return "static-library";
+        case CC_FK_HEADER:
+                return "header";
+        default:
+                return "unknown";
+        }
+}
+
 int cc_name_role_majors(const char *role, int *min, int *max)
 {
         size_t i;

@@ -39,6 +39,9 @@ typedef struct cc_libname {
  * _vN suffix (cudnn_graph_v9.h). */
 int cc_name_library(const char *basename, cc_libname *out);
 
+/* "shared-library", "dll", "import-library", "static-library", "header" or "unknown". */
+const char *cc_file_kind_name(int kind);
+
 /* The majors [*min, *max] that ship a library role ("cudnn_ops_infer" ->
  * 8..8, "cudnn" -> 1..9). -1 if the role is not one cuDNN ships. */
 int cc_name_role_majors(const char *role, int *min, int *max);

@@ -393,6 +393,12 @@ static int parse_headers(struct pe_ctx *c)
                 cc_rd_u32(d, n, s + 12, 0, &c->secs[i].va);
                 cc_rd_u32(d, n, s + 16, 0, &c->secs[i].raw_size);
                 cc_rd_u32(d, n, s + 20, 0, &c->secs[i].raw_off);
+                /* the first .rdata (read-only data) inside the file */
+                if (c->pe->rdata_size == 0 && memcmp(d + s, ".rdata\0", 7) == 0 &&
+                    cc_range_ok(n, c->secs[i].raw_off, c->secs[i].raw_size)) {
+                        c->pe->rdata_off = c->secs[i].raw_off;
+                        c->pe->rdata_size = c->secs[i].raw_size;
+                }
         }
         c->nsecs = nsec;
         return 0;

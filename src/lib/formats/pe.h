@@ -40,6 +40,7 @@ typedef struct cc_pe {
         size_t nstrings;
         uint32_t *translations; /* VarFileInfo\Translation: (lang << 16) | codepage */
         size_t ntranslations;
+        uint64_t rdata_off, rdata_size; /* the .rdata section in the file, 0/0 if none */
         cc_strv warnings;
 } cc_pe;
 

@@ -115,24 +115,6 @@ static const char *ver_str(const cudnnctl_ver *v, char *buf, size_t size)
 
 /* ---- names -------------------------------------------------------------- */
 
-static const char *file_kind_name(int k)
-{
-        switch (k) {
-        case CC_FK_SHARED:
-                return "shared-library";
-        case CC_FK_DLL:
-                return "dll";
-        case CC_FK_IMPLIB:
-                return "import-library";
-        case CC_FK_STATIC:
-                return "static-library";
-        case CC_FK_HEADER:
-                return "header";
-        default:
-                return "unknown";
-        }
-}
-
 static const char *sys_name(int s)
 {
         switch (s) {
@@ -173,7 +155,7 @@ static int name_facts(const char *name, cc_value *obj, cc_error *err)
                 if (o == NULL)
                         return -1;
                 TRY(cc_v_set_str(o, "role", ln.role, err));
-                TRY(cc_v_set_str(o, "file_kind", file_kind_name(ln.kind), err));
+                TRY(cc_v_set_str(o, "file_kind", cc_file_kind_name(ln.kind), err));
                 TRY(cc_v_set_str(o, "system", sys_name(ln.system), err));
                 if (ln.major >= 0)
                         TRY(cc_v_set_int(o, "major", ln.major, err));

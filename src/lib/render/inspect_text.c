@@ -1,6 +1,6 @@
 /* Text for people from inspect's fact trees. Reads only the tree (the same
  * data --json prints), so text and JSON cannot disagree. */
-#include "../value.h"
+#include "text.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -13,69 +13,30 @@
 
 #define LIST_MAX 12 /* names shown before "... and N more" */
 
-struct out {
-        cc_buf *b;
-        int color;
-        cc_error *err;
-};
-
-static const char *sgr(const struct out *o, const char *code)
+static int field(struct cc_text *o, int ind, const char *label, const char *value)
 {
-        return o->color ? code : "";
-}
-
-/* Bytes that are not printable UTF-8 are shown as \xNN. */
-static int put_text(struct out *o, const char *s)
-{
-        const unsigned char *p = (const unsigned char *)s;
-
-        while (*p) {
-                size_t n = 1;
-
-                if (*p >= 0x80) {
-                        size_t len = (*p >= 0xF0) ? 4 : (*p >= 0xE0) ? 3 : (*p >= 0xC0) ? 2 : 1;
-
-                        if (len > 1 && strlen((const char *)p) >= len && cc_utf8_valid((const char *)p, len)) {
-                                if (cc_buf_append(o->b, p, len, o->err) < 0)
-                                        return -1;
-                                p += len;
-                                continue;
-                        }
-                        if (cc_buf_printf(o->b, o->err, "\\x%02x", *p) < 0)
-                                return -1;
-                } else if (*p < 0x20 || *p == 0x7F) {
-                        if (cc_buf_printf(o->b, o->err, "\\x%02x", *p) < 0)
-                                return -1;
-                } else if (cc_buf_append(o->b, p, 1, o->err) < 0) {
-                        return -1;
-                }
-                p += n;
-        }
-        return 0;
-}
-
-static int field(struct out *o, int ind, const char *label, const char *value)
-{
-        if (cc_buf_printf(o->b, o->err, "%*s%s%-10s%s ", ind, "", sgr(o, "\033[2m"), label, sgr(o, "\033[0m")) < 0)
+        if (cc_buf_printf(o->b, o->err, "%*s%s%-10s%s ", ind, "", cc_text_sgr(o, CC_SGR_DIM), label,
+                          cc_text_sgr(o, CC_SGR_OFF)) < 0)
                 return -1;
-        if (put_text(o, value ? value : "(none)") < 0)
+        if (cc_text_put(o, value ? value : "(none)") < 0)
                 return -1;
         return cc_buf_putc(o->b, '\n', o->err);
 }
 
 /* A list of strings on one line, comma separated, capped. */
-static int field_list(struct out *o, int ind, const char *label, const cc_value *arr, const char *empty)
+static int field_list(struct cc_text *o, int ind, const char *label, const cc_value *arr, const char *empty)
 {
         size_t i, n = cc_v_len(arr);
 
-        if (cc_buf_printf(o->b, o->err, "%*s%s%-10s%s ", ind, "", sgr(o, "\033[2m"), label, sgr(o, "\033[0m")) < 0)
+        if (cc_buf_printf(o->b, o->err, "%*s%s%-10s%s ", ind, "", cc_text_sgr(o, CC_SGR_DIM), label,
+                          cc_text_sgr(o, CC_SGR_OFF)) < 0)
                 return -1;
-        if (n == 0 && put_text(o, empty) < 0)
+        if (n == 0 && cc_text_put(o, empty) < 0)
                 return -1;
         for (i = 0; i < n && i < LIST_MAX; i++) {
                 if (i && cc_buf_puts(o->b, ", ", o->err) < 0)
                         return -1;
-                if (put_text(o, cc_v_getstr(cc_v_at(arr, i)) ? cc_v_getstr(cc_v_at(arr, i)) : "?") < 0)
+                if (cc_text_put(o, cc_v_getstr(cc_v_at(arr, i)) ? cc_v_getstr(cc_v_at(arr, i)) : "?") < 0)
                         return -1;
         }
         if (n > LIST_MAX && cc_buf_printf(o->b, o->err, ", ... and %zu more", n - LIST_MAX) < 0)
@@ -83,7 +44,7 @@ static int field_list(struct out *o, int ind, const char *label, const cc_value 
         return cc_buf_putc(o->b, '\n', o->err);
 }
 
-static int versions(struct out *o, int ind, const cc_value *vers, int with_file)
+static int versions(struct cc_text *o, int ind, const cc_value *vers, int with_file)
 {
         size_t i;
 
@@ -98,19 +59,20 @@ static int versions(struct out *o, int ind, const cc_value *vers, int with_file)
                 const char *file = cc_v_get_str(e, "file");
                 const char *warn = cc_v_get_str(e, "warning");
 
-                if (cc_buf_printf(o->b, o->err, "%*s%s%-10s%s %s%s%s %s %s", ind, "", sgr(o, "\033[2m"),
-                                  i == 0 ? "versions" : "", sgr(o, "\033[0m"), sgr(o, "\033[1m"), ver ? ver : "unknown",
-                                  sgr(o, "\033[0m"), comp ? comp : "?", src ? src : "?") < 0)
+                if (cc_buf_printf(o->b, o->err, "%*s%s%-10s%s %s%s%s %s %s", ind, "", cc_text_sgr(o, CC_SGR_DIM),
+                                  i == 0 ? "versions" : "", cc_text_sgr(o, CC_SGR_OFF), cc_text_sgr(o, CC_SGR_BOLD),
+                                  ver ? ver : "unknown", cc_text_sgr(o, CC_SGR_OFF), comp ? comp : "?",
+                                  src ? src : "?") < 0)
                         return -1;
                 if (sym && cc_buf_printf(o->b, o->err, " (%s)", sym) < 0)
                         return -1;
                 if (sub && cc_buf_printf(o->b, o->err, " (%s)", sub) < 0)
                         return -1;
-                if (member && (cc_buf_puts(o->b, " in ", o->err) < 0 || put_text(o, member) < 0))
+                if (member && (cc_buf_puts(o->b, " in ", o->err) < 0 || cc_text_put(o, member) < 0))
                         return -1;
-                if (with_file && file && (cc_buf_puts(o->b, " from ", o->err) < 0 || put_text(o, file) < 0))
+                if (with_file && file && (cc_buf_puts(o->b, " from ", o->err) < 0 || cc_text_put(o, file) < 0))
                         return -1;
-                if (warn && (cc_buf_puts(o->b, " -- ", o->err) < 0 || put_text(o, warn) < 0))
+                if (warn && (cc_buf_puts(o->b, " -- ", o->err) < 0 || cc_text_put(o, warn) < 0))
                         return -1;
                 if (cc_buf_putc(o->b, '\n', o->err) < 0)
                         return -1;
@@ -118,7 +80,7 @@ static int versions(struct out *o, int ind, const cc_value *vers, int with_file)
         return 0;
 }
 
-static int file_name(struct out *o, int ind, const cc_value *f)
+static int file_name(struct cc_text *o, int ind, const cc_value *f)
 {
         const cc_value *fn = cc_v_get(f, "file_name");
         const cc_value *an = cc_v_get(f, "archive_name");
@@ -148,7 +110,7 @@ static int file_name(struct out *o, int ind, const cc_value *f)
         return 0;
 }
 
-static int elf_text(struct out *o, int ind, const cc_value *f)
+static int elf_text(struct cc_text *o, int ind, const cc_value *f)
 {
         const cc_value *e = cc_v_get(f, "elf");
         const cc_value *c = cc_v_get(f, "cudnn");
@@ -176,7 +138,7 @@ fail:
         return -1;
 }
 
-static int pe_text(struct out *o, int ind, const cc_value *f)
+static int pe_text(struct cc_text *o, int ind, const cc_value *f)
 {
         const cc_value *p = cc_v_get(f, "pe");
         const cc_value *c = cc_v_get(f, "cudnn");
@@ -209,9 +171,9 @@ static int pe_text(struct out *o, int ind, const cc_value *f)
                         const cc_value *s = cc_v_at(strs, i);
 
                         TRY(cc_buf_printf(o->b, o->err, "%*s%-10s %s ", ind, "", "", cc_v_get_str(s, "table")));
-                        TRY(put_text(o, cc_v_get_str(s, "key")));
+                        TRY(cc_text_put(o, cc_v_get_str(s, "key")));
                         TRY(cc_buf_puts(o->b, " = ", o->err));
-                        TRY(put_text(o, cc_v_get_str(s, "value")));
+                        TRY(cc_text_put(o, cc_v_get_str(s, "value")));
                         TRY(cc_buf_putc(o->b, '\n', o->err));
                 }
         } else {
@@ -235,7 +197,7 @@ static int definition_is_value(const char *def, const cc_value *val)
         return strcmp(def, num) == 0;
 }
 
-static int header_text(struct out *o, int ind, const cc_value *f)
+static int header_text(struct cc_text *o, int ind, const cc_value *f)
 {
         const cc_value *h = cc_v_get(f, "header");
         const cc_value *ms;
@@ -250,24 +212,24 @@ static int header_text(struct out *o, int ind, const cc_value *f)
                 const cc_value *m = cc_v_at(ms, i);
                 const cc_value *val = cc_v_get(m, "value");
 
-                TRY(cc_buf_printf(o->b, o->err, "%*s%s%-10s%s %s = ", ind, "", sgr(o, "\033[2m"),
-                                  i == 0 ? "macros" : "", sgr(o, "\033[0m"), cc_v_get_str(m, "name")));
+                TRY(cc_buf_printf(o->b, o->err, "%*s%s%-10s%s %s = ", ind, "", cc_text_sgr(o, CC_SGR_DIM),
+                                  i == 0 ? "macros" : "", cc_text_sgr(o, CC_SGR_OFF), cc_v_get_str(m, "name")));
                 if (cc_v_type(val) == CUDNNCTL_INT)
                         TRY(cc_buf_printf(o->b, o->err, "%lld", (long long)cc_v_getint(val)));
                 else
                         TRY(cc_buf_puts(o->b, "unknown", o->err));
                 if (!definition_is_value(cc_v_get_str(m, "definition"), val)) {
                         TRY(cc_buf_puts(o->b, "  (", o->err));
-                        TRY(put_text(o, cc_v_get_str(m, "definition")));
+                        TRY(cc_text_put(o, cc_v_get_str(m, "definition")));
                         TRY(cc_buf_putc(o->b, ')', o->err));
                 }
                 if (cc_v_get_str(m, "error")) {
                         TRY(cc_buf_puts(o->b, " -- ", o->err));
-                        TRY(put_text(o, cc_v_get_str(m, "error")));
+                        TRY(cc_text_put(o, cc_v_get_str(m, "error")));
                 }
                 if (cc_v_get_str(m, "warning")) {
                         TRY(cc_buf_puts(o->b, " -- ", o->err));
-                        TRY(put_text(o, cc_v_get_str(m, "warning")));
+                        TRY(cc_text_put(o, cc_v_get_str(m, "warning")));
                 }
                 TRY(cc_buf_putc(o->b, '\n', o->err));
         }
@@ -278,7 +240,7 @@ fail:
         return -1;
 }
 
-static int other_text(struct out *o, int ind, const cc_value *f)
+static int other_text(struct cc_text *o, int ind, const cc_value *f)
 {
         const cc_value *d = cc_v_get(f, "distribution");
         const cc_value *il = cc_v_get(f, "implib");
@@ -316,12 +278,12 @@ static int other_text(struct out *o, int ind, const cc_value *f)
                         const char *s = cc_v_getstr(u) ? cc_v_getstr(u) : cc_v_get_str(u, "path");
                         const char *why = cc_v_get_str(u, "reason");
 
-                        TRY(cc_buf_printf(o->b, o->err, "%*s%s%-10s%s ", ind, "", sgr(o, "\033[31m"),
-                                          i == 0 ? "UNSAFE" : "", sgr(o, "\033[0m")));
-                        TRY(put_text(o, s ? s : "?"));
+                        TRY(cc_buf_printf(o->b, o->err, "%*s%s%-10s%s ", ind, "", cc_text_sgr(o, CC_SGR_RED),
+                                          i == 0 ? "UNSAFE" : "", cc_text_sgr(o, CC_SGR_OFF)));
+                        TRY(cc_text_put(o, s ? s : "?"));
                         if (why != NULL) {
                                 TRY(cc_buf_puts(o->b, " (", o->err));
-                                TRY(put_text(o, why));
+                                TRY(cc_text_put(o, why));
                                 TRY(cc_buf_putc(o->b, ')', o->err));
                         }
                         TRY(cc_buf_putc(o->b, '\n', o->err));
@@ -337,7 +299,7 @@ static int other_text(struct out *o, int ind, const cc_value *f)
                                 break;
                         }
                         TRY(cc_buf_printf(o->b, o->err, "%*s%-10s ", ind, "", shown == 1 ? "installs" : ""));
-                        TRY(put_text(o, cc_v_get_str(m, "path") ? cc_v_get_str(m, "path") : "?"));
+                        TRY(cc_text_put(o, cc_v_get_str(m, "path") ? cc_v_get_str(m, "path") : "?"));
                         TRY(cc_buf_printf(o->b, o->err, " -> %s/\n", to));
                 }
         }
@@ -346,9 +308,9 @@ fail:
         return -1;
 }
 
-static int one(struct out *o, const cc_value *f, int ind, int in_dir);
+static int one(struct cc_text *o, const cc_value *f, int ind, int in_dir);
 
-static int dir_text(struct out *o, int ind, const cc_value *f)
+static int dir_text(struct cc_text *o, int ind, const cc_value *f)
 {
         const cc_value *d = cc_v_get(f, "directory");
         const cc_value *files = cc_v_get(d, "files");
@@ -382,7 +344,7 @@ fail:
         return -1;
 }
 
-static int one(struct out *o, const cc_value *f, int ind, int in_dir)
+static int one(struct cc_text *o, const cc_value *f, int ind, int in_dir)
 {
         const char *kind = cc_v_get_str(f, "kind");
         const char *path = cc_v_get_str(f, "path");
@@ -390,18 +352,19 @@ static int one(struct out *o, const cc_value *f, int ind, int in_dir)
         const cc_value *warns = cc_v_get(f, "warnings");
         size_t i;
 
-        TRY(cc_buf_printf(o->b, o->err, "%*s%s", ind, "", sgr(o, "\033[1m")));
-        TRY(put_text(o, path ? path : "?"));
-        TRY(cc_buf_puts(o->b, sgr(o, "\033[0m"), o->err));
+        TRY(cc_buf_printf(o->b, o->err, "%*s%s", ind, "", cc_text_sgr(o, CC_SGR_BOLD)));
+        TRY(cc_text_put(o, path ? path : "?"));
+        TRY(cc_buf_puts(o->b, cc_text_sgr(o, CC_SGR_OFF), o->err));
         if (cc_v_get_str(f, "link")) {
                 TRY(cc_buf_puts(o->b, " -> ", o->err));
-                TRY(put_text(o, cc_v_get_str(f, "link")));
+                TRY(cc_text_put(o, cc_v_get_str(f, "link")));
         }
         TRY(cc_buf_printf(o->b, o->err, " [%s]\n", kind ? kind : "?"));
         ind += 2;
         if (error) {
-                TRY(cc_buf_printf(o->b, o->err, "%*s%serror%s     ", ind, "", sgr(o, "\033[31m"), sgr(o, "\033[0m")));
-                TRY(put_text(o, error));
+                TRY(cc_buf_printf(o->b, o->err, "%*s%serror%s     ", ind, "", cc_text_sgr(o, CC_SGR_RED),
+                                  cc_text_sgr(o, CC_SGR_OFF)));
+                TRY(cc_text_put(o, error));
                 TRY(cc_buf_putc(o->b, '\n', o->err));
         }
         TRY(file_name(o, ind, f));
@@ -424,7 +387,7 @@ fail:
 int cudnnctl_inspect_text(const cudnnctl_value *facts, int color, char **out, cudnnctl_error *err)
 {
         cc_buf b = {0};
-        struct out o;
+        struct cc_text o;
 
         *out = NULL;
         o.b = &b;

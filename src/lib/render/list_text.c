@@ -1,6 +1,6 @@
 /* Text for people from the "list" document. Reads only the fact tree (what
  * --json prints), so text and JSON cannot disagree. */
-#include "../value.h"
+#include "text.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -13,60 +13,14 @@
 
 #define ROOTS_SHOWN 40 /* roots listed when nothing was found (all with verbose) */
 
-struct out {
-        cc_buf *b;
-        int color;
-        cc_error *err;
-};
-
-static const char *sgr(const struct out *o, const char *code)
-{
-        return o->color ? code : "";
-}
-
-#define BOLD "\033[1m"
-#define DIM "\033[2m"
-#define RED "\033[31m"
-#define YELLOW "\033[33m"
-#define GREEN "\033[32m"
-#define RESET "\033[0m"
-
-/* Bytes that are not printable UTF-8 are shown as \xNN. */
-static int put_text(struct out *o, const char *s)
-{
-        const unsigned char *p = (const unsigned char *)(s ? s : "(none)");
-
-        while (*p) {
-                if (*p >= 0x80) {
-                        size_t len = (*p >= 0xF0) ? 4 : (*p >= 0xE0) ? 3 : (*p >= 0xC0) ? 2 : 1;
-
-                        if (len > 1 && strlen((const char *)p) >= len && cc_utf8_valid((const char *)p, len)) {
-                                if (cc_buf_append(o->b, p, len, o->err) < 0)
-                                        return -1;
-                                p += len;
-                                continue;
-                        }
-                        if (cc_buf_printf(o->b, o->err, "\\x%02x", *p) < 0)
-                                return -1;
-                } else if (*p < 0x20 || *p == 0x7F) {
-                        if (cc_buf_printf(o->b, o->err, "\\x%02x", *p) < 0)
-                                return -1;
-                } else if (cc_buf_append(o->b, p, 1, o->err) < 0) {
-                        return -1;
-                }
-                p++;
-        }
-        return 0;
-}
-
-static int puts_(struct out *o, const char *s)
+static int puts_(struct cc_text *o, const char *s)
 {
         return cc_buf_puts(o->b, s, o->err);
 }
 
-static int label(struct out *o, const char *l)
+static int label(struct cc_text *o, const char *l)
 {
-        return cc_buf_printf(o->b, o->err, "    %s%-11s%s ", sgr(o, DIM), l, sgr(o, RESET));
+        return cc_buf_printf(o->b, o->err, "    %s%-11s%s ", cc_text_sgr(o, CC_SGR_DIM), l, cc_text_sgr(o, CC_SGR_OFF));
 }
 
 static const char *str(const cc_value *v, const char *key)
@@ -84,7 +38,7 @@ static const char *rel(const char *prefix, const char *path)
         return path;
 }
 
-static int provenance_line(struct out *o, const cc_value *in)
+static int provenance_line(struct cc_text *o, const cc_value *in)
 {
         const cc_value *p = cc_v_get(in, "provenance");
         const char *kind = str(p, "kind");
@@ -92,12 +46,12 @@ static int provenance_line(struct out *o, const cc_value *in)
         size_t i;
 
         TRY(label(o, "provenance"));
-        TRY(put_text(o, kind ? kind : "unknown"));
+        TRY(cc_text_put(o, kind ? kind : "unknown"));
         if (kind != NULL && strcmp(kind, "cuda-toolkit") == 0) {
                 const char *tv = cc_v_getstr(cc_v_path(p, "toolkit/version"));
 
                 TRY(puts_(o, ", CUDA "));
-                TRY(put_text(o, tv ? tv : "version unknown"));
+                TRY(cc_text_put(o, tv ? tv : "version unknown"));
                 if (cc_v_getbool(cc_v_get(p, "copied_in")))
                         TRY(puts_(o, "; cuDNN copied in by hand"));
         }
@@ -108,35 +62,35 @@ static int provenance_line(struct out *o, const cc_value *in)
                 const cc_value *k = cc_v_at(pk, i);
 
                 TRY(puts_(o, i ? ", " : (kind && strcmp(kind, "cuda-toolkit") == 0 ? "; cuDNN from " : ": ")));
-                TRY(put_text(o, str(k, "name")));
+                TRY(cc_text_put(o, str(k, "name")));
                 TRY(puts_(o, " "));
-                TRY(put_text(o, str(k, "version") ? str(k, "version") : "(version unknown)"));
+                TRY(cc_text_put(o, str(k, "version") ? str(k, "version") : "(version unknown)"));
                 if (str(k, "build")) {
                         TRY(puts_(o, " ("));
-                        TRY(put_text(o, str(k, "build")));
+                        TRY(cc_text_put(o, str(k, "build")));
                         TRY(puts_(o, ")"));
                 }
                 TRY(puts_(o, " ["));
-                TRY(put_text(o, str(k, "manager")));
+                TRY(cc_text_put(o, str(k, "manager")));
                 TRY(puts_(o, "]"));
         }
         if (cc_v_get(p, "bundled_in")) {
                 TRY(puts_(o, ": bundled in "));
-                TRY(put_text(o, cc_v_getstr(cc_v_path(p, "bundled_in/name"))));
+                TRY(cc_text_put(o, cc_v_getstr(cc_v_path(p, "bundled_in/name"))));
                 TRY(puts_(o, " "));
-                TRY(put_text(o, cc_v_getstr(cc_v_path(p, "bundled_in/version"))));
+                TRY(cc_text_put(o, cc_v_getstr(cc_v_path(p, "bundled_in/version"))));
         }
         if (cc_v_get(p, "archive")) {
                 TRY(puts_(o, ": "));
-                TRY(put_text(o, cc_v_getstr(cc_v_path(p, "archive/name"))));
+                TRY(cc_text_put(o, cc_v_getstr(cc_v_path(p, "archive/name"))));
         }
         if (cc_v_get(p, "installer")) {
                 TRY(puts_(o, " v"));
-                TRY(put_text(o, cc_v_getstr(cc_v_path(p, "installer/version"))));
+                TRY(cc_text_put(o, cc_v_getstr(cc_v_path(p, "installer/version"))));
         }
         if (kind != NULL && strcmp(kind, "copy") == 0 && str(p, "location")) {
                 TRY(puts_(o, " ("));
-                TRY(put_text(o, str(p, "location")));
+                TRY(cc_text_put(o, str(p, "location")));
                 TRY(puts_(o, ")"));
         }
         if (cc_v_len(cc_v_get(in, "cuda_variants")) > 0) {
@@ -146,7 +100,7 @@ static int provenance_line(struct out *o, const cc_value *in)
                 for (i = 0; i < cc_v_len(cv); i++) {
                         if (i)
                                 TRY(puts_(o, ", "));
-                        TRY(put_text(o, cc_v_getstr(cc_v_at(cv, i))));
+                        TRY(cc_text_put(o, cc_v_getstr(cc_v_at(cv, i))));
                 }
         }
         return puts_(o, "\n");
@@ -156,7 +110,7 @@ fail:
 
 /* "exported-constant x3, header, dist-info" for the entries of versions
  * that say version (NULL: all cuDNN entries). */
-static int sources_of(struct out *o, const cc_value *vers, const char *version)
+static int sources_of(struct cc_text *o, const cc_value *vers, const char *version)
 {
         const char *seen[32];
         size_t counts[32], n = 0, i, k;
@@ -189,7 +143,7 @@ static int sources_of(struct out *o, const cc_value *vers, const char *version)
         return 0;
 }
 
-static int version_lines(struct out *o, const cc_value *in)
+static int version_lines(struct cc_text *o, const cc_value *in)
 {
         const char *v = str(in, "version"), *fv = str(in, "full_version"), *prefix = str(in, "prefix");
         const cc_value *vers = cc_v_get(in, "versions"), *dis = cc_v_get(in, "disagreements");
@@ -197,7 +151,7 @@ static int version_lines(struct out *o, const cc_value *in)
 
         TRY(label(o, "version"));
         if (v != NULL) {
-                TRY(cc_buf_printf(o->b, o->err, "%s%s%s", sgr(o, BOLD), v, sgr(o, RESET)));
+                TRY(cc_buf_printf(o->b, o->err, "%s%s%s", cc_text_sgr(o, CC_SGR_BOLD), v, cc_text_sgr(o, CC_SGR_OFF)));
                 if (fv != NULL && strcmp(fv, v) != 0)
                         TRY(cc_buf_printf(o->b, o->err, " (%s)", fv));
                 TRY(puts_(o, "  from "));
@@ -208,16 +162,18 @@ static int version_lines(struct out *o, const cc_value *in)
                 TRY(puts_(o, "unknown (no file says which version it is)\n"));
                 return 0;
         }
-        TRY(cc_buf_printf(o->b, o->err, "%sunknown: the sources disagree%s\n", sgr(o, YELLOW), sgr(o, RESET)));
+        TRY(cc_buf_printf(o->b, o->err, "%sunknown: the sources disagree%s\n", cc_text_sgr(o, CC_SGR_YELLOW),
+                          cc_text_sgr(o, CC_SGR_OFF)));
         for (i = 0; i < cc_v_len(dis); i++) {
                 const cc_value *g = cc_v_at(dis, i), *files = cc_v_get(g, "files"), *srcs = cc_v_get(g, "sources");
 
-                TRY(cc_buf_printf(o->b, o->err, "%16s%s%-9s%s ", "", sgr(o, YELLOW), str(g, "version"), sgr(o, RESET)));
+                TRY(cc_buf_printf(o->b, o->err, "%16s%s%-9s%s ", "", cc_text_sgr(o, CC_SGR_YELLOW), str(g, "version"),
+                                  cc_text_sgr(o, CC_SGR_OFF)));
                 for (k = 0; k < cc_v_len(srcs); k++)
                         TRY(cc_buf_printf(o->b, o->err, "%s%s", k ? ", " : "", cc_v_getstr(cc_v_at(srcs, k))));
                 if (cc_v_len(files) > 0) {
                         TRY(puts_(o, ": "));
-                        TRY(put_text(o, rel(prefix, cc_v_getstr(cc_v_at(files, 0)))));
+                        TRY(cc_text_put(o, rel(prefix, cc_v_getstr(cc_v_at(files, 0)))));
                         if (cc_v_len(files) > 1)
                                 TRY(cc_buf_printf(o->b, o->err, " (+%zu more)", cc_v_len(files) - 1));
                 }
@@ -228,7 +184,7 @@ fail:
         return -1;
 }
 
-static int counts_line(struct out *o, const cc_value *in)
+static int counts_line(struct cc_text *o, const cc_value *in)
 {
         static const char *const keys[][3] = {
             {"libraries", "library", "libraries"},
@@ -258,21 +214,21 @@ fail:
         return -1;
 }
 
-static int file_line(struct out *o, const cc_value *f, const char *prefix)
+static int file_line(struct cc_text *o, const cc_value *f, const char *prefix)
 {
         const cc_value *vers = cc_v_get(f, "versions"), *chain = cc_v_get(f, "chain");
         size_t i;
 
         TRY(puts_(o, "      "));
-        TRY(put_text(o, rel(prefix, str(f, "path"))));
+        TRY(cc_text_put(o, rel(prefix, str(f, "path"))));
         if (chain != NULL) {
                 for (i = 0; i < cc_v_len(chain); i++) {
                         TRY(puts_(o, " -> "));
-                        TRY(put_text(o, str(cc_v_at(chain, i), "target")));
+                        TRY(cc_text_put(o, str(cc_v_at(chain, i), "target")));
                 }
                 if (str(f, "link_state") && strcmp(str(f, "link_state"), "ok") != 0)
-                        TRY(cc_buf_printf(o->b, o->err, "  %s[%s]%s", sgr(o, RED), str(f, "link_state"),
-                                          sgr(o, RESET)));
+                        TRY(cc_buf_printf(o->b, o->err, "  %s[%s]%s", cc_text_sgr(o, CC_SGR_RED), str(f, "link_state"),
+                                          cc_text_sgr(o, CC_SGR_OFF)));
         }
         for (i = 0; i < cc_v_len(vers); i++) {
                 const cc_value *e = cc_v_at(vers, i);
@@ -281,31 +237,32 @@ static int file_line(struct out *o, const cc_value *f, const char *prefix)
                                   str(e, "version") ? str(e, "version") : "?"));
         }
         if (str(f, "error")) {
-                TRY(cc_buf_printf(o->b, o->err, "  %s", sgr(o, RED)));
-                TRY(put_text(o, str(f, "error")));
-                TRY(puts_(o, sgr(o, RESET)));
+                TRY(cc_buf_printf(o->b, o->err, "  %s", cc_text_sgr(o, CC_SGR_RED)));
+                TRY(cc_text_put(o, str(f, "error")));
+                TRY(puts_(o, cc_text_sgr(o, CC_SGR_OFF)));
         }
         return puts_(o, "\n");
 fail:
         return -1;
 }
 
-static int installation(struct out *o, const cc_value *in, int verbose)
+static int installation(struct cc_text *o, const cc_value *in, int verbose)
 {
         const cc_value *al = cc_v_get(in, "aliases"), *maj = cc_v_get(in, "majors");
         const cc_value *probs = cc_v_get(in, "problems"), *notes = cc_v_get(in, "notes");
         const char *prefix = str(in, "prefix");
         size_t i;
 
-        TRY(cc_buf_printf(o->b, o->err, "%s[%lld] ", sgr(o, BOLD), (long long)cc_v_getint(cc_v_get(in, "id"))));
-        TRY(put_text(o, prefix));
-        TRY(cc_buf_printf(o->b, o->err, "%s\n", sgr(o, RESET)));
+        TRY(cc_buf_printf(o->b, o->err, "%s[%lld] ", cc_text_sgr(o, CC_SGR_BOLD),
+                          (long long)cc_v_getint(cc_v_get(in, "id"))));
+        TRY(cc_text_put(o, prefix));
+        TRY(cc_buf_printf(o->b, o->err, "%s\n", cc_text_sgr(o, CC_SGR_OFF)));
         if (cc_v_len(al) > 0) {
                 TRY(label(o, "also as"));
                 for (i = 0; i < cc_v_len(al); i++) {
                         if (i)
                                 TRY(puts_(o, ", "));
-                        TRY(put_text(o, cc_v_getstr(cc_v_at(al, i))));
+                        TRY(cc_text_put(o, cc_v_getstr(cc_v_at(al, i))));
                 }
                 TRY(puts_(o, "\n"));
         }
@@ -320,19 +277,21 @@ static int installation(struct out *o, const cc_value *in, int verbose)
         TRY(counts_line(o, in));
         TRY(label(o, "problems"));
         if (cc_v_len(probs) == 0)
-                TRY(cc_buf_printf(o->b, o->err, "%snone%s\n", sgr(o, GREEN), sgr(o, RESET)));
+                TRY(cc_buf_printf(o->b, o->err, "%snone%s\n", cc_text_sgr(o, CC_SGR_GREEN),
+                                  cc_text_sgr(o, CC_SGR_OFF)));
         for (i = 0; i < cc_v_len(probs); i++) {
                 const cc_value *p = cc_v_at(probs, i);
 
                 if (i)
                         TRY(cc_buf_printf(o->b, o->err, "%16s", ""));
-                TRY(cc_buf_printf(o->b, o->err, "%s! %s%s: ", sgr(o, RED), str(p, "kind"), sgr(o, RESET)));
-                TRY(put_text(o, str(p, "summary")));
+                TRY(cc_buf_printf(o->b, o->err, "%s! %s%s: ", cc_text_sgr(o, CC_SGR_RED), str(p, "kind"),
+                                  cc_text_sgr(o, CC_SGR_OFF)));
+                TRY(cc_text_put(o, str(p, "summary")));
                 TRY(puts_(o, "\n"));
         }
         for (i = 0; i < cc_v_len(notes); i++) {
                 TRY(label(o, "note"));
-                TRY(put_text(o, cc_v_getstr(cc_v_at(notes, i))));
+                TRY(cc_text_put(o, cc_v_getstr(cc_v_at(notes, i))));
                 TRY(puts_(o, "\n"));
         }
         if (verbose) {
@@ -341,7 +300,7 @@ static int installation(struct out *o, const cc_value *in, int verbose)
 
                 for (i = 0; i < cc_v_len(ev); i++) {
                         TRY(label(o, "evidence"));
-                        TRY(put_text(o, cc_v_getstr(cc_v_at(ev, i))));
+                        TRY(cc_text_put(o, cc_v_getstr(cc_v_at(ev, i))));
                         TRY(puts_(o, "\n"));
                 }
                 for (i = 0; i < cc_v_len(dirs); i++) {
@@ -349,10 +308,10 @@ static int installation(struct out *o, const cc_value *in, int verbose)
                         size_t k;
 
                         TRY(label(o, "directory"));
-                        TRY(put_text(o, str(dd, "path")));
+                        TRY(cc_text_put(o, str(dd, "path")));
                         for (k = 0; k < cc_v_len(da); k++) {
                                 TRY(puts_(o, k ? ", " : " (also "));
-                                TRY(put_text(o, cc_v_getstr(cc_v_at(da, k))));
+                                TRY(cc_text_put(o, cc_v_getstr(cc_v_at(da, k))));
                         }
                         TRY(puts_(o, cc_v_len(da) ? ")\n" : "\n"));
                 }
@@ -365,26 +324,27 @@ fail:
         return -1;
 }
 
-static int root_line(struct out *o, const cc_value *r)
+static int root_line(struct cc_text *o, const cc_value *r)
 {
         const char *st = str(r, "state"), *reason = str(r, "reason");
         const cc_value *src = cc_v_get(r, "sources");
 
-        TRY(cc_buf_printf(
-            o->b, o->err, "  %s%-15s%s ",
-            sgr(o, st && strcmp(st, "searched") == 0 ? GREEN : (st && strcmp(st, "missing") == 0 ? DIM : RED)),
-            st ? st : "?", sgr(o, RESET)));
-        TRY(put_text(o, str(r, "path")));
+        TRY(cc_buf_printf(o->b, o->err, "  %s%-15s%s ",
+                          cc_text_sgr(o, st && strcmp(st, "searched") == 0
+                                             ? CC_SGR_GREEN
+                                             : (st && strcmp(st, "missing") == 0 ? CC_SGR_DIM : CC_SGR_RED)),
+                          st ? st : "?", cc_text_sgr(o, CC_SGR_OFF)));
+        TRY(cc_text_put(o, str(r, "path")));
         TRY(puts_(o, "  ("));
-        TRY(put_text(o, cc_v_getstr(cc_v_at(src, 0))));
+        TRY(cc_text_put(o, cc_v_getstr(cc_v_at(src, 0))));
         TRY(puts_(o, ")"));
         if (reason && st && strcmp(st, "missing") != 0) {
                 TRY(puts_(o, ": "));
-                TRY(put_text(o, reason));
+                TRY(cc_text_put(o, reason));
         }
         if (str(r, "alias_of")) {
                 TRY(puts_(o, " = "));
-                TRY(put_text(o, str(r, "alias_of")));
+                TRY(cc_text_put(o, str(r, "alias_of")));
         }
         return puts_(o, "\n");
 fail:
@@ -394,7 +354,7 @@ fail:
 int cudnnctl_list_text(const cudnnctl_value *facts, int verbose, int color, char **out, cudnnctl_error *err)
 {
         cc_buf b = {0};
-        struct out o;
+        struct cc_text o;
         const cc_value *insts = cc_v_get(facts, "installations"), *roots = cc_v_get(facts, "roots");
         const cc_value *skipped = cc_v_get(facts, "skipped"), *stats = cc_v_get(facts, "stats");
         const cc_value *notes = cc_v_get(facts, "notes");
@@ -406,7 +366,7 @@ int cudnnctl_list_text(const cudnnctl_value *facts, int verbose, int color, char
         o.err = err;
         if (n == 0) {
                 TRY(cc_buf_printf(&b, err, "%sno cuDNN found%s (searched %zu roots, %lld directories):\n",
-                                  sgr(&o, BOLD), sgr(&o, RESET), cc_v_len(roots),
+                                  cc_text_sgr(&o, CC_SGR_BOLD), cc_text_sgr(&o, CC_SGR_OFF), cc_v_len(roots),
                                   (long long)cc_v_getint(cc_v_get(stats, "directories"))));
                 for (i = 0; i < cc_v_len(roots); i++) {
                         if (!verbose && shown >= ROOTS_SHOWN) {
@@ -443,18 +403,18 @@ int cudnnctl_list_text(const cudnnctl_value *facts, int verbose, int color, char
                 if (i == 0)
                         TRY(cc_buf_puts(&b, "\nskipped:\n", err));
                 TRY(cc_buf_puts(&b, "  ", err));
-                TRY(put_text(&o, str(s, "path")));
+                TRY(cc_text_put(&o, str(s, "path")));
                 TRY(cc_buf_puts(&b, ": ", err));
-                TRY(put_text(&o, str(s, "reason")));
+                TRY(cc_text_put(&o, str(s, "reason")));
                 TRY(cc_buf_putc(&b, '\n', err));
         }
         if (cc_v_getbool(cc_v_get(stats, "truncated")))
                 TRY(cc_buf_printf(&b, err, "\n%sstopped early%s: more than %lld directories (raise --max-dirs)\n",
-                                  sgr(&o, YELLOW), sgr(&o, RESET),
+                                  cc_text_sgr(&o, CC_SGR_YELLOW), cc_text_sgr(&o, CC_SGR_OFF),
                                   (long long)cc_v_getint(cc_v_get(stats, "max_dirs"))));
         for (i = 0; i < cc_v_len(notes); i++) {
                 TRY(cc_buf_puts(&b, i == 0 ? "\nnote: " : "note: ", err));
-                TRY(put_text(&o, cc_v_getstr(cc_v_at(notes, i))));
+                TRY(cc_text_put(&o, cc_v_getstr(cc_v_at(notes, i))));
                 TRY(cc_buf_putc(&b, '\n', err));
         }
         if (b.data == NULL && cc_buf_puts(&b, "", err) < 0)

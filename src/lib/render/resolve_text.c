@@ -95,6 +95,12 @@ static int one_result(struct cc_text *t, const cc_value *r, int verbose)
                 if (real != NULL && path != NULL && strcmp(real, path) != 0)
                         TRY(cc_text_field(t, 2, W, "real path", real));
                 TRY(versions_field(t, 2, "versions", cc_v_get(r, "versions")));
+                if (cc_v_get_str(r, "installation_version") != NULL) {
+                        TRY(cc_text_printf(t, "  %s%-*s%s installation %lld (cuDNN %s)\n", cc_text_sgr(t, CC_SGR_DIM),
+                                           W, "part of", cc_text_sgr(t, CC_SGR_OFF),
+                                           (long long)cc_v_getint(cc_v_get(r, "installation")),
+                                           cc_v_get_str(r, "installation_version")));
+                }
                 {
                         const cc_value *pr = cc_v_get(r, "problems");
                         size_t k;
@@ -149,7 +155,10 @@ static int one_result(struct cc_text *t, const cc_value *r, int verbose)
                 if (cc_v_type(id) == CUDNNCTL_INT)
                         TRY(cc_text_printf(t, "; installation %lld", (long long)cc_v_getint(id)));
                 TRY(cc_text_printf(t, ")  "));
-                TRY(cc_text_versions(t, cc_v_get(e, "versions")));
+                if (cc_v_len(cc_v_get(e, "versions")) == 0 && cc_v_get_str(e, "installation_version") != NULL)
+                        TRY(cc_text_printf(t, "%s (its installation)", cc_v_get_str(e, "installation_version")));
+                else
+                        TRY(cc_text_versions(t, cc_v_get(e, "versions")));
                 TRY(cc_text_printf(t, "\n"));
         }
         TRY(notes(t, 2, cc_v_get(r, "notes")));

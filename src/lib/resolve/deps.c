@@ -134,7 +134,45 @@ static int interesting_runtime(const char *name, int system)
 
 /* Library names in bytes: "lib...so[.N...]" or "lib...so.%d" (Linux) and
  * "....dll" (Windows, ASCII), each a whole NUL-terminated string. */
+static int scan_ascii_names(const uint8_t *d, size_t n, int system, cc_strv *out, cc_error *err);
+
+/* Windows code often names DLLs in UTF-16 (LoadLibraryW): "c\0u\0d\0n\0n\0...\0\0". */
+static int scan_wide_dll_names(const uint8_t *d, size_t n, cc_strv *out, cc_error *err)
+{
+        size_t i = 0;
+
+        while (i + 1 < n && out->n < MAX_RUNTIME_NAMES) {
+                char buf[128];
+                size_t k = 0, j = i;
+
+                if (!(is_name_char(d[i]) && d[i + 1] == 0) || (i >= 2 && d[i - 1] == 0 && is_name_char(d[i - 2]))) {
+                        i++;
+                        continue;
+                }
+                while (j + 1 < n && d[j + 1] == 0 && (is_name_char(d[j]) || d[j] == '.') && k < sizeof(buf) - 1) {
+                        buf[k++] = (char)d[j];
+                        j += 2;
+                }
+                buf[k] = '\0';
+                i = j > i ? j : i + 1;
+                if (j + 1 >= n || d[j] != 0 || d[j + 1] != 0 || k < 5 || !cc_ends_with_nocase(buf, ".dll"))
+                        continue;
+                if (!interesting_runtime(buf, CC_SYS_WINDOWS) || cc_strv_contains(out, buf))
+                        continue;
+                if (cc_strv_push(out, buf, err) < 0)
+                        return -1;
+        }
+        return 0;
+}
+
 static int scan_names(const uint8_t *d, size_t n, int system, cc_strv *out, cc_error *err)
+{
+        if (system == CC_SYS_WINDOWS && scan_wide_dll_names(d, n, out, err) < 0)
+                return -1;
+        return scan_ascii_names(d, n, system, out, err);
+}
+
+static int scan_ascii_names(const uint8_t *d, size_t n, int system, cc_strv *out, cc_error *err)
 {
         size_t i = 0;
 
@@ -343,7 +381,7 @@ static int read_node(struct walk *w, struct dnode *d, cc_error *err)
         if (w->m->system == CC_SYS_LINUX) {
                 cc_elf *e = NULL;
 
-                if (cc_elf_parse(mp.data, mp.size, &e, &rerr) < 0) {
+                if (cc_elf_parse_opts(mp.data, mp.size, CC_ELF_NO_SYMBOLS, &e, &rerr) < 0) {
                         d->error = cc_strdup(err, rerr.msg);
                         rv = d->error ? 0 : -1;
                         goto done;
@@ -407,7 +445,8 @@ static int read_node(struct walk *w, struct dnode *d, cc_error *err)
                         cc_pe_free(pe);
                         goto done;
                 }
-                if (!w->opts->no_runtime && runtime_loads(w, d, mp.data, mp.size, 0, 0, err) < 0) {
+                if (!w->opts->no_runtime &&
+                    runtime_loads(w, d, mp.data, mp.size, pe->rdata_off, pe->rdata_size, err) < 0) {
                         cc_pe_free(pe);
                         goto done;
                 }
@@ -849,6 +888,57 @@ fail:
         return NULL;
 }
 
+/* libcuda.so.1 / nvcuda.dll come with the NVIDIA driver, not with CUDA or
+ * cuDNN: when they are missing, say so, and point at the toolkit's stub
+ * (which is for linking only) when one sits next to a library in the tree. */
+static int driver_note(struct walk *w, const cc_value *nodes, cc_error *err)
+{
+        size_t i, j;
+        const char *missing = NULL;
+        char *stub = NULL;
+        int rv = 0;
+
+        for (i = 0; i < cc_v_len(nodes) && missing == NULL; i++) {
+                const cc_value *edges = cc_v_get(cc_v_at(nodes, i), "edges");
+
+                for (j = 0; j < cc_v_len(edges) && missing == NULL; j++) {
+                        const cc_value *e = cc_v_at(edges, j);
+                        const char *nm = cc_v_get_str(e, "name"), *st = cc_v_get_str(e, "status");
+
+                        if (nm && st && strcmp(st, "missing") == 0 &&
+                            (strncmp(nm, "libcuda.so", 10) == 0 || cc_strcasecmp(nm, "nvcuda.dll") == 0))
+                                missing = nm;
+                }
+        }
+        if (missing == NULL)
+                return 0;
+        for (i = 0; i < cc_v_len(nodes) && stub == NULL && w->m->system == CC_SYS_LINUX; i++) {
+                const char *real = cc_v_get_str(cc_v_at(nodes, i), "realpath");
+                char *dir, *p;
+                cc_stat st;
+
+                if (real == NULL)
+                        continue;
+                dir = cc_tree_dirname(w->m->tree, real, err);
+                p = dir ? cc_asprintf(err, "%s/stubs/libcuda.so", dir) : NULL;
+                free(dir);
+                if (p == NULL)
+                        return -1;
+                if (cc_tree_stat(w->m->tree, p, &st, err) == 0 && st.type == CC_FT_FILE)
+                        stub = p;
+                else
+                        free(p);
+        }
+        rv = cc_strv_pushf(
+            &w->notes, 1, err,
+            "%s is the NVIDIA driver's library, not CUDA's or cuDNN's: the loader finds none, so no driver "
+            "is installed (or it is not on the loader's path) and cuDNN cannot start on this machine%s%s%s",
+            missing, stub ? " (" : "", stub ? stub : "",
+            stub ? " is the CUDA toolkit's stub, for linking only: it must not be put on the path)" : "");
+        free(stub);
+        return rv;
+}
+
 /* The cuDNN this process would load: from how many directories, of which
  * versions. More than one of either is a mixed set (failure-modes.md 4,
  * 16, 19): sub-libraries of different releases in one process. */
@@ -1106,7 +1196,8 @@ int cudnnctl_deps(cudnnctl_machine *m, const char *target, const cudnnctl_deps_o
                 cc_v_free(sum);
                 goto done;
         }
-        if (cudnn_summary(&w, cc_v_get(doc, "nodes"), sum, err) < 0) {
+        if (driver_note(&w, cc_v_get(doc, "nodes"), err) < 0 ||
+            cudnn_summary(&w, cc_v_get(doc, "nodes"), sum, err) < 0) {
                 cc_v_free(sum);
                 goto done;
         }

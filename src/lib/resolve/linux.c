@@ -218,7 +218,7 @@ int cc_lnx_obj_load(cc_lnx_ctx *c, const char *path, cc_lnx_obj *out, cc_strv *n
                 return -1;
         if (cc_tree_map(c->m->tree, abs, MAX_OBJ_SIZE, &mp, err) < 0)
                 goto done;
-        if (cc_elf_parse(mp.data, mp.size, &e, err) < 0) {
+        if (cc_elf_parse_opts(mp.data, mp.size, CC_ELF_NO_SYMBOLS, &e, err) < 0) {
                 cc_unmap(&mp);
                 cc_err_prefix(err, "%s", abs);
                 goto done;
@@ -389,7 +389,7 @@ static int read_program(cc_lnx_ctx *c, const char *exe, cc_error *err)
         if (abs == NULL)
                 return -1;
         if (cc_tree_map(c->m->tree, abs, MAX_OBJ_SIZE, &mp, &merr) == 0) {
-                if (cc_elf_parse(mp.data, mp.size, &e, &merr) < 0)
+                if (cc_elf_parse_opts(mp.data, mp.size, CC_ELF_NO_SYMBOLS, &e, &merr) < 0)
                         e = NULL;
                 cc_unmap(&mp);
         }
@@ -995,24 +995,8 @@ done:
         return rv;
 }
 
-static int note(struct search *s, cc_error *err, const char *fmt, ...) CC_PRINTF(3, 4);
-
-static int note(struct search *s, cc_error *err, const char *fmt, ...)
-{
-        va_list ap;
-        char *n;
-
-        va_start(ap, fmt);
-        n = cc_vasprintf(err, fmt, ap);
-        va_end(ap);
-        if (n == NULL)
-                return -1;
-        if (cc_strv_contains(&s->r->notes, n)) {
-                free(n);
-                return 0;
-        }
-        return cc_strv_take(&s->r->notes, n, err);
-}
+/* A note on the answer (each said once). */
+#define note(s, err, ...) cc_strv_pushf(&(s)->r->notes, 1, (err), __VA_ARGS__)
 
 /* Search one ':'-separated list (RPATH, LD_LIBRARY_PATH, RUNPATH): every
  * element with each hwcaps subdirectory, elements deduplicated as ld.so

@@ -131,7 +131,13 @@ static int annotate(cc_machine *m, const cc_discovery *d, cc_value *entry, const
         if (d != NULL) {
                 int id = cc_discovery_install_of(d, real);
 
+                const cc_value *inst = id ? cc_discovery_install_facts(d, id) : NULL;
+
                 if (cc_v_set(entry, "installation", id ? cc_v_int(id, err) : cc_v_null(err), err) < 0)
+                        return -1;
+                /* the installation's summary version: what a shim without a version of its own belongs to */
+                if (inst != NULL &&
+                    cc_v_set(entry, "installation_version", cc_v_str(cc_v_get_str(inst, "version"), err), err) < 0)
                         return -1;
         }
         return 0;
@@ -209,7 +215,7 @@ int cc_is_program(cc_machine *m, const char *vpath)
         if (cc_elf_is(mp.data, mp.size)) {
                 cc_elf *elf = NULL;
 
-                if (cc_elf_parse(mp.data, mp.size, &elf, &e) == 0) {
+                if (cc_elf_parse_opts(mp.data, mp.size, CC_ELF_NO_SYMBOLS, &elf, &e) == 0) {
                         prog = elf->interp != NULL;
                         cc_elf_free(elf);
                 }

@@ -919,6 +919,17 @@ def w09_renamed():
           rc == 0 and "C:\\tools\\bin\\cudnn64_8.dll" in t and "7.6.5.32" in t and "renamed" in t, t)
 
 
+def w09b_driver_style_resource():
+    s = "win-09b-driver-style-resource"
+    if not exists(s):
+        return
+    rc, doc, res = which("9b which", s, ["cudnn64_8.dll"], ["PATH=C:\\tools\\bin"], system=W)
+    r = res.get("cudnn64_8.dll")
+    check("9b: found, exit 0", rc == 0 and r and r["found"], (rc, r))
+    check("9b: a 6.14.11.x version resource is not taken for a renamed cuDNN 6 copy",
+          r and not r.get("problems"), r and r.get("problems"))
+
+
 def w02_32bit_zlibwapi():
     s = "win-02-32bit-zlibwapi"
     if not exists(s):
@@ -989,7 +1000,7 @@ def main():
     else:
         print("skip Linux scenarios: %s" % linux_skip)
     if not win_skip:
-        for t in (w03_sublib_missing, w03b_wide_names, w04_mixed_copies, w06_cudnn9_subdir, w07_python, w08_stale_system32,
+        for t in (w03_sublib_missing, w03b_wide_names, w04_mixed_copies, w06_cudnn9_subdir, w07_python, w08_stale_system32, w09b_driver_style_resource,
                   w09_renamed, w02_32bit_zlibwapi):
             print("== %s" % t.__name__)
             t()

@@ -135,6 +135,9 @@ def ldso_list(path, env=None):
             name, rest = line.split(" => ", 1)
             target = rest.rsplit(" (", 1)[0].strip()
             mapping[name.strip()] = None if target == "not found" else target
+        elif line.startswith("/") and "ld-linux" not in line:
+            # an object listed by path alone: a preloaded one
+            mapping.setdefault("(preloaded)", []).append(line.rsplit(" (", 1)[0].strip())
     return mapping
 
 
@@ -163,13 +166,16 @@ def compare_ldd(path, env=None, extra=(), cwd=None):
     if doc is None:
         return
     got = deps_mapping(doc)
+    pre = sorted(n["path"] for n in doc["nodes"] if n.get("preload"))
+    check("deps %s: the preloaded objects are ld.so's" % path, pre == sorted(want.get("(preloaded)", [])),
+          (pre, want.get("(preloaded)")))
     for name, target in want.items():
-        if name.startswith("linux-vdso"):
+        if name.startswith("linux-vdso") or name == "(preloaded)":
             continue
         mine = got.get(name, "(absent)")
         check("deps %s: %s => %s" % (path, name, target), mine == target, "ours: %s" % mine)
     for name in got:
-        if name not in want and not name.startswith("ld-linux"):
+        if name not in want and not name.startswith("ld-linux") and got[name] not in pre:
             check("deps %s: %s is also in ld.so --list" % (path, name), False, got[name])
     return doc
 
@@ -377,6 +383,16 @@ def test_traces(tmp):
     gcc(["-o", "p_inherit", "main2.c", "-Linhb", "-l:libmid.so.1", "-Wl,-rpath-link," + os.path.join(d, "inh"),
          "-Wl,--disable-new-dtags,-rpath,$ORIGIN/inhb:$ORIGIN/inh"], d)
     compare_ldd(os.path.join(d, "p_inherit"))
+    # LD_PRELOAD: the preloaded copy answers to the name; ld.so does not search for it at all
+    pre = os.path.join(d, "llp2", "libfx.so.1")
+    theirs, _ = ld_debug_trace(p1, "libfx.so.1", clean_env({"LD_PRELOAD": pre}), d)
+    rc, doc = cudnnctl(["which", "--json", "--from", p1, "--set=LD_PRELOAD=" + pre, "libfx.so.1"], cwd=d)
+    r = doc["results"][0] if doc else {}
+    check("LD_PRELOAD: ld.so does not search for the name", theirs == [], theirs)
+    check("LD_PRELOAD: which answers with the preloaded copy and nothing else tried",
+          r.get("found") and r.get("how") == "preload" and r.get("path") == pre and len(r.get("tried", [])) == 1,
+          (r.get("how"), r.get("path"), r.get("tried")))
+    compare_ldd(p1, env=clean_env({"LD_PRELOAD": pre}), extra=["--set=LD_PRELOAD=" + pre], cwd=d)
     # and each fixture program's whole tree agrees with ld.so --list
     for p, env in ((p1, {"LD_LIBRARY_PATH": os.path.join(d, "llp2")}), (p2, {}), (p3, {}), (p4, {})):
         sets = ["--set=%s=%s" % (k, v) for k, v in env.items()]

@@ -1681,8 +1681,7 @@ static int collect_versions(cc_discovery *d, cc_dinst *in, cc_value *arr, struct
                          * decides the summary; the first is a problem. */
                         if (f && cc_starts_with(src, "version-resource") && f->ln.major >= 0 &&
                             ve.v.part[0] != f->ln.major) {
-                                long mj = ve.v.part[0], mn = ve.v.n > 1 ? ve.v.part[1] : 0;
-                                int plausible = mj >= 1 && mj <= 9 && (mj == 9 ? mn < 100 : mn <= 9);
+                                int plausible = cc_cudnn_ver_plausible(&ve.v);
 
                                 if (!plausible && inst_note(in, err,
                                                             "%s: the version resource says %s, not a cuDNN %d version: "

@@ -76,6 +76,17 @@ const char *cc_file_kind_name(int k)
         }
 }
 
+int cc_cudnn_ver_plausible(const cudnnctl_ver *v)
+{
+        long mj, mn;
+
+        if (v->n < 1)
+                return 0;
+        mj = v->part[0];
+        mn = v->n > 1 ? v->part[1] : 0;
+        return mj >= 1 && mj <= 9 && (mj == 9 ? mn < 100 : mn <= 9);
+}
+
 int cc_name_role_majors(const char *role, int *min, int *max)
 {
         size_t i;

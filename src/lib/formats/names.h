@@ -39,6 +39,11 @@ typedef struct cc_libname {
  * _vN suffix (cudnn_graph_v9.h). */
 int cc_name_library(const char *basename, cc_libname *out);
 
+/* 1 if a dotted version can be a cuDNN release (1.x .. 8.9, 9.x): the
+ * version resources of cuDNN DLLs may instead carry a driver-style
+ * 6.14.11.xxxx, which is not one. */
+int cc_cudnn_ver_plausible(const cudnnctl_ver *v);
+
 /* "shared-library", "dll", "import-library", "static-library", "header" or "unknown". */
 const char *cc_file_kind_name(int kind);
 

@@ -41,6 +41,7 @@ static const char *how_text(const char *how)
         } t[] = {
             {"direct", "the name is a path"},
             {"already-loaded", "already loaded"},
+            {"preload", "LD_PRELOAD"},
             {"rpath", "DT_RPATH"},
             {"ld_library_path", "LD_LIBRARY_PATH"},
             {"runpath", "DT_RUNPATH"},
@@ -321,7 +322,8 @@ static int edge_hidden(const struct tree_ctx *c, const cc_value *e)
 
         if (c->missing_only)
                 return !edge_bad(e) && !(loaded && mark_of(c, e) == 1);
-        return st && strcmp(st, "already-loaded") == 0 && !(kind && strcmp(kind, "runtime") == 0);
+        return st && strcmp(st, "already-loaded") == 0 && !(kind && strcmp(kind, "runtime") == 0) &&
+               !(cc_v_get_str(e, "how") && strcmp(cc_v_get_str(e, "how"), "preload") == 0);
 }
 
 static int print_node(struct tree_ctx *c, int64_t id, cc_buf *prefix, int depth)

@@ -71,6 +71,8 @@ const char *cc_how_name(int how)
                 return "direct";
         case CC_HOW_LOADED:
                 return "already-loaded";
+        case CC_HOW_PRELOAD:
+                return "preload";
         case CC_HOW_RPATH:
                 return "rpath";
         case CC_HOW_LD_LIBRARY_PATH:

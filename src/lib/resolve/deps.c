@@ -38,6 +38,7 @@ struct dnode {
         char *error;     /* the file could not be read */
         cc_value *edges;
         int expanded;
+        int preload;      /* LD_PRELOAD / /etc/ld.so.preload */
         int standard;     /* Windows: loaded by a plain LoadLibrary (a run-time load), so its own imports
                              are searched in the standard order whatever the top-level mode */
         size_t load_root; /* Windows: the DLL whose directory is the DLL load directory for this node's
@@ -699,7 +700,8 @@ static int edge(struct walk *w, size_t i, const char *name, int kind, const char
                         if (cc_v_set_str(e, "status", "already-loaded", err) < 0 ||
                             cc_v_set_int(e, "node", (int64_t)hit, err) < 0 ||
                             cc_v_set_str(e, "path", w->nodes[hit].path, err) < 0 ||
-                            cc_v_set_str(e, "how", cc_how_name(CC_HOW_LOADED), err) < 0)
+                            cc_v_set_str(e, "how", cc_how_name(w->nodes[hit].preload ? CC_HOW_PRELOAD : CC_HOW_LOADED),
+                                         err) < 0)
                                 goto done;
                         rv = 0;
                         goto done;
@@ -868,7 +870,7 @@ static cc_value *node_facts(struct walk *w, size_t i, cc_error *err)
             cc_v_set(o, "soname", cc_v_str(d->soname, err), err) < 0 || cc_v_set_int(o, "depth", d->depth, err) < 0 ||
             cc_v_set(o, "parent", d->parent == (size_t)-1 ? cc_v_null(err) : cc_v_int((int64_t)d->parent, err), err) <
                 0 ||
-            cc_v_set_bool(o, "interpreter", d->interp, err) < 0 ||
+            cc_v_set_bool(o, "interpreter", d->interp, err) < 0 || cc_v_set_bool(o, "preload", d->preload, err) < 0 ||
             cc_v_set(o, "error", cc_v_str(d->error, err), err) < 0 ||
             cc_v_set(o, "versions", cc_file_versions(w->m, d->path, err), err) < 0)
                 goto fail;
@@ -974,7 +976,7 @@ static int cudnn_summary(struct walk *w, const cc_value *nodes, cc_value *sum, c
                         char buf[64];
 
                         if (v == NULL || (comp && strcmp(comp, "cudnn") != 0) || cudnnctl_ver_parse(v, &pv) < 0 ||
-                            pv.n < 3)
+                            pv.n < 3 || !cc_cudnn_ver_plausible(&pv))
                                 continue;
                         pv.n = 3; /* releases, not builds: 9.19.0.56 and 9.19.0 are one */
                         cudnnctl_ver_str(&pv, buf, sizeof(buf));
@@ -1086,6 +1088,15 @@ int cudnnctl_deps(cudnnctl_machine *m, const char *target, const cudnnctl_deps_o
                 }
                 if (cc_v_set(doc, "loader", cc_lnx_ctx_facts(w.lc, err), err) < 0)
                         goto done;
+                {
+                        /* what the loader's own setup says (a corrupt cache, a preload not found) */
+                        const cc_value *ln = cc_v_path(doc, "loader/notes");
+                        size_t k;
+
+                        for (k = 0; k < cc_v_len(ln); k++)
+                                if (cc_strv_push(&w.notes, cc_v_getstr(cc_v_at(ln, k)), err) < 0)
+                                        goto done;
+                }
         } else {
                 if (cc_win_ctx_open(m, root_path && cc_is_program(m, root_path) ? root_path : NULL, &opts->resolve,
                                     &w.wc, err) < 0)
@@ -1167,6 +1178,26 @@ int cudnnctl_deps(cudnnctl_machine *m, const char *target, const cudnnctl_deps_o
                         }
                 }
                 cc_v_free(lf);
+                /* then LD_PRELOAD and /etc/ld.so.preload, before the program's own dependencies */
+                {
+                        const cc_strv *pre = cc_lnx_ctx_preloads(w.lc);
+                        size_t k;
+
+                        for (k = 0; k < pre->n; k++) {
+                                struct dnode *d;
+
+                                if (find_loaded(&w, pre->v[k], NULL) != (size_t)-1)
+                                        continue;
+                                d = add_node(&w, pre->v[k], 0, (size_t)-1, err);
+                                if (d == NULL)
+                                        goto done;
+                                d->preload = 1;
+                                d->realpath = cc_tree_canonical(m->tree, pre->v[k], err);
+                                if (d->realpath == NULL || add_name(&w, d, pre->v[k], err) < 0 ||
+                                    add_name(&w, d, cc_basename(pre->v[k]), err) < 0)
+                                        goto done;
+                        }
+                }
         }
         /* breadth first, like ld.so */
         for (i = 0; i < w.n; i++)

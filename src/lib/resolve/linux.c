@@ -44,6 +44,9 @@ struct cc_lnx_ctx {
         int32_t cache_flags; /* the flags entries must have, -1 unknown */
         cc_smap cache_index; /* name -> first entry index + 1 */
         const char *ld_library_path;
+        /* LD_PRELOAD, then /etc/ld.so.preload: entry, where it came from, the path
+         * found ("" when the loader finds none), its SONAME ("" if none) */
+        cc_strv pre_entry, pre_source, pre_path, pre_soname, pre_found;
         cc_strv conf_dirs; /* ld.so.conf directories, for notes */
         cc_strv conf_warnings;
         cc_strv notes;
@@ -740,6 +743,8 @@ static int read_cache(cc_lnx_ctx *c, cc_error *err)
         return 0;
 }
 
+static int read_preloads(cc_lnx_ctx *c, cc_error *err);
+
 int cc_lnx_ctx_open(cc_machine *m, const char *exe, cc_lnx_ctx **out, cc_error *err)
 {
         cc_lnx_ctx *c;
@@ -758,6 +763,10 @@ int cc_lnx_ctx_open(cc_machine *m, const char *exe, cc_lnx_ctx **out, cc_error *
                 return -1;
         }
         c->ld_library_path = cc_machine_getenv(m, "LD_LIBRARY_PATH");
+        if (read_preloads(c, err) < 0) {
+                cc_lnx_ctx_free(c);
+                return -1;
+        }
         *out = c;
         return 0;
 }
@@ -781,6 +790,11 @@ void cc_lnx_ctx_free(cc_lnx_ctx *c)
         cc_ldcache_free(c->cache);
         free(c->cache_error);
         cc_smap_free(&c->cache_index);
+        cc_strv_free(&c->pre_entry);
+        cc_strv_free(&c->pre_source);
+        cc_strv_free(&c->pre_path);
+        cc_strv_free(&c->pre_soname);
+        cc_strv_free(&c->pre_found);
         cc_strv_free(&c->conf_dirs);
         cc_strv_free(&c->conf_warnings);
         cc_strv_free(&c->notes);
@@ -852,6 +866,24 @@ cc_value *cc_lnx_ctx_facts(const cc_lnx_ctx *c, cc_error *err)
                 goto fail;
         }
         cache = NULL;
+        {
+                cc_value *pre = cc_v_array(err);
+                size_t i;
+
+                if (cc_v_set(o, "preload", pre, err) < 0)
+                        goto fail;
+                for (i = 0; i < c->pre_entry.n; i++) {
+                        cc_value *e = cc_v_object(err);
+
+                        if (cc_v_push(pre, e, err) < 0 || cc_v_set_str(e, "entry", c->pre_entry.v[i], err) < 0 ||
+                            cc_v_set_str(e, "source", c->pre_source.v[i], err) < 0 ||
+                            cc_v_set(e, "path", cc_v_str(c->pre_path.v[i][0] ? c->pre_path.v[i] : NULL, err), err) <
+                                0 ||
+                            cc_v_set(e, "soname", cc_v_str(c->pre_soname.v[i][0] ? c->pre_soname.v[i] : NULL, err),
+                                     err) < 0)
+                                goto fail;
+                }
+        }
         if (cc_v_set(o, "ld_so_conf_dirs", cc_v_strv(&c->conf_dirs, err), err) < 0 ||
             cc_v_set(o, "ld_so_conf_warnings", cc_v_strv(&c->conf_warnings, err), err) < 0 ||
             cc_v_set(o, "notes", cc_v_strv(&c->notes, err), err) < 0)
@@ -1348,6 +1380,21 @@ int cc_lnx_resolve(cc_lnx_ctx *c, const char *name, const cc_lnx_obj *chain, siz
                 rv = 0;
                 goto done;
         }
+        /* an object LD_PRELOAD loaded first answers to its name and SONAME */
+        for (i = 0; i < c->pre_entry.n; i++) {
+                char origin[300];
+
+                if (c->pre_path.v[i][0] == '\0' ||
+                    (strcmp(c->pre_entry.v[i], name) != 0 && strcmp(c->pre_soname.v[i], name) != 0))
+                        continue;
+                snprintf(origin, sizeof(origin), "%s entry %s", c->pre_source.v[i], c->pre_entry.v[i]);
+                if (try_file(&s, c->pre_path.v[i], CC_HOW_PRELOAD, origin, err) < 0)
+                        goto done;
+                if (s.done && note(&s, err, "%s loads %s before anything else: every request for %s gets it",
+                                   c->pre_source.v[i], c->pre_path.v[i], name) < 0)
+                        goto done;
+                break;
+        }
         /* DT_RPATH of the requester and its loaders, unless the requester has DT_RUNPATH */
         if (req == NULL || req->runpath == NULL) {
                 for (i = 0; i < n && (!s.done || shadowed); i++) {
@@ -1410,4 +1457,83 @@ done:
         if (rv < 0)
                 cc_resolution_free(out);
         return rv;
+}
+
+/* ---- LD_PRELOAD -------------------------------------------------------------------- */
+
+/* One preload entry: found like a DT_NEEDED of the program (a name with a
+ * '/' is used as it is). */
+static int add_preload(cc_lnx_ctx *c, const char *entry, const char *source, cc_error *err)
+{
+        cc_resolution r;
+        cc_lnx_obj o;
+        char *soname = NULL;
+        cc_error lerr = {0};
+        int rv = -1;
+
+        if (c->pre_entry.n >= 256)
+                return 0;
+        if (cc_lnx_resolve(c, entry, NULL, 0, 0, &r, err) < 0)
+                return -1;
+        if (r.found && cc_lnx_obj_load(c, r.path, &o, NULL, &soname, &lerr) == 0)
+                cc_lnx_obj_free(&o);
+        if (cc_strv_push(&c->pre_entry, entry, err) < 0 || cc_strv_push(&c->pre_source, source, err) < 0 ||
+            cc_strv_push(&c->pre_path, r.found ? r.path : "", err) < 0 ||
+            cc_strv_push(&c->pre_soname, soname ? soname : "", err) < 0)
+                goto done;
+        if (r.found && cc_strv_push(&c->pre_found, r.path, err) < 0)
+                goto done;
+        if (!r.found &&
+            cc_strv_pushf(&c->notes, 1, err,
+                          "%s names '%s', which the loader cannot find: ld.so ignores it (\"cannot be preloaded\")",
+                          source, entry) < 0)
+                goto done;
+        rv = 0;
+done:
+        free(soname);
+        cc_resolution_free(&r);
+        return rv;
+}
+
+static int read_preloads(cc_lnx_ctx *c, cc_error *err)
+{
+        const char *env = cc_machine_getenv(c->m, "LD_PRELOAD");
+        char *text = NULL, *copy = NULL, *p, *tok;
+        size_t len = 0;
+        cc_error rerr = {0};
+        int rv = -1;
+
+        /* LD_PRELOAD: separated by spaces or colons */
+        if (env != NULL) {
+                copy = cc_strdup(err, env);
+                if (copy == NULL)
+                        return -1;
+                p = copy;
+                while ((tok = next_tok(&p, " :\t")) != NULL)
+                        if (add_preload(c, tok, "LD_PRELOAD", err) < 0)
+                                goto done;
+        }
+        /* /etc/ld.so.preload: separated by white space */
+        if (cc_tree_read(c->m->tree, "/etc/ld.so.preload", (size_t)1 << 20, &text, &len, &rerr) == 0) {
+                p = text;
+                while ((tok = next_tok(&p, " \t\r\n")) != NULL) {
+                        if (tok[0] == '#')
+                                continue;
+                        if (add_preload(c, tok, "/etc/ld.so.preload", err) < 0)
+                                goto done;
+                }
+        } else if (rerr.code == CC_ERR_NOMEM) {
+                *err = rerr;
+                goto done;
+        }
+        rv = 0;
+done:
+        free(copy);
+        free(text);
+        return rv;
+}
+
+const cc_strv *cc_lnx_ctx_preloads(const cc_lnx_ctx *c)
+{
+        return &c->pre_found;
 }

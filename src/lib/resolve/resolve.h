@@ -10,8 +10,9 @@
 /* The step of the search a place belongs to. */
 enum cc_how {
         CC_HOW_NONE = 0,
-        CC_HOW_DIRECT, /* the name is a path: used as it is */
-        CC_HOW_LOADED, /* already loaded in the process (a dependency walk) */
+        CC_HOW_DIRECT,  /* the name is a path: used as it is */
+        CC_HOW_LOADED,  /* already loaded in the process (a dependency walk) */
+        CC_HOW_PRELOAD, /* LD_PRELOAD or /etc/ld.so.preload loaded it first: the name matches it */
         /* Linux */
         CC_HOW_RPATH, /* DT_RPATH of the requester or one of its loaders */
         CC_HOW_LD_LIBRARY_PATH,
@@ -113,6 +114,9 @@ const cc_strv *cc_lnx_ctx_conf_warnings(const cc_lnx_ctx *c);
 const struct cc_ldcache *cc_lnx_ctx_cache(const cc_lnx_ctx *c);
 /* The loader's default directories. */
 const cc_strv *cc_lnx_ctx_default_dirs(const cc_lnx_ctx *c);
+/* The objects LD_PRELOAD and /etc/ld.so.preload load before anything else
+ * (virtual paths of those the loader finds, in order). */
+const cc_strv *cc_lnx_ctx_preloads(const cc_lnx_ctx *c);
 
 /* Resolve name as requested by chain[0] (whose loaders are chain[1..n)).
  * chain may be empty (n == 0): a plain program. shadowed: go on past the

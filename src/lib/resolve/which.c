@@ -36,7 +36,8 @@ static int name_problems(const char *name, const cc_value *obj, cc_value *proble
 
                 if (src == NULL || ver == NULL || strcmp(src, "file-name") == 0 || (comp && strcmp(comp, "cudnn") != 0))
                         continue;
-                if (cudnnctl_ver_parse(ver, &v) == 0 && v.n > 0 && v.part[0] != ln.major &&
+                /* a driver-style 6.14.11.x resource is not a cuDNN version: no claim either way */
+                if (cudnnctl_ver_parse(ver, &v) == 0 && cc_cudnn_ver_plausible(&v) && v.part[0] != ln.major &&
                     cc_v_push(problems,
                               cc_v_strf(err, "named for cuDNN %d but its %s says %s: a renamed copy of another major",
                                         ln.major, src, ver),

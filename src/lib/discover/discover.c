@@ -29,16 +29,6 @@
                         goto fail;                                                                                     \
         } while (0)
 
-static void *ix(size_t i)
-{
-        return (void *)(uintptr_t)(i + 1);
-}
-
-static size_t xi(void *p)
-{
-        return (size_t)(uintptr_t)p - 1;
-}
-
 /* ---- small helpers -------------------------------------------------------- */
 
 char *cc_disc_join(const cc_discovery *d, const char *dir, const char *name, cc_error *err)

@@ -56,6 +56,17 @@ enum cc_root_state {
         CC_ROOT_OVER_LIMIT,
 };
 
+/* Indexes stored as smap values: i + 1, so that 0 (NULL) is "none". */
+static inline void *ix(size_t i)
+{
+        return (void *)(uintptr_t)(i + 1);
+}
+
+static inline size_t xi(void *p)
+{
+        return (size_t)(uintptr_t)p - 1;
+}
+
 typedef struct cc_droot {
         char *path;      /* virtual path (a pattern when nothing matched it) */
         cc_strv sources; /* where it came from, first first */

@@ -31,16 +31,6 @@
                         goto fail;                                                                                     \
         } while (0)
 
-static void *ix(size_t i)
-{
-        return (void *)(uintptr_t)(i + 1);
-}
-
-static size_t xi(void *p)
-{
-        return (size_t)(uintptr_t)p - 1;
-}
-
 /* ---- fact trees ------------------------------------------------------------- */
 
 cc_value *cc_disc_copy(const cc_value *v, cc_error *err)

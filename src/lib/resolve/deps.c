@@ -1098,8 +1098,9 @@ int cudnnctl_deps(cudnnctl_machine *m, const char *target, const cudnnctl_deps_o
                                         goto done;
                 }
         } else {
-                if (cc_win_ctx_open(m, root_path && cc_is_program(m, root_path) ? root_path : NULL, &opts->resolve,
-                                    &w.wc, err) < 0)
+                const char *app = root_path && cc_is_program(m, root_path) ? root_path : NULL;
+
+                if (cc_win_ctx_open(m, app, &opts->resolve, &w.wc, err) < 0)
                         goto done;
                 if (cc_v_set(doc, "loader", cc_win_ctx_facts(w.wc, err), err) < 0)
                         goto done;
@@ -1109,8 +1110,7 @@ int cudnnctl_deps(cudnnctl_machine *m, const char *target, const cudnnctl_deps_o
 
                         so.win_mode = CUDNNCTL_WIN_STANDARD;
                         so.win_search = 0;
-                        if (cc_win_ctx_open(m, root_path && cc_is_program(m, root_path) ? root_path : NULL, &so,
-                                            &w.wc_std, err) < 0)
+                        if (cc_win_ctx_open(m, app, &so, &w.wc_std, err) < 0)
                                 goto done;
                 }
         }
@@ -1156,28 +1156,20 @@ int cudnnctl_deps(cudnnctl_machine *m, const char *target, const cudnnctl_deps_o
                 goto done;
         /* ld.so is loaded before anything else: its SONAME matches DT_NEEDED entries */
         if (w.lc != NULL) {
-                cc_value *lf = cc_lnx_ctx_facts(w.lc, err);
-                const char *interp = cc_v_get_str(lf, "interpreter");
+                const char *interp = cc_lnx_ctx_interp(w.lc);
                 cc_stat st;
 
-                if (lf == NULL)
-                        goto done;
                 if (interp != NULL && cc_tree_stat(m->tree, interp, &st, err) == 0 && st.type == CC_FT_FILE) {
                         struct dnode *d = add_node(&w, interp, 0, (size_t)-1, err);
 
-                        if (d == NULL) {
-                                cc_v_free(lf);
+                        if (d == NULL)
                                 goto done;
-                        }
                         d->interp = 1;
                         d->realpath = cc_tree_canonical(m->tree, interp, err);
                         if (d->realpath == NULL || add_name(&w, d, interp, err) < 0 ||
-                            add_name(&w, d, cc_basename(interp), err) < 0 || expand(&w, w.n - 1, err) < 0) {
-                                cc_v_free(lf);
+                            add_name(&w, d, cc_basename(interp), err) < 0 || expand(&w, w.n - 1, err) < 0)
                                 goto done;
-                        }
                 }
-                cc_v_free(lf);
                 /* then LD_PRELOAD and /etc/ld.so.preload, before the program's own dependencies */
                 {
                         const cc_strv *pre = cc_lnx_ctx_preloads(w.lc);

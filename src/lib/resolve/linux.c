@@ -342,42 +342,30 @@ static int find_glibc_version(const uint8_t *d, size_t n, int *minor, char *buf,
         return 0;
 }
 
-static const char *default_interp(int elfclass, uint16_t machine)
-{
-        switch (machine) {
-        case CC_EM_X86_64:
-                return elfclass == 64 ? "/lib64/ld-linux-x86-64.so.2" : "/libx32/ld-linux-x32.so.2";
-        case CC_EM_386:
-                return "/lib/ld-linux.so.2";
-        case CC_EM_AARCH64:
-                return "/lib/ld-linux-aarch64.so.1";
-        case CC_EM_PPC64:
-                return "/lib64/ld64.so.2";
-        case CC_EM_S390:
-                return "/lib/ld64.so.1";
-        case CC_EM_RISCV:
-                return "/lib/ld-linux-riscv64-lp64d.so.1";
-        default:
-                return NULL;
-        }
-}
+/* The usual loader and AT_PLATFORM of each machine (elfclass 0: either). */
+static const struct machine_defaults {
+        uint16_t machine;
+        int elfclass;
+        const char *interp, *platform;
+} machine_defaults[] = {
+    {CC_EM_X86_64, 64, "/lib64/ld-linux-x86-64.so.2", "x86_64"},
+    {CC_EM_X86_64, 32, "/libx32/ld-linux-x32.so.2", "i686"},
+    {CC_EM_386, 0, "/lib/ld-linux.so.2", "i686"},
+    {CC_EM_AARCH64, 0, "/lib/ld-linux-aarch64.so.1", "aarch64"},
+    {CC_EM_PPC64, 0, "/lib64/ld64.so.2", "power8"},
+    {CC_EM_S390, 0, "/lib/ld64.so.1", "z900"},
+    {CC_EM_RISCV, 0, "/lib/ld-linux-riscv64-lp64d.so.1", NULL},
+};
 
-static const char *default_platform(int elfclass, uint16_t machine)
+static const struct machine_defaults *defaults_of(int elfclass, uint16_t machine)
 {
-        switch (machine) {
-        case CC_EM_X86_64:
-                return elfclass == 64 ? "x86_64" : "i686";
-        case CC_EM_386:
-                return "i686";
-        case CC_EM_AARCH64:
-                return "aarch64";
-        case CC_EM_PPC64:
-                return "power8";
-        case CC_EM_S390:
-                return "z900";
-        default:
-                return NULL;
-        }
+        size_t i;
+
+        for (i = 0; i < CC_ARRAY_LEN(machine_defaults); i++)
+                if (machine_defaults[i].machine == machine &&
+                    (machine_defaults[i].elfclass == 0 || machine_defaults[i].elfclass == elfclass))
+                        return &machine_defaults[i];
+        return NULL;
 }
 
 /* The program's class and machine and its loader. */
@@ -448,7 +436,8 @@ static int read_loader(cc_lnx_ctx *c, cc_error *err)
         size_t i;
 
         if (c->interp == NULL) {
-                const char *d = default_interp(c->elfclass, c->machine);
+                const struct machine_defaults *md = defaults_of(c->elfclass, c->machine);
+                const char *d = md ? md->interp : NULL;
 
                 if (d != NULL) {
                         c->interp = cc_strdup(err, d);
@@ -484,7 +473,8 @@ static int read_loader(cc_lnx_ctx *c, cc_error *err)
         /* $LIB: glibc's slibdir below "/" (Debian: lib/x86_64-linux-gnu, Fedora: lib64) */
         c->dst_lib = cc_strdup(err, c->sysdirs.v[0][0] == '/' ? c->sysdirs.v[0] + 1 : c->sysdirs.v[0]);
         {
-                const char *p = default_platform(c->elfclass, c->machine);
+                const struct machine_defaults *md = defaults_of(c->elfclass, c->machine);
+                const char *p = md ? md->platform : NULL;
 
                 c->dst_platform = p ? cc_strdup(err, p) : NULL;
                 if (p && c->dst_platform == NULL)
@@ -814,6 +804,11 @@ const cc_strv *cc_lnx_ctx_conf_warnings(const cc_lnx_ctx *c)
 const struct cc_ldcache *cc_lnx_ctx_cache(const cc_lnx_ctx *c)
 {
         return c->cache;
+}
+
+const char *cc_lnx_ctx_interp(const cc_lnx_ctx *c)
+{
+        return c->interp;
 }
 
 const cc_strv *cc_lnx_ctx_default_dirs(const cc_lnx_ctx *c)

@@ -112,6 +112,8 @@ cc_value *cc_lnx_ctx_facts(const cc_lnx_ctx *c, cc_error *err);
 const cc_strv *cc_lnx_ctx_conf_dirs(const cc_lnx_ctx *c);
 const cc_strv *cc_lnx_ctx_conf_warnings(const cc_lnx_ctx *c);
 const struct cc_ldcache *cc_lnx_ctx_cache(const cc_lnx_ctx *c);
+/* The loader (PT_INTERP or the machine's usual one), or NULL. */
+const char *cc_lnx_ctx_interp(const cc_lnx_ctx *c);
 /* The loader's default directories. */
 const cc_strv *cc_lnx_ctx_default_dirs(const cc_lnx_ctx *c);
 /* The objects LD_PRELOAD and /etc/ld.so.preload load before anything else

@@ -242,7 +242,7 @@ int cudnnctl_which(cudnnctl_machine *m, const char *const *queries, size_t nq, c
         cc_win_ctx *wc = NULL;
         cc_discovery *disc = NULL;
         cc_lnx_obj from = {0};
-        int have_from = 0, any_failed = 0, rv = -1;
+        int have_from = 0, from_program = 0, any_failed = 0, rv = -1;
         size_t *owner = NULL, unsatisfied = 0; /* owner[i]: the query expanded name i came from */
         unsigned char *satisfied = NULL;
         char *from_abs = NULL;
@@ -299,8 +299,9 @@ int cudnnctl_which(cudnnctl_machine *m, const char *const *queries, size_t nq, c
                 if (cc_v_set_str(doc, "from", from_abs, err) < 0)
                         goto done;
         }
+        from_program = from_abs != NULL && cc_is_program(m, from_abs);
         if (m->system == CC_SYS_LINUX) {
-                const char *exe = from_abs && cc_is_program(m, from_abs) ? from_abs : NULL;
+                const char *exe = from_program ? from_abs : NULL;
 
                 if (cc_lnx_ctx_open(m, exe, &lc, err) < 0)
                         goto done;
@@ -312,7 +313,7 @@ int cudnnctl_which(cudnnctl_machine *m, const char *const *queries, size_t nq, c
                 if (cc_v_set(doc, "loader", cc_lnx_ctx_facts(lc, err), err) < 0)
                         goto done;
         } else {
-                const char *app = from_abs && cc_is_program(m, from_abs) ? from_abs : NULL;
+                const char *app = from_program ? from_abs : NULL;
 
                 if (cc_win_ctx_open(m, app, opts, &wc, err) < 0)
                         goto done;
@@ -344,8 +345,7 @@ int cudnnctl_which(cudnnctl_machine *m, const char *const *queries, size_t nq, c
                 if (lc != NULL)
                         rc = cc_lnx_resolve(lc, names.v[i], have_from ? &from : NULL, have_from ? 1 : 0, 1, &r, err);
                 else
-                        rc = cc_win_resolve(wc, names.v[i], from_abs && !cc_is_program(m, from_abs) ? from_abs : NULL,
-                                            1, &r, err);
+                        rc = cc_win_resolve(wc, names.v[i], from_abs && !from_program ? from_abs : NULL, 1, &r, err);
                 if (rc < 0)
                         goto done;
                 if (r.found)

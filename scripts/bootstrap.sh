@@ -24,5 +24,8 @@ if [ -n "$lib" ]; then
         echo
         echo "== cudnnctl deps --missing $lib"
         build/cudnnctl deps --missing "$lib" || status=$?
+        echo
+        echo "== cudnnctl verify $lib"
+        build/cudnnctl verify "$lib" || status=$?
 fi
 exit "$status"

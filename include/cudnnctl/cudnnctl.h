@@ -81,6 +81,7 @@ enum cudnnctl_value_type {
         CUDNNCTL_STRING,
         CUDNNCTL_ARRAY,
         CUDNNCTL_OBJECT,
+        CUDNNCTL_DOUBLE, /* a number with a fraction or exponent, or out of int64 range */
 };
 
 CUDNNCTL_API void cudnnctl_value_free(cudnnctl_value *v);
@@ -96,6 +97,7 @@ CUDNNCTL_API const char *cudnnctl_value_key_at(const cudnnctl_value *v, size_t i
 CUDNNCTL_API const char *cudnnctl_value_str(const cudnnctl_value *v); /* NULL unless a string */
 CUDNNCTL_API int64_t cudnnctl_value_int(const cudnnctl_value *v);     /* 0 unless an integer */
 CUDNNCTL_API int cudnnctl_value_bool(const cudnnctl_value *v);        /* 0 unless true */
+CUDNNCTL_API double cudnnctl_value_double(const cudnnctl_value *v);   /* an integer or double as double; 0 otherwise */
 
 /* Render a tree as JSON (UTF-8, keys in insertion order, invalid UTF-8 bytes
  * replaced by U+FFFD, control characters escaped). *out is NUL-terminated,
@@ -159,6 +161,10 @@ CUDNNCTL_API void cudnnctl_machine_free(cudnnctl_machine *m);
 /* Every cuDNN installation on the machine (docs/json.md, command "list"). */
 typedef struct cudnnctl_list_options {
         size_t max_dirs; /* directories examined at most; 0: default (20000) */
+        /* More installation prefixes to search first (virtual paths), beside
+         * the usual places: what a user names on the command line. */
+        const char *const *extra_roots;
+        size_t nextra_roots;
 } cudnnctl_list_options;
 
 CUDNNCTL_API int cudnnctl_list(cudnnctl_machine *m, const cudnnctl_list_options *opts, cudnnctl_value **out,
@@ -226,6 +232,40 @@ CUDNNCTL_API int cudnnctl_deps(cudnnctl_machine *m, const char *target, const cu
 /* missing_only: print only the branches that lead to something missing. */
 CUDNNCTL_API int cudnnctl_deps_text(const cudnnctl_value *facts, int missing_only, int color, char **out,
                                     cudnnctl_error *err);
+
+/* ---- verify ------------------------------------------------------------ */
+
+enum {
+        CUDNNCTL_GPU_AUTO = 0, /* GPU work when a usable GPU is there */
+        CUDNNCTL_GPU_ON = 1,   /* GPU work is required: not being able to run it is a failure */
+        CUDNNCTL_GPU_OFF = 2,  /* no GPU work */
+};
+
+typedef struct cudnnctl_verify_options {
+        /* The installation: an id from cudnnctl_list, a prefix, a directory or
+         * library file inside it, or a package or directory name; NULL: the one
+         * a plain program loads. */
+        const char *install;
+        int gpu;               /* CUDNNCTL_GPU_* */
+        int timeout_ms;        /* per probe child (the GPU probe gets five times this); 0: 60000 */
+        const char *probe_exe; /* the program re-executed as the probe child; NULL: this program */
+        int no_compile;        /* leave out the compile-and-link layer */
+} cudnnctl_verify_options;
+
+/* The three layers of proof for one installation (docs/json.md, command
+ * "verify"): static (header against library), run time (probes in child
+ * processes: driver, CUDA runtime, cuDNN, GPU work) and compile (the minimal
+ * program built and run). A failing layer is a result, not an error; -1
+ * when the installation cannot be chosen (CUDNNCTL_ERR_NOTFOUND) or out of
+ * memory. Probes run only on the live machine (no root). */
+CUDNNCTL_API int cudnnctl_verify(cudnnctl_machine *m, const cudnnctl_verify_options *opts, cudnnctl_value **out,
+                                 cudnnctl_error *err);
+CUDNNCTL_API int cudnnctl_verify_text(const cudnnctl_value *facts, int verbose, int color, char **out,
+                                      cudnnctl_error *err);
+
+/* Internal: the probe child's entry (`cudnnctl __probe KIND ...`). argv[0]
+ * is the kind. Only ever called by the program in a child process. */
+CUDNNCTL_API int cudnnctl_probe_child(int argc, char **argv);
 
 /* ---- inspect --------------------------------------------------------- */
 

@@ -133,5 +133,6 @@ int cmd_inspect(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env
 int cmd_list(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env *env);
 int cmd_which(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env *env);
 int cmd_deps(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env *env);
+int cmd_verify(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env *env);
 
 #endif

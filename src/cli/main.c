@@ -104,6 +104,36 @@ const struct cli_cmd cli_commands[] = {
      "Exit status 1: something cannot be found, or the cuDNN set is mixed; 3: a NAME given as the\n"
      "target is not found.\n"
      "\n" EXIT_STATUS_HELP},
+    {"verify", cmd_verify, "prove one installation: header vs library, run-time probes, GPU work, compile and run",
+     "verify [INSTALL] [--gpu|--no-gpu] [--json] [--verbose] [--timeout SECONDS] [--no-compile]\n"
+     "       [--root DIR] [--system SYS] [--env FILE] [--set VAR=VALUE]...\n"
+     "\n"
+     "The three layers of proof for one cuDNN installation, each check passed, FAILED or n/c (could\n"
+     "not be checked, with the reason):\n"
+     "  1. static: the header's version macros against the library's version (file names, the\n"
+     "     constants cuDNN exports, dist-info), and the set of libraries its major needs;\n"
+     "  2. run time, in child processes with a time limit (a crash or hang there is a finding,\n"
+     "     not the tool's): the NVIDIA driver (libcuda/nvcuda, NVML, /proc/driver/nvidia), the\n"
+     "     CUDA runtime cuDNN pairs with, and cuDNN loaded by full path: cudnnGetVersion,\n"
+     "     cudnnGetCudartVersion, cudnnGetProperty, every sub-library version check, where every\n"
+     "     mapped cuDNN module came from, cudnnCreate; then, with a GPU, a convolution, batch\n"
+     "     normalization + activation, softmax and an RNN on the GPU, each compared with a CPU\n"
+     "     reference in double precision from fresh random inputs;\n"
+     "  3. compile: the minimal cudnnCreate/cudnnGetVersion program built with the machine's C\n"
+     "     compiler against its headers and library, run, and compared with the other layers.\n"
+     "INSTALL is an id from 'cudnnctl list', a prefix, a directory or library inside it, or a\n"
+     "package name; without it, the installation a plain program loads.\n"
+     "\n"
+     "  --gpu             GPU work is required: not being able to run it is a failure\n"
+     "  --no-gpu          no GPU work (default: when a usable GPU is there)\n"
+     "  --timeout S       time limit of each probe child (default 60; GPU work gets 5x)\n"
+     "  --no-compile      leave out layer 3\n"
+     "  --json            print JSON (docs/json.md)\n"
+     "  -v, --verbose     the evidence of every check\n" CLI_MACHINE_HELP "  -h, --help        this text\n"
+     "\n"
+     "With --root nothing from the tree is loaded or run: only layer 1 is checked.\n"
+     "Exit status 1: a check failed; 3: INSTALL (or any cuDNN) not found.\n"
+     "\n" EXIT_STATUS_HELP},
 };
 const size_t cli_ncommands = sizeof(cli_commands) / sizeof(cli_commands[0]);
 
@@ -174,6 +204,10 @@ static int run(int argc, char **argv)
                 cli_usage(cmd);
                 return finish(CLI_OK);
         }
+        /* The probe child: this program re-executed to load CUDA/cuDNN code
+         * (not a command; it reports on its standard output, see probe.h). */
+        if (strcmp(argv[1], "__probe") == 0)
+                return argc > 2 ? cudnnctl_probe_child(argc - 2, argv + 2) : CLI_USAGE;
         if (argv[1][0] == '-') {
                 cli_error(NULL, "unknown option '%s' (see 'cudnnctl --help')", argv[1]);
                 return CLI_USAGE;

@@ -1,5 +1,7 @@
 #include "value.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +15,7 @@ struct cudnnctl_value {
         union {
                 int b;
                 int64_t i;
+                double d;
                 struct {
                         char *s;
                         size_t len;
@@ -70,6 +73,15 @@ cc_value *cc_v_int(int64_t i, cc_error *err)
 
         if (v != NULL)
                 v->u.i = i;
+        return v;
+}
+
+cc_value *cc_v_double(double d, cc_error *err)
+{
+        cc_value *v = new_value(CUDNNCTL_DOUBLE, err);
+
+        if (v != NULL)
+                v->u.d = d;
         return v;
 }
 
@@ -243,6 +255,11 @@ int cc_v_set_int(cc_value *obj, const char *key, int64_t i, cc_error *err)
         return cc_v_set(obj, key, cc_v_int(i, err), err);
 }
 
+int cc_v_set_double(cc_value *obj, const char *key, double d, cc_error *err)
+{
+        return cc_v_set(obj, key, cc_v_double(d, err), err);
+}
+
 int cc_v_set_bool(cc_value *obj, const char *key, int b, cc_error *err)
 {
         return cc_v_set(obj, key, cc_v_bool(b, err), err);
@@ -251,6 +268,131 @@ int cc_v_set_bool(cc_value *obj, const char *key, int b, cc_error *err)
 int cc_v_set_null(cc_value *obj, const char *key, cc_error *err)
 {
         return cc_v_set(obj, key, cc_v_null(err), err);
+}
+
+int cc_v_append(cc_value *obj, const char *key, cc_value *v, cc_error *err)
+{
+        char *k;
+
+        if (v == NULL)
+                return -1;
+        if (obj == NULL || obj->type != CUDNNCTL_OBJECT) {
+                cc_v_free(v);
+                return cc_err(err, CC_ERR_USAGE, "internal: append to a non-object");
+        }
+        if (obj->u.obj.n == obj->u.obj.cap) {
+                size_t ncap = obj->u.obj.cap ? obj->u.obj.cap * 2 : 8;
+                struct member *p = cc_realloc(err, obj->u.obj.m, ncap * sizeof(*p));
+
+                if (p == NULL) {
+                        cc_v_free(v);
+                        return -1;
+                }
+                obj->u.obj.m = p;
+                obj->u.obj.cap = ncap;
+        }
+        k = cc_strdup(err, key);
+        if (k == NULL) {
+                cc_v_free(v);
+                return -1;
+        }
+        obj->u.obj.m[obj->u.obj.n].key = k;
+        obj->u.obj.m[obj->u.obj.n].val = v;
+        obj->u.obj.n++;
+        return 0;
+}
+
+/* Sort order for cc_v_dedup: by key, then by position. */
+struct dedup_key {
+        const char *key;
+        size_t pos;
+};
+
+static int dedup_cmp(const void *a, const void *b)
+{
+        const struct dedup_key *x = a, *y = b;
+        int c = strcmp(x->key, y->key);
+
+        if (c != 0)
+                return c;
+        return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+/* Merge the members at positions first and dup (first < dup, equal keys):
+ * first takes dup's value, dup is marked for removal (key NULL). */
+static void dedup_merge(struct member *m, size_t first, size_t dup)
+{
+        cc_v_free(m[first].val);
+        m[first].val = m[dup].val;
+        m[dup].val = NULL;
+        free(m[dup].key);
+        m[dup].key = NULL;
+}
+
+int cc_v_dedup(cc_value *obj, cc_error *err)
+{
+        struct member *m;
+        struct dedup_key *idx = NULL;
+        size_t n, i, j;
+        int rv = -1, any = 0;
+
+        if (obj == NULL || obj->type != CUDNNCTL_OBJECT)
+                return cc_err(err, CC_ERR_USAGE, "internal: dedup of a non-object");
+        m = obj->u.obj.m;
+        n = obj->u.obj.n;
+        if (n < 2) {
+                rv = 0;
+                goto fail;
+        }
+        if (n <= 8) {
+                for (i = 0; i < n; i++) {
+                        if (m[i].key == NULL)
+                                continue;
+                        for (j = i + 1; j < n; j++) {
+                                if (m[j].key != NULL && strcmp(m[i].key, m[j].key) == 0) {
+                                        dedup_merge(m, i, j);
+                                        any = 1;
+                                }
+                        }
+                }
+        } else {
+                /* n log n: sort (key, position) pairs; in each run of equal
+                 * keys the first position takes the last value. */
+                idx = cc_calloc(err, n, sizeof(*idx));
+                if (idx == NULL)
+                        goto fail;
+                for (i = 0; i < n; i++) {
+                        idx[i].key = m[i].key;
+                        idx[i].pos = i;
+                }
+                qsort(idx, n, sizeof(*idx), dedup_cmp);
+                for (i = 0; i < n; i = j) {
+                        size_t k;
+
+                        for (j = i + 1; j < n && strcmp(idx[i].key, idx[j].key) == 0; j++)
+                                ;
+                        if (j - i < 2)
+                                continue;
+                        for (k = i + 1; k < j - 1; k++) {
+                                cc_v_free(m[idx[k].pos].val);
+                                free(m[idx[k].pos].key);
+                                m[idx[k].pos].val = NULL;
+                                m[idx[k].pos].key = NULL;
+                        }
+                        dedup_merge(m, idx[i].pos, idx[j - 1].pos);
+                        any = 1;
+                }
+        }
+        if (any) {
+                for (i = 0, j = 0; i < n; i++)
+                        if (m[i].key != NULL)
+                                m[j++] = m[i];
+                obj->u.obj.n = j;
+        }
+        rv = 0;
+fail:
+        free(idx);
+        return rv;
 }
 
 cc_value *cc_v_take(cc_value *obj, const char *key)
@@ -352,6 +494,15 @@ int64_t cudnnctl_value_int(const cudnnctl_value *v)
 int cudnnctl_value_bool(const cudnnctl_value *v)
 {
         return (v != NULL && v->type == CUDNNCTL_BOOL) ? v->u.b : 0;
+}
+
+double cudnnctl_value_double(const cudnnctl_value *v)
+{
+        if (v != NULL && v->type == CUDNNCTL_DOUBLE)
+                return v->u.d;
+        if (v != NULL && v->type == CUDNNCTL_INT)
+                return (double)v->u.i;
+        return 0;
 }
 
 cc_value *cc_v_getm(cc_value *obj, const char *key)
@@ -469,6 +620,36 @@ int cc_json_string(cc_buf *out, const char *str, size_t n, cc_error *err)
         return cc_buf_putc(out, '"', err);
 }
 
+/* A double as the shortest of %.15g, %.16g, %.17g that reads back equal,
+ * always a JSON number that reads back as a double ("2.0", "1e+20"); null
+ * when not finite. The decimal point is '.' whatever the locale. */
+static int json_double(cc_buf *out, double d, cc_error *err)
+{
+        char s[64];
+        size_t k;
+        int prec, integral = 1;
+
+        if (!isfinite(d))
+                return cc_buf_puts(out, "null", err);
+        for (prec = 15; prec <= 17; prec++) {
+                int len = snprintf(s, sizeof(s), "%.*g", prec, d);
+
+                if (len <= 0 || (size_t)len >= sizeof(s) - 2)
+                        return cc_err(err, CC_ERR_USAGE, "internal: formatting a double failed");
+                for (k = 0; s[k]; k++)
+                        if (s[k] == ',')
+                                s[k] = '.';
+                if (prec == 17 || strtod(s, NULL) == d)
+                        break;
+        }
+        for (k = 0; s[k]; k++)
+                if (s[k] != '-' && (s[k] < '0' || s[k] > '9'))
+                        integral = 0;
+        if (integral)
+                memcpy(s + k, ".0", 3);
+        return cc_buf_puts(out, s, err);
+}
+
 static int indent(cc_buf *out, int pretty, int depth, cc_error *err)
 {
         int i;
@@ -496,6 +677,8 @@ static int json_write(const cc_value *v, int pretty, int depth, cc_buf *out, cc_
                 return cc_buf_puts(out, v->u.b ? "true" : "false", err);
         case CUDNNCTL_INT:
                 return cc_buf_printf(out, err, "%lld", (long long)v->u.i);
+        case CUDNNCTL_DOUBLE:
+                return json_double(out, v->u.d, err);
         case CUDNNCTL_STRING:
                 return cc_json_string(out, v->u.str.s, v->u.str.len, err);
         case CUDNNCTL_ARRAY:

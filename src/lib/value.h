@@ -11,6 +11,7 @@ typedef struct cudnnctl_value cc_value;
 cc_value *cc_v_null(cc_error *err);
 cc_value *cc_v_bool(int b, cc_error *err);
 cc_value *cc_v_int(int64_t i, cc_error *err);
+cc_value *cc_v_double(double d, cc_error *err);
 cc_value *cc_v_str(const char *s, cc_error *err); /* s == NULL gives null */
 cc_value *cc_v_strn(const char *s, size_t n, cc_error *err);
 cc_value *cc_v_strf(cc_error *err, const char *fmt, ...) CC_PRINTF(2, 3);
@@ -27,8 +28,15 @@ int cc_v_push(cc_value *arr, cc_value *v, cc_error *err);
 int cc_v_set(cc_value *obj, const char *key, cc_value *v, cc_error *err);
 int cc_v_set_str(cc_value *obj, const char *key, const char *s, cc_error *err);
 int cc_v_set_int(cc_value *obj, const char *key, int64_t i, cc_error *err);
+int cc_v_set_double(cc_value *obj, const char *key, double d, cc_error *err);
 int cc_v_set_bool(cc_value *obj, const char *key, int b, cc_error *err);
 int cc_v_set_null(cc_value *obj, const char *key, cc_error *err);
+/* Append member `key` without looking for an existing one (a reader that
+ * merges duplicates afterwards with cc_v_dedup); takes ownership of v. */
+int cc_v_append(cc_value *obj, const char *key, cc_value *v, cc_error *err);
+/* Merge members with equal keys as cc_v_set would have: the first position
+ * keeps the last value. O(n log n). */
+int cc_v_dedup(cc_value *obj, cc_error *err);
 /* Remove and return member `key` (caller owns it), or NULL. */
 cc_value *cc_v_take(cc_value *obj, const char *key);
 
@@ -41,6 +49,7 @@ cc_value *cc_v_take(cc_value *obj, const char *key);
 #define cc_v_getstr cudnnctl_value_str
 #define cc_v_getint cudnnctl_value_int
 #define cc_v_getbool cudnnctl_value_bool
+#define cc_v_getdouble cudnnctl_value_double
 
 /* The member `key` of obj for changing it, or NULL. */
 cc_value *cc_v_getm(cc_value *obj, const char *key);

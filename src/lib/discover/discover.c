@@ -1569,6 +1569,10 @@ int cc_discover(cc_machine *m, const cudnnctl_list_options *opts, cc_discovery *
         d->skipped = cc_v_array(err);
         if (d->skipped == NULL)
                 goto fail;
+        /* Places the caller names come first (verify INSTALL). */
+        for (i = 0; opts != NULL && i < opts->nextra_roots; i++)
+                if (add_root(d, opts->extra_roots[i], "named by the caller", CC_WALK_PREFIX, err) < 0)
+                        goto fail;
         if (collect_roots(d, err) < 0)
                 goto fail;
         for (i = 0; i < d->nroots; i++)

@@ -43,6 +43,8 @@ cc_value *cc_disc_copy(const cc_value *v, cc_error *err)
                 return cc_v_bool(cc_v_getbool(v), err);
         case CUDNNCTL_INT:
                 return cc_v_int(cc_v_getint(v), err);
+        case CUDNNCTL_DOUBLE:
+                return cc_v_double(cc_v_getdouble(v), err);
         case CUDNNCTL_STRING:
                 return cc_v_str(cc_v_getstr(v), err);
         case CUDNNCTL_ARRAY:

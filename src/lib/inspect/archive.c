@@ -297,6 +297,8 @@ static cc_value *v_copy(const cc_value *v, int depth, cc_error *err)
                 return cc_v_bool(cc_v_getbool(v), err);
         case CUDNNCTL_INT:
                 return cc_v_int(cc_v_getint(v), err);
+        case CUDNNCTL_DOUBLE:
+                return cc_v_double(cc_v_getdouble(v), err);
         case CUDNNCTL_STRING:
                 return cc_v_str(cc_v_getstr(v), err);
         case CUDNNCTL_ARRAY:

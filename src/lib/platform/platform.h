@@ -6,6 +6,8 @@
 
 #include "../common.h"
 
+#include <stdio.h>
+
 /* A read-only view of a whole file. data is NULL when size == 0. */
 typedef struct cc_map {
         const uint8_t *data;
@@ -86,5 +88,85 @@ int cc_reg_values(const char *hive, const char *key, cc_strv *names, cc_strv *da
  * (GetWindowsDirectory); off Windows CC_ERR_UNSUPPORTED. */
 char *cc_win_system_dir(cc_error *err);
 char *cc_win_windows_dir(cc_error *err);
+
+/* ---- child processes ------------------------------------------------------
+ * Anything that loads CUDA, cuDNN or framework code runs in a child process
+ * with a time limit; its crash, hang or noise becomes a fact. */
+
+typedef struct cc_spawn_opts {
+        const char *const *argv;    /* argv[0] is the program's path (no PATH search); NULL-terminated */
+        const char *const *env_set; /* "VAR=VALUE" strings that replace or add to the environment */
+        size_t nenv_set;
+        const char *const *env_unset; /* variable names removed from the environment */
+        size_t nenv_unset;
+        const char *cwd;   /* NULL: the parent's */
+        int timeout_ms;    /* wall-clock limit; <= 0: 30000 */
+        size_t max_output; /* kept per stream; the rest is counted and dropped (0: 1 MiB) */
+} cc_spawn_opts;
+
+typedef struct cc_spawn_result {
+        int exited;                    /* 1: ended by exit (or, on Windows, by any termination: see exit_code) */
+        int exit_code;                 /* the exit status; on Windows an exception ends with its code (0xC0000005) */
+        int signal;                    /* POSIX: the signal that ended it, 0 if none */
+        int timed_out;                 /* 1: killed at the time limit (with its whole process group / job) */
+        int64_t wall_ms;               /* how long it ran */
+        cc_buf out;                    /* its standard output, at most max_output bytes */
+        cc_buf errout;                 /* its standard error, likewise */
+        uint64_t out_total, err_total; /* bytes it wrote to each */
+} cc_spawn_result;
+
+/* Run a program to its end or to the time limit. Standard input is empty.
+ * -1 only when the child could not be started at all (no such program, not
+ * executable, out of resources): the error names the program. Everything
+ * the child does after that (crash, hang, garbage output) is in *r. */
+int cc_spawn_run(const cc_spawn_opts *o, cc_spawn_result *r, cc_error *err);
+void cc_spawn_result_free(cc_spawn_result *r);
+/* One line for how a child ended: "exited with status 3", "killed by signal
+ * 11 (SIGSEGV)", "timed out after 10000 ms", "crashed with exception
+ * 0xC0000005 (access violation)" (caller frees). */
+char *cc_spawn_describe(const cc_spawn_result *r, cc_error *err);
+/* 1 if the child ended by crashing (a signal other than the time-limit
+ * kill, or a Windows exception code). */
+int cc_spawn_crashed(const cc_spawn_result *r);
+
+/* A monotonic clock in microseconds (for durations only). */
+int64_t cc_monotonic_us(void);
+
+/* The path of the running program (caller frees). */
+char *cc_self_exe(cc_error *err);
+
+/* A new private directory under the system's temporary directory (caller
+ * frees the path; remove it with cc_remove_tree). */
+char *cc_make_temp_dir(const char *prefix, cc_error *err);
+/* Remove a directory and everything in it (links are removed, not followed). */
+int cc_remove_tree(const char *path, cc_error *err);
+/* Write a whole file (created or truncated, mode 0644/0755). */
+int cc_write_file(const char *path, const void *data, size_t len, int executable, cc_error *err);
+/* The directories of the PATH variable `path_value` searched for an
+ * executable called name (".exe" added on Windows): the first hit, or NULL
+ * with CC_ERR_NOTFOUND (caller frees). */
+char *cc_find_program(const char *name, const char *path_value, cc_error *err);
+
+/* ---- dynamic loading (only ever in a probe child) ------------------------- */
+
+/* For a probe child: a stream on the standard output the process started
+ * with, for its results; from then on anything else written to standard
+ * output (by libraries it loads) goes to standard error. NULL on failure. */
+FILE *cc_probe_channel(cc_error *err);
+
+/* Load a library: a full path loads that file, a bare name is searched for
+ * as the system's loader does for a program. The error carries the loader's
+ * own text (dlerror, or GetLastError's number and message). */
+void *cc_dl_open(const char *path_or_name, cc_error *err);
+/* 1 if a library with this name is already loaded (without loading it). */
+int cc_dl_is_loaded(const char *name);
+void *cc_dl_sym(void *handle, const char *name);
+void cc_dl_close(void *handle);
+/* The file a loaded handle or an address inside it came from (caller
+ * frees), or NULL. */
+char *cc_dl_path_of_addr(const void *addr, cc_error *err);
+/* Every file mapped into this process as a module, once each, in the order
+ * the system lists them (Linux: /proc/self/maps; Windows: the module list). */
+int cc_loaded_modules(cc_strv *out, cc_error *err);
 
 #endif

@@ -3,6 +3,7 @@
 #include <windows.h>
 
 #include "platform.h"
+#include "win32_util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +14,7 @@ struct win_map {
 };
 
 /* UTF-8 to a new wide string (caller frees), or NULL with err set. */
-static wchar_t *to_wide(const char *s, cc_error *err)
+wchar_t *cc_win_to_wide(const char *s, cc_error *err)
 {
         int n = MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, s, -1, NULL, 0);
         wchar_t *w;
@@ -29,7 +30,7 @@ static wchar_t *to_wide(const char *s, cc_error *err)
         return w;
 }
 
-static char *from_wide(const wchar_t *w, cc_error *err)
+char *cc_win_from_wide(const wchar_t *w, cc_error *err)
 {
         int n = WideCharToMultiByte(CP_UTF8, 0, w, -1, NULL, 0, NULL, NULL);
         char *s;
@@ -45,7 +46,7 @@ static char *from_wide(const wchar_t *w, cc_error *err)
         return s;
 }
 
-static int win_err(cc_error *err, DWORD code, const char *what, const char *path)
+int cc_win_err(cc_error *err, DWORD code, const char *what, const char *path)
 {
         char msg[256];
         DWORD n = FormatMessageA(FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS, NULL, code, 0, msg,
@@ -68,14 +69,14 @@ int cc_map_file(const char *path, size_t max_size, cc_map *out, cc_error *err)
         void *p;
 
         memset(out, 0, sizeof(*out));
-        w = to_wide(path, err);
+        w = cc_win_to_wide(path, err);
         if (w == NULL)
                 return -1;
         f = CreateFileW(w, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL, OPEN_EXISTING,
                         FILE_FLAG_BACKUP_SEMANTICS, NULL);
         free(w);
         if (f == INVALID_HANDLE_VALUE)
-                return win_err(err, GetLastError(), "cannot open", path);
+                return cc_win_err(err, GetLastError(), "cannot open", path);
         {
                 BY_HANDLE_FILE_INFORMATION info;
 
@@ -88,7 +89,7 @@ int cc_map_file(const char *path, size_t max_size, cc_map *out, cc_error *err)
                 DWORD e = GetLastError();
 
                 CloseHandle(f);
-                return win_err(err, e, "cannot get size", path);
+                return cc_win_err(err, e, "cannot get size", path);
         }
         if (max_size && (uint64_t)sz.QuadPart > max_size) {
                 CloseHandle(f);
@@ -111,7 +112,7 @@ int cc_map_file(const char *path, size_t max_size, cc_map *out, cc_error *err)
 
                 CloseHandle(f);
                 free(wm);
-                return win_err(err, e, "cannot map", path);
+                return cc_win_err(err, e, "cannot map", path);
         }
         p = MapViewOfFile(wm->mapping, FILE_MAP_READ, 0, 0, 0);
         if (p == NULL) {
@@ -120,7 +121,7 @@ int cc_map_file(const char *path, size_t max_size, cc_map *out, cc_error *err)
                 CloseHandle(wm->mapping);
                 CloseHandle(f);
                 free(wm);
-                return win_err(err, e, "cannot map", path);
+                return cc_win_err(err, e, "cannot map", path);
         }
         out->data = p;
         out->size = (size_t)sz.QuadPart;
@@ -152,7 +153,7 @@ static int do_stat(const char *path, cc_stat *out, int follow, cc_error *err)
         ULARGE_INTEGER t;
 
         memset(out, 0, sizeof(*out));
-        w = to_wide(path, err);
+        w = cc_win_to_wide(path, err);
         if (w == NULL)
                 return -1;
         if (!GetFileAttributesExW(w, GetFileExInfoStandard, &fa)) {
@@ -163,7 +164,7 @@ static int do_stat(const char *path, cc_stat *out, int follow, cc_error *err)
                         out->type = CC_FT_NONE;
                         return 0;
                 }
-                return win_err(err, e, "cannot stat", path);
+                return cc_win_err(err, e, "cannot stat", path);
         }
         free(w);
         if (!follow && (fa.dwFileAttributes & FILE_ATTRIBUTE_REPARSE_POINT))
@@ -208,7 +209,7 @@ int cc_list_dir(const char *path, size_t max_entries, cc_strv *out, cc_error *er
         pattern = cc_path_join(path, "*", err);
         if (pattern == NULL)
                 return -1;
-        w = to_wide(pattern, err);
+        w = cc_win_to_wide(pattern, err);
         free(pattern);
         if (w == NULL)
                 return -1;
@@ -219,7 +220,7 @@ int cc_list_dir(const char *path, size_t max_entries, cc_strv *out, cc_error *er
 
                 if (e == ERROR_FILE_NOT_FOUND)
                         return 0;
-                return win_err(err, e, "cannot list directory", path);
+                return cc_win_err(err, e, "cannot list directory", path);
         }
         do {
                 char *name;
@@ -231,7 +232,7 @@ int cc_list_dir(const char *path, size_t max_entries, cc_strv *out, cc_error *er
                         cc_strv_free(out);
                         return cc_err(err, CC_ERR_LIMIT, "%s: more than %zu entries", path, max_entries);
                 }
-                name = from_wide(fd.cFileName, err);
+                name = cc_win_from_wide(fd.cFileName, err);
                 if (cc_strv_take(out, name, err) < 0) {
                         FindClose(h);
                         cc_strv_free(out);
@@ -260,7 +261,7 @@ char *cc_getcwd(cc_error *err)
         char *s;
 
         if (n == 0) {
-                win_err(err, GetLastError(), "cannot read", "the current directory");
+                cc_win_err(err, GetLastError(), "cannot read", "the current directory");
                 return NULL;
         }
         w = cc_malloc(err, (size_t)n * sizeof(wchar_t));
@@ -268,10 +269,10 @@ char *cc_getcwd(cc_error *err)
                 return NULL;
         if (GetCurrentDirectoryW(n, w) == 0) {
                 free(w);
-                win_err(err, GetLastError(), "cannot read", "the current directory");
+                cc_win_err(err, GetLastError(), "cannot read", "the current directory");
                 return NULL;
         }
-        s = from_wide(w, err);
+        s = cc_win_from_wide(w, err);
         free(w);
         return s;
 }
@@ -287,7 +288,7 @@ int cc_environ(cc_strv *out, cc_error *err)
 
                 if (p[0] == L'=')
                         continue; /* "=C:=C:\\dir": per-drive current directories */
-                s = from_wide(p, err);
+                s = cc_win_from_wide(p, err);
                 if (s == NULL || cc_strv_take(out, s, err) < 0) {
                         FreeEnvironmentStringsW(block);
                         return -1;
@@ -304,7 +305,7 @@ int cc_host_is_windows(void)
 
 char *cc_realpath(const char *path, cc_error *err)
 {
-        wchar_t *w = to_wide(path, err), *buf;
+        wchar_t *w = cc_win_to_wide(path, err), *buf;
         HANDLE h;
         DWORD n;
         char *s;
@@ -320,7 +321,7 @@ char *cc_realpath(const char *path, cc_error *err)
                 if (e == ERROR_FILE_NOT_FOUND || e == ERROR_PATH_NOT_FOUND)
                         cc_err(err, CC_ERR_NOTFOUND, "%s: no such file or directory", path);
                 else
-                        win_err(err, e, "cannot open", path);
+                        cc_win_err(err, e, "cannot open", path);
                 return NULL;
         }
         n = GetFinalPathNameByHandleW(h, NULL, 0, FILE_NAME_NORMALIZED);
@@ -329,18 +330,18 @@ char *cc_realpath(const char *path, cc_error *err)
                 CloseHandle(h);
                 free(buf);
                 if (n == 0)
-                        win_err(err, GetLastError(), "cannot resolve", path);
+                        cc_win_err(err, GetLastError(), "cannot resolve", path);
                 return NULL;
         }
         CloseHandle(h);
         /* \\?\C:\x -> C:\x; \\?\UNC\srv\x -> \\srv\x */
         if (wcsncmp(buf, L"\\\\?\\UNC\\", 8) == 0) {
                 buf[6] = L'\\';
-                s = from_wide(buf + 6, err);
+                s = cc_win_from_wide(buf + 6, err);
         } else if (wcsncmp(buf, L"\\\\?\\", 4) == 0) {
-                s = from_wide(buf + 4, err);
+                s = cc_win_from_wide(buf + 4, err);
         } else {
-                s = from_wide(buf, err);
+                s = cc_win_from_wide(buf, err);
         }
         free(buf);
         return s;
@@ -353,7 +354,7 @@ static HKEY hive_key(const char *hive)
 
 static int reg_open(const char *hive, const char *key, HKEY *out, cc_error *err)
 {
-        wchar_t *w = to_wide(key, err);
+        wchar_t *w = cc_win_to_wide(key, err);
         LSTATUS rc;
 
         if (w == NULL)
@@ -363,7 +364,7 @@ static int reg_open(const char *hive, const char *key, HKEY *out, cc_error *err)
         if (rc == ERROR_FILE_NOT_FOUND)
                 return cc_err(err, CC_ERR_NOTFOUND, "%s\\%s: no such registry key", hive, key);
         if (rc != ERROR_SUCCESS)
-                return win_err(err, (DWORD)rc, "cannot open registry key", key);
+                return cc_win_err(err, (DWORD)rc, "cannot open registry key", key);
         return 0;
 }
 
@@ -376,7 +377,7 @@ int cc_reg_get_dword(const char *hive, const char *key, const char *value, uint3
 
         if (reg_open(hive, key, &k, err) < 0)
                 return -1;
-        wv = to_wide(value, err);
+        wv = cc_win_to_wide(value, err);
         if (wv == NULL) {
                 RegCloseKey(k);
                 return -1;
@@ -387,7 +388,7 @@ int cc_reg_get_dword(const char *hive, const char *key, const char *value, uint3
         if (rc == ERROR_FILE_NOT_FOUND)
                 return cc_err(err, CC_ERR_NOTFOUND, "%s\\%s\\%s: no such registry value", hive, key, value);
         if (rc != ERROR_SUCCESS)
-                return win_err(err, (DWORD)rc, "cannot read registry value", value);
+                return cc_win_err(err, (DWORD)rc, "cannot read registry value", value);
         if (type != REG_DWORD || size != sizeof(data))
                 return cc_err(err, CC_ERR_FORMAT, "%s\\%s\\%s: not a DWORD", hive, key, value);
         *out = data;
@@ -405,7 +406,7 @@ static char *reg_sz(const BYTE *data, DWORD size, cc_error *err)
                 return NULL;
         memcpy(w, data, n * sizeof(wchar_t));
         w[n] = 0;
-        s = from_wide(w, err);
+        s = cc_win_from_wide(w, err);
         free(w);
         return s;
 }
@@ -421,7 +422,7 @@ char *cc_reg_get_str(const char *hive, const char *key, const char *value, cc_er
 
         if (reg_open(hive, key, &k, err) < 0)
                 return NULL;
-        wv = to_wide(value, err);
+        wv = cc_win_to_wide(value, err);
         if (wv == NULL) {
                 RegCloseKey(k);
                 return NULL;
@@ -433,7 +434,7 @@ char *cc_reg_get_str(const char *hive, const char *key, const char *value, cc_er
                 if (rc == ERROR_FILE_NOT_FOUND)
                         cc_err(err, CC_ERR_NOTFOUND, "%s\\%s\\%s: no such registry value", hive, key, value);
                 else if (rc != ERROR_SUCCESS)
-                        win_err(err, (DWORD)rc, "cannot read registry value", value);
+                        cc_win_err(err, (DWORD)rc, "cannot read registry value", value);
                 else
                         cc_err(err, CC_ERR_FORMAT, "%s\\%s\\%s: not a string", hive, key, value);
                 return NULL;
@@ -449,7 +450,7 @@ char *cc_reg_get_str(const char *hive, const char *key, const char *value, cc_er
         RegCloseKey(k);
         if (rc != ERROR_SUCCESS) {
                 free(data);
-                win_err(err, (DWORD)rc, "cannot read registry value", value);
+                cc_win_err(err, (DWORD)rc, "cannot read registry value", value);
                 return NULL;
         }
         s = reg_sz(data, size, err);
@@ -477,13 +478,13 @@ int cc_reg_values(const char *hive, const char *key, cc_strv *names, cc_strv *da
                 if (rc == ERROR_MORE_DATA)
                         continue; /* a value too long for a DLL name */
                 if (rc != ERROR_SUCCESS) {
-                        win_err(err, (DWORD)rc, "cannot list registry key", key);
+                        cc_win_err(err, (DWORD)rc, "cannot list registry key", key);
                         goto fail;
                 }
                 if (type != REG_SZ && type != REG_EXPAND_SZ)
                         continue;
                 name[nlen < CC_ARRAY_LEN(name) ? nlen : CC_ARRAY_LEN(name) - 1] = 0;
-                n = from_wide(name, err);
+                n = cc_win_from_wide(name, err);
                 d = reg_sz(buf, blen, err);
                 if (n == NULL || d == NULL) {
                         free(n);
@@ -509,10 +510,10 @@ static char *win_dir(UINT (*fn)(LPWSTR, UINT), cc_error *err)
         UINT n = fn(buf, MAX_PATH + 1);
 
         if (n == 0 || n > MAX_PATH) {
-                win_err(err, GetLastError(), "cannot read", "the Windows directories");
+                cc_win_err(err, GetLastError(), "cannot read", "the Windows directories");
                 return NULL;
         }
-        return from_wide(buf, err);
+        return cc_win_from_wide(buf, err);
 }
 
 char *cc_win_system_dir(cc_error *err)

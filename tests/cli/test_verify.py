@@ -1,0 +1,218 @@
+#!/usr/bin/env python3
+"""cudnnctl verify: the three layers of proof, on this machine's real cuDNN
+9.19 (no NVIDIA driver here) and on stub CUDA driver / runtime / cuDNN 7, 8
+and 9 libraries built at test time (fixtures/gen-probe.sh): chosen versions
+and statuses, a crash in a constructor, a hang in cudnnCreate, a missing
+sub-library, mixed sub-library versions, noise on stdout. Each must give the
+right verdict, and the tool must survive every one within its time limit."""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--exe", required=True)
+ap.add_argument("--fixtures", required=True)
+args = ap.parse_args()
+
+EXE = os.path.abspath(args.exe)
+PROBE = os.path.join(args.fixtures, "probe")
+passed = failed = 0
+
+
+def check(cond, what):
+    global passed, failed
+    if cond:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL:", what, flush=True)
+
+
+def run(argv, env_extra=None, unset=(), timeout=120):
+    env = dict(os.environ)
+    for k in unset:
+        env.pop(k, None)
+    env.update(env_extra or {})
+    t = time.monotonic()
+    p = subprocess.run([EXE] + argv, capture_output=True, env=env, timeout=timeout)
+    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace"), time.monotonic() - t
+
+
+def verify_json(argv, env_extra=None, unset=()):
+    rc, out, err, wall = run(argv + ["--json"], env_extra, unset)
+    try:
+        doc = json.loads(out)
+    except ValueError:
+        print("not JSON:", argv, out[:500], err[:500])
+        doc = None
+    return rc, doc, err, wall
+
+
+def checks_of(doc):
+    return {c["id"]: c for l in doc.get("layers", []) for c in l["checks"]}
+
+
+def layer(doc, lid):
+    return next((l for l in doc.get("layers", []) if l["id"] == lid), {})
+
+
+def expect(doc, name, cid, status, contains=None):
+    c = checks_of(doc).get(cid)
+    if c is None:
+        check(False, "%s: no check %s" % (name, cid))
+        return
+    check(c["status"] == status, "%s: %s is %s, want %s (%s)" % (name, cid, c["status"], status, c["summary"]))
+    if contains is not None:
+        check(contains in c["summary"], "%s: %s summary %r lacks %r" % (name, cid, c["summary"], contains))
+
+
+# ---- this machine: the real cuDNN 9.19 of CUDA 13.0, no NVIDIA driver ------------
+
+real = "/usr/local/cuda/include/cudnn_version.h"
+if os.path.exists(real) and not os.path.exists("/proc/driver/nvidia/version"):
+    rc, doc, err, wall = verify_json(["verify"], unset=("LD_LIBRARY_PATH",))
+    check(rc == 0, "real machine: exit %d, want 0 (%s)" % (rc, err))
+    if doc:
+        inst = doc["installation"]
+        check(inst["prefix"].startswith("/usr/local/cuda"), "real: installation %s" % inst["prefix"])
+        check("plain program" in inst["chosen_by"], "real: chosen by %s" % inst["chosen_by"])
+        expect(doc, "real", "header-vs-library", "passed", "header 9.19.0")
+        expect(doc, "real", "version", "passed", "cudnnGetVersion 91900")
+        expect(doc, "real", "cudart", "passed", "libcudart.so.13 is CUDA 13.")
+        expect(doc, "real", "version-checks", "passed", "4 of 4")
+        expect(doc, "real", "one-directory", "passed")
+        expect(doc, "real", "driver", "not-checked", "stub")
+        expect(doc, "real", "handle", "not-checked", "1001 CUDNN_STATUS_NOT_INITIALIZED")
+        check("libcuda.so" in checks_of(doc)["driver"]["summary"], "real: the driver summary names libcuda.so")
+        expect(doc, "real", "gpu-work", "not-checked", "no NVIDIA driver")
+        expect(doc, "real", "compile", "passed", "cudnnGetVersion 91900, cudnnCreate 1001")
+        check(doc["summary"]["verdict"] == "passed-with-unchecked", "real: verdict %s" % doc["summary"]["verdict"])
+        cr = doc["probes"]["cudnn"]["facts"]["create"]
+        check(cr["code"] == 1001 and cr["name"] == "CUDNN_STATUS_NOT_INITIALIZED", "real: create %r" % cr)
+        check(doc["compile"]["printed"].get("runtime_version") == 91900, "real: compiled program printed %r"
+              % doc["compile"]["printed"])
+    # --gpu: GPU work is required, and cannot run here.
+    rc, doc, err, wall = verify_json(["verify", "--gpu", "--no-compile"], unset=("LD_LIBRARY_PATH",))
+    check(rc == 1, "real --gpu: exit %d, want 1" % rc)
+    if doc:
+        expect(doc, "real --gpu", "gpu-work", "failed", "--gpu asked for GPU work")
+    # Text output: one line per check, the verdict last.
+    rc, out, err, wall = run(["verify", "--no-compile"], unset=("LD_LIBRARY_PATH",))
+    check(rc == 0 and "verdict: passed-with-unchecked" in out and "CUDNN_STATUS_NOT_INITIALIZED" in out,
+          "real text: rc %d\n%s%s" % (rc, out, err))
+else:
+    print("skip: no real cuDNN without a driver here")
+
+# ---- usage and not found ---------------------------------------------------------
+
+rc, out, err, _ = run(["verify", "/nonexistent/cudnn"])
+check(rc == 3 and "nonexistent" in err and err.count("\n") == 1, "missing INSTALL: rc %d %r" % (rc, err))
+rc, out, err, _ = run(["verify", "--timeout", "0"])
+check(rc == 2, "bad --timeout: rc %d" % rc)
+
+# ---- stub fixtures --------------------------------------------------------------
+
+if not os.path.isdir(os.path.join(PROBE, "installs")):
+    print("skip: no probe fixtures")
+    print("%d passed, %d failed" % (passed, failed))
+    sys.exit(1 if failed else 0)
+
+
+def fx(name, driver, extra=(), env=None):
+    e = {"LD_LIBRARY_PATH": os.path.join(PROBE, "drivers", driver)} if driver else {}
+    e.update(env or {})
+    unset = ("LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES") if not driver else ("CUDA_VISIBLE_DEVICES",)
+    return verify_json(["verify", os.path.join(PROBE, "installs", name), "--timeout", "5"] + list(extra), e, unset)
+
+
+def verify_fx(name, driver, extra=(), env=None):
+    rc, doc, err, wall = fx(name, driver, extra, env)
+    check(doc is not None, "%s: JSON" % name)
+    check(wall < 60, "%s: took %.1f s" % (name, wall))
+    return rc, doc or {"layers": []}, err, wall
+
+
+# A clean cuDNN 9 with a working (stub) driver: every layer passes.
+rc, doc, err, wall = verify_fx("v9-ok", "ok", ["--no-gpu"])
+check(rc == 0, "v9-ok: exit %d (%s)" % (rc, err))
+for cid in ("header-vs-library", "library-set", "driver", "load", "version", "cudart", "version-checks",
+            "one-directory", "handle", "compile"):
+    expect(doc, "v9-ok", cid, "passed")
+expect(doc, "v9-ok", "gpu-work", "not-checked", "--no-gpu")
+expect(doc, "v9-ok", "driver", "passed", "Fixture GPU")
+
+# Each driver state, told apart.
+rc, doc, err, wall = verify_fx("v9-ok", None, ["--no-compile"])
+expect(doc, "no driver", "driver", "not-checked", "no NVIDIA driver")
+expect(doc, "no driver", "handle", "not-checked", "1001")
+check(rc == 0, "no driver: exit %d" % rc)
+rc, doc, err, wall = verify_fx("v9-ok", "stub", ["--no-compile"])
+expect(doc, "stub driver", "driver", "not-checked", "CUDA_ERROR_STUB_LIBRARY")
+rc, doc, err, wall = verify_fx("v9-ok", "nodevice", ["--no-compile"])
+expect(doc, "no device", "driver", "not-checked", "no CUDA device")
+rc, doc, err, wall = verify_fx("v9-ok", "hidden", ["--no-compile"], {"CUDA_VISIBLE_DEVICES": "-1"})
+expect(doc, "hidden", "driver", "not-checked", "CUDA_VISIBLE_DEVICES")
+rc, doc, err, wall = verify_fx("v9-ok", "hidden", ["--no-compile", "--no-gpu"])
+expect(doc, "hidden but not hiding", "driver", "passed")
+rc, doc, err, wall = verify_fx("v9-ok", "old", ["--no-compile"])
+expect(doc, "old driver", "driver", "failed", "older than the CUDA runtime")
+check(rc == 1, "old driver: exit %d" % rc)
+
+# Broken installations.
+rc, doc, err, wall = verify_fx("v9-mixed", "ok", ["--no-gpu", "--no-compile"])
+expect(doc, "v9-mixed", "version-checks", "failed", "cudnnOpsVersionCheck: CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH")
+check(rc == 1, "v9-mixed: exit %d" % rc)
+rc, doc, err, wall = verify_fx("v9-missing-cnn", "ok", ["--no-gpu", "--no-compile"])
+expect(doc, "v9-missing-cnn", "library-set", "failed", "libcudnn_cnn.so.9")
+expect(doc, "v9-missing-cnn", "handle", "failed", "1008 CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED")
+rc, doc, err, wall = verify_fx("v9-crash-load", "ok", ["--no-gpu", "--no-compile"])
+expect(doc, "v9-crash-load", "load", "failed", "SIGSEGV")
+check(rc == 1, "v9-crash-load: exit %d" % rc)
+rc, doc, err, wall = verify_fx("v9-hang-create", "ok", ["--no-gpu", "--no-compile"])
+expect(doc, "v9-hang-create", "handle", "failed", "timed out")
+check(wall < 30, "v9-hang-create: the hang cost %.1f s" % wall)
+rc, doc, err, wall = verify_fx("v9-noisy", "ok", ["--no-gpu", "--no-compile"])
+expect(doc, "v9-noisy", "handle", "passed")
+printed = doc.get("probes", {}).get("cudnn", {}).get("printed_bytes", 0)
+check(printed >= 8 << 20, "v9-noisy: printed_bytes %d" % printed)
+check(len(doc.get("probes", {}).get("cudnn", {}).get("output_tail", "")) <= 2048, "v9-noisy: output tail bounded")
+rc, doc, err, wall = verify_fx("v9-header-mismatch", "ok", ["--no-gpu", "--no-compile"])
+expect(doc, "v9-header-mismatch", "header-vs-library", "failed", "header 9.19.0 disagrees")
+expect(doc, "v9-header-mismatch", "version", "failed", "header says 9.19.0")
+rc, doc, err, wall = verify_fx("v9-cuda12", "ok", ["--no-gpu", "--no-compile"])
+expect(doc, "v9-cuda12", "cudart", "passed", "libcudart.so.12 is CUDA 12.9")
+rc, doc, err, wall = verify_fx("v9-status", "ok", ["--no-gpu", "--no-compile"])
+expect(doc, "v9-status", "handle", "failed", "4000 CUDNN_STATUS_INTERNAL_ERROR")
+rc, doc, err, wall = verify_fx("v9-wheel", "ok", ["--no-gpu"])
+expect(doc, "v9-wheel", "load", "passed")
+expect(doc, "v9-wheel", "compile", "passed")
+notes = json.dumps(doc.get("compile", {}))
+check("-lcudnn" in notes, "v9-wheel: the compile layer says plain -lcudnn would fail")
+
+# cuDNN 8 and 7.
+rc, doc, err, wall = verify_fx("v8-ok", "ok", ["--no-gpu"])
+check(rc == 0, "v8-ok: exit %d" % rc)
+expect(doc, "v8-ok", "version-checks", "passed", "6 of 6")
+expect(doc, "v8-ok", "version", "passed", "8.9.7")
+expect(doc, "v8-ok", "compile", "passed")
+rc, doc, err, wall = verify_fx("v8-mixed", "ok", ["--no-gpu", "--no-compile"])
+expect(doc, "v8-mixed", "version-checks", "failed", "CUDNN_STATUS_VERSION_MISMATCH")
+rc, doc, err, wall = verify_fx("v8-missing-cnn", "ok", ["--no-gpu", "--no-compile"])
+expect(doc, "v8-missing-cnn", "library-set", "failed", "libcudnn_cnn_infer.so.8")
+expect(doc, "v8-missing-cnn", "handle", "failed", "SIGABRT")
+rc, doc, err, wall = verify_fx("v7-ok", "ok", ["--no-gpu"])
+check(rc == 0, "v7-ok: exit %d" % rc)
+expect(doc, "v7-ok", "version", "passed", "7.6.5")
+expect(doc, "v7-ok", "version-checks", "passed", "no sub-libraries")
+
+# --root: static only, nothing loaded or run.
+rc, doc, err, wall = verify_json(["verify", "--root", os.path.join(PROBE, "installs", "v9-ok"), "/lib"])
+if doc:
+    expect(doc, "--root", "runtime", "not-checked", "--root")
+    expect(doc, "--root", "compile", "not-checked", "--root")
+
+print("%d passed, %d failed" % (passed, failed))
+sys.exit(1 if failed else 0)

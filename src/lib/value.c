@@ -209,7 +209,6 @@ int cc_v_push(cc_value *arr, cc_value *v, cc_error *err)
 int cc_v_set(cc_value *obj, const char *key, cc_value *v, cc_error *err)
 {
         struct member *old;
-        char *k;
 
         if (v == NULL)
                 return -1;
@@ -223,26 +222,7 @@ int cc_v_set(cc_value *obj, const char *key, cc_value *v, cc_error *err)
                 old->val = v;
                 return 0;
         }
-        if (obj->u.obj.n == obj->u.obj.cap) {
-                size_t ncap = obj->u.obj.cap ? obj->u.obj.cap * 2 : 8;
-                struct member *p = cc_realloc(err, obj->u.obj.m, ncap * sizeof(*p));
-
-                if (p == NULL) {
-                        cc_v_free(v);
-                        return -1;
-                }
-                obj->u.obj.m = p;
-                obj->u.obj.cap = ncap;
-        }
-        k = cc_strdup(err, key);
-        if (k == NULL) {
-                cc_v_free(v);
-                return -1;
-        }
-        obj->u.obj.m[obj->u.obj.n].key = k;
-        obj->u.obj.m[obj->u.obj.n].val = v;
-        obj->u.obj.n++;
-        return 0;
+        return cc_v_append(obj, key, v, err);
 }
 
 int cc_v_set_str(cc_value *obj, const char *key, const char *s, cc_error *err)

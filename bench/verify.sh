@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Benchmark: `cudnnctl verify` against the guide's manual route on the same
+# installation, in the same run:
+#   the guide: read the version macros out of cudnn_version.h (grep), compile
+#   the minimal cudnnCreate/cudnnGetVersion program with gcc against the
+#   installation's headers and library, and run it;
+#   cudnnctl: `verify --json` (all three layers: static, run-time probes in
+#   child processes, compile and run) and `verify --no-compile --json`.
+# Prints the best wall time of ROUNDS runs, the peak memory of one verify, and
+# the ratios. On a GPU machine scripts/device/verify.sh compares with importing
+# PyTorch and running a convolution instead.
+# usage: bench/verify.sh [CUDNNCTL] [PREFIX] [ROUNDS]   (PREFIX: default /usr/local/cuda)
+set -euo pipefail
+exe=${1:-build/cudnnctl}
+prefix=${2:-/usr/local/cuda}
+rounds=${3:-5}
+[ -x "$exe" ] || { echo "no $exe: build first" >&2; exit 2; }
+[ -f "$prefix/include/cudnn.h" ] || { echo "no $prefix/include/cudnn.h" >&2; exit 2; }
+lib=$prefix/lib64
+[ -d "$lib" ] || lib=$prefix/lib
+now() { date +%s%N; }
+best() {
+        local b=0 t0 t1 t i
+        for ((i = 0; i < rounds; i++)); do
+                t0=$(now)
+                "$@" >/dev/null 2>&1 || true
+                t1=$(now)
+                t=$(((t1 - t0) / 1000))
+                { [ $b -eq 0 ] || [ $t -lt $b ]; } && b=$t
+        done
+        echo $b
+}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cat >"$tmp/p.c" <<'C'
+#include <stdio.h>
+#include "cudnn.h"
+int main(void)
+{
+        cudnnHandle_t h;
+        cudnnStatus_t s = cudnnCreate(&h);
+        printf("%d.%d.%d %zu %d\n", CUDNN_MAJOR, CUDNN_MINOR, CUDNN_PATCHLEVEL, cudnnGetVersion(), (int)s);
+        if (s == CUDNN_STATUS_SUCCESS)
+                cudnnDestroy(h);
+        return 0;
+}
+C
+guide() {
+        grep -E "define CUDNN_(MAJOR|MINOR|PATCHLEVEL)" "$prefix/include/cudnn_version.h" >/dev/null
+        gcc -o "$tmp/p" "$tmp/p.c" -I"$prefix/include" -L"$lib" -lcudnn -Wl,-rpath,"$lib"
+        "$tmp/p"
+}
+echo "installation: $prefix ($("$tmp/p" 2>/dev/null || (guide >/dev/null 2>&1; "$tmp/p" 2>/dev/null || echo "the guide's program does not build here")))"
+g=$(best guide)
+v=$(best "$exe" verify "$prefix" --json)
+n=$(best "$exe" verify "$prefix" --no-compile --json)
+mem=$(/usr/bin/time -f %M "$exe" verify "$prefix" --json 2>&1 >/dev/null | tail -1)
+printf "the guide (grep + gcc + run):     %8.1f ms\n" "$(awk -v t="$g" 'BEGIN{print t/1000}')"
+printf "cudnnctl verify (3 layers):       %8.1f ms   ratio verify/guide %.2f\n" "$(awk -v t="$v" 'BEGIN{print t/1000}')" \
+        "$(awk -v a="$v" -v b="$g" 'BEGIN{print a/b}')"
+printf "cudnnctl verify --no-compile:     %8.1f ms   ratio verify/guide %.2f\n" "$(awk -v t="$n" 'BEGIN{print t/1000}')" \
+        "$(awk -v a="$n" -v b="$g" 'BEGIN{print a/b}')"
+echo "peak memory of one verify (largest process): ${mem} KiB"

@@ -144,6 +144,18 @@ for cid in ("header-vs-library", "library-set", "driver", "load", "version", "cu
 expect(doc, "v9-ok", "gpu-work", "not-checked", "--no-gpu")
 expect(doc, "v9-ok", "driver", "passed", "Fixture GPU")
 
+# With a (stub) GPU the GPU probe runs: the stub runtime has no cudaMalloc, so
+# no operation can run; that is not a failure unless --gpu asks for GPU work.
+rc, doc, err, wall = verify_fx("v9-ok", "ok", ["--no-compile"])
+expect(doc, "v9-ok gpu", "gpu-work", "not-checked", "cudaMalloc")
+check(rc == 0, "v9-ok gpu: exit %d" % rc)
+ops = checks_of(doc).get("gpu-work", {}).get("evidence", {}).get("operations", [])
+check(len(ops) == 5 and all(o["status"] == "not-run" for o in ops), "v9-ok gpu: operations %r" % ops)
+check("cudnn_gpu" in doc.get("probes", {}), "v9-ok gpu: the GPU probe ran")
+rc, doc, err, wall = verify_fx("v9-ok", "ok", ["--no-compile", "--gpu"])
+expect(doc, "v9-ok --gpu", "gpu-work", "failed", "no operation could run")
+check(rc == 1, "v9-ok --gpu: exit %d" % rc)
+
 # Each driver state, told apart.
 rc, doc, err, wall = verify_fx("v9-ok", None, ["--no-compile"])
 expect(doc, "no driver", "driver", "not-checked", "no NVIDIA driver")

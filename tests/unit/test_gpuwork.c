@@ -202,9 +202,16 @@ static void test_ref_rnn(void **state)
 
 /* ---- the fake GPU ---------------------------------------------------------- */
 
+/* The operations, in the order they run. */
+#define NOPS 5
+#define GRAPH "convolution_forward_graph"
+static const char *const OPS[NOPS] = {"convolution_forward", "batchnorm_activation", "softmax", "rnn_forward", GRAPH};
+
 typedef struct fx {
         void *cudart, *cudnn;
-        const char *missing; /* a symbol the lookup pretends is not exported */
+        const char *missing;             /* a symbol the lookup pretends is not exported */
+        const char *const *missing_list; /* more of them, NULL-terminated */
+        int major;                       /* of the last run */
         cc_value *res[8];
         int nres;
         char begun[8][40];
@@ -217,8 +224,13 @@ static void *fx_sym(void *lib, const char *name)
 {
         void *p;
 
+        size_t i;
+
         if (F.missing != NULL && strcmp(F.missing, name) == 0)
                 return NULL;
+        for (i = 0; F.missing_list != NULL && F.missing_list[i] != NULL; i++)
+                if (strcmp(F.missing_list[i], name) == 0)
+                        return NULL;
         p = dlsym(lib, name);
         return p;
 }
@@ -304,7 +316,11 @@ static void knobs_off(void)
         unsetenv("FAKEGPU_REJECT_ALGO");
         unsetenv("FAKEGPU_VERSION");
         unsetenv("FAKEGPU_RNN_BAD");
+        unsetenv("FAKEGPU_GRAPH_ENGINES");
+        unsetenv("FAKEGPU_GRAPH_REJECT");
+        unsetenv("FAKEGPU_GRAPH_WS");
         F.missing = NULL;
+        F.missing_list = NULL;
 }
 
 /* Run everything with one cuDNN major and seed; check that nothing leaked. */
@@ -315,6 +331,7 @@ static void run_major(int major, uint64_t seed, int with_handle)
         fn_live allocs = (fn_live)(uintptr_t)need(F.cudart, "fakegpu_live_allocations");
         fn_livel descs = (fn_livel)(uintptr_t)need(F.cudnn, "fakegpu_live_descriptors");
         fn_livel handles = (fn_livel)(uintptr_t)need(F.cudnn, "fakegpu_live_handles");
+        fn_livel backend = (fn_livel)(uintptr_t)need(F.cudnn, "fakegpu_live_backend_descriptors");
         cc_gpuwork_env env;
         cudnnctl_error err;
         void *h = NULL;
@@ -333,14 +350,17 @@ static void run_major(int major, uint64_t seed, int with_handle)
         env.seed = seed;
         env.emit = emit;
         env.begin = begin;
+        F.major = major;
         assert_int_equal(cc_gpuwork_run(&env, &err), 0);
-        assert_int_equal(F.nres, 4);
+        assert_int_equal(F.nres, NOPS);
         if (h != NULL)
                 assert_int_equal(destroy(h), 0);
         if (allocs() != 0)
                 fail_msg("%zu device allocations were not freed", allocs());
         if (descs() != 0)
                 fail_msg("%ld descriptors were not destroyed", descs());
+        if (backend() != 0)
+                fail_msg("%ld backend descriptors were not destroyed", backend());
         assert_int_equal(handles(), 0);
 }
 
@@ -379,8 +399,6 @@ static double num(const cc_value *r, const char *key)
         return cudnnctl_value_double(v);
 }
 
-static const char *const OPS[4] = {"convolution_forward", "batchnorm_activation", "softmax", "rnn_forward"};
-
 static void expect_passed(const char *op)
 {
         const cc_value *r = result(op);
@@ -394,8 +412,37 @@ static void expect_passed(const char *op)
         assert_true(num(r, "max_abs_error") >= 0.0);
         assert_true(num(r, "elements") > 0);
         assert_true(num(r, "time_us") >= 0);
-        assert_string_equal(str(r, "api"), "legacy");
+        assert_string_equal(str(r, "api"), strcmp(op, GRAPH) == 0 ? "backend" : "legacy");
         assert_true(strlen(str(r, "shape")) > 0);
+}
+
+/* The graph operation of a run with cuDNN 8 or older does not run. */
+static void expect_graph_notrun(void)
+{
+        const cc_value *r = result(GRAPH);
+        char want[80];
+
+        snprintf(want, sizeof(want), "the backend graph API probe needs cuDNN 9 (this is cuDNN %d)", F.major);
+        assert_string_equal(str(r, "status"), "not-run");
+        assert_string_equal(str(r, "reason"), want);
+        assert_string_equal(str(r, "api"), "backend");
+        assert_null(cc_v_get(r, "time_us"));
+        assert_null(cc_v_get(r, "engine"));
+}
+
+/* Every other operation passed (the graph one did not run before cuDNN 9). */
+static void expect_others_passed(const char *op)
+{
+        int i;
+
+        for (i = 0; i < NOPS; i++) {
+                if (strcmp(OPS[i], op) == 0)
+                        continue;
+                if (strcmp(OPS[i], GRAPH) == 0 && F.major < 9)
+                        expect_graph_notrun();
+                else
+                        expect_passed(OPS[i]);
+        }
 }
 
 /* op has status st and a reason containing each of the strings; the other
@@ -403,7 +450,6 @@ static void expect_passed(const char *op)
 static void expect_only(const char *op, const char *st, const char *part1, const char *part2)
 {
         const cc_value *r = result(op);
-        int i;
 
         if (strcmp(str(r, "status"), st) != 0)
                 fail_msg("%s: status %s (%s), expected %s", op, str(r, "status"), str(r, "reason"), st);
@@ -411,29 +457,29 @@ static void expect_only(const char *op, const char *st, const char *part1, const
                 fail_msg("%s: reason '%s' does not contain '%s'", op, str(r, "reason"), part1);
         if (part2 != NULL && strstr(str(r, "reason"), part2) == NULL)
                 fail_msg("%s: reason '%s' does not contain '%s'", op, str(r, "reason"), part2);
-        for (i = 0; i < 4; i++)
-                if (strcmp(OPS[i], op) != 0)
-                        expect_passed(OPS[i]);
+        expect_others_passed(op);
 }
 
 static void test_honest(void **state)
 {
-        static const char *const families[4] = {"cnn", "ops", "ops", "adv"};
+        static const char *const families[NOPS] = {"cnn", "ops", "ops", "adv", "graph"};
         uint64_t seed;
         int i;
 
         (void)state;
         knobs_off();
         for (seed = 1; seed <= 6; seed++) {
+                const cc_value *g;
+
                 run_major(9, seed * 0x9E3779B97F4A7C15ULL, 1);
-                for (i = 0; i < 4; i++) {
+                for (i = 0; i < NOPS; i++) {
                         expect_passed(OPS[i]);
                         assert_string_equal(str(result(OPS[i]), "family"), families[i]);
                         /* results come in order, each announced before its calls */
                         assert_string_equal(str(F.res[i], "op"), OPS[i]);
                         assert_string_equal(F.begun[i], OPS[i]);
                 }
-                assert_int_equal(F.nbegun, 4);
+                assert_int_equal(F.nbegun, NOPS);
                 assert_string_equal(str(result("convolution_forward"), "math"), "fma");
                 assert_int_equal(num(result("convolution_forward"), "algo"), 0);
                 assert_string_equal(str(result("rnn_forward"), "math"), "fma");
@@ -441,11 +487,26 @@ static void test_honest(void **state)
                 assert_int_equal(num(result("batchnorm_activation"), "elements"), 2 * 2 * 8 * 8 * 8);
                 assert_int_equal(num(result("softmax"), "elements"), 2 * 16 * 4 * 4);
                 assert_int_equal(num(result("rnn_forward"), "elements"), 5 * 2 * 6 + 2 * 6);
+                /* the graph: mode A offers the TF32 engine 7 first, then
+                 * engine 0; the plain fp32 one ran, at the fp32 tolerance */
+                g = result(GRAPH);
+                assert_int_equal(num(g, "elements"), 2 * 8 * 16 * 16);
+                assert_string_equal(str(g, "heuristic"), "mode_a");
+                assert_int_equal(num(g, "engine_configs"), 2);
+                assert_int_equal(num(g, "engine_config"), 1);
+                assert_int_equal(num(g, "engine"), 0);
+                assert_int_equal(cc_v_len(cc_v_get(g, "engine_notes")), 0);
+                assert_true(num(g, "tolerance") == 1e-4);
+                assert_true(num(g, "max_rel_error") < 1e-5);
+                assert_null(cc_v_get(g, "algo"));
+                assert_null(cc_v_get(g, "math"));
+                assert_null(cc_v_get(result("convolution_forward"), "engine"));
         }
-        /* cuDNN 8 too: same legacy API */
+        /* cuDNN 8 too: same legacy API; no graph */
         run_major(8, 99, 1);
-        for (i = 0; i < 4; i++)
+        for (i = 0; i < NOPS - 1; i++)
                 expect_passed(OPS[i]);
+        expect_graph_notrun();
         clear_results();
 }
 
@@ -459,6 +520,7 @@ static void test_skip(void **state)
             {"cudnnActivationForward", "batchnorm_activation", "the activation output"},
             {"cudnnSoftmaxForward", "softmax", "the softmax output"},
             {"cudnnRNNForward", "rnn_forward", "the RNN output y"},
+            {"graph_conv", GRAPH, "the convolution output"},
         };
         size_t i;
 
@@ -486,6 +548,7 @@ static void test_perturb(void **state)
             {"cudnnActivationForward", "batchnorm_activation", "the activation output"},
             {"cudnnSoftmaxForward", "softmax", "the softmax output"},
             {"cudnnRNNForward", "rnn_forward", "the RNN output y"},
+            {"graph_conv", GRAPH, "the convolution output"},
         };
         size_t i;
 
@@ -525,6 +588,20 @@ static void test_fail(void **state)
             {"cudnnSetDropoutDescriptor=2000", "rnn_forward", "cudnnSetDropoutDescriptor", "(2000)", 2000},
             {"cudnnRNNForward=5000", "rnn_forward", "cudnnRNNForward returned", "(5000)", 5000},
             {"cudnnGetRNNTempSpaceSizes=2000", "rnn_forward", "cudnnGetRNNTempSpaceSizes", "(2000)", 2000},
+            {"cudnnBackendFinalize=3000", GRAPH,
+             "cudnnBackendFinalize (tensor x) returned CUDNN_STATUS_NOT_SUPPORTED (3000)",
+             ": fake cuDNN: FAKEGPU_FAIL made this call fail", 3000},
+            {"cudnnBackendCreateDescriptor=4000", GRAPH,
+             "cudnnBackendCreateDescriptor (tensor x) returned CUDNN_STATUS_INTERNAL_ERROR (4000)", NULL, 4000},
+            {"cudnnBackendSetAttribute=2000", GRAPH,
+             "cudnnBackendSetAttribute(CUDNN_ATTR_TENSOR_DATA_TYPE) of the tensor x returned CUDNN_STATUS_BAD_PARAM",
+             NULL, 2000},
+            {"cudnnBackendGetAttribute=2000", GRAPH, "no engine config ran the graph (0 offered, 0 tried); the first: ",
+             "cudnnBackendGetAttribute(CUDNN_ATTR_ENGINEHEUR_RESULTS) of the engine heuristics, mode A returned "
+             "CUDNN_STATUS_BAD_PARAM (2000)",
+             2000},
+            {"cudnnBackendExecute=5000", GRAPH, "cudnnBackendExecute returned CUDNN_STATUS_EXECUTION_FAILED (5000)",
+             ": fake cuDNN: FAKEGPU_FAIL made this call fail", 5000},
         };
         size_t i;
         int j;
@@ -541,7 +618,7 @@ static void test_fail(void **state)
         knobs_off();
         setenv("FAKEGPU_FAIL", "cudaMalloc=2", 1);
         run();
-        for (j = 0; j < 4; j++) {
+        for (j = 0; j < NOPS; j++) {
                 const cc_value *r = result(OPS[j]);
 
                 assert_string_equal(str(r, "status"), "failed");
@@ -552,12 +629,12 @@ static void test_fail(void **state)
         knobs_off();
         setenv("FAKEGPU_FAIL", "cudaDeviceSynchronize=700", 1);
         run();
-        for (j = 0; j < 4; j++)
+        for (j = 0; j < NOPS; j++)
                 assert_non_null(strstr(str(result(OPS[j]), "reason"), "cudaDeviceSynchronize"));
         knobs_off();
         setenv("FAKEGPU_FAIL", "cudaMemset=1", 1);
         run();
-        for (j = 0; j < 4; j++)
+        for (j = 0; j < NOPS; j++)
                 assert_non_null(strstr(str(result(OPS[j]), "reason"), "cudaMemset(0xFF)"));
         knobs_off();
         clear_results();
@@ -582,6 +659,8 @@ static void test_missing(void **state)
             {9, "cudnnActivationForward", "batchnorm_activation",
              "libcudnn_ops does not export cudnnActivationForward"},
             {9, "cudnnSoftmaxForward", "softmax", "libcudnn_ops does not export cudnnSoftmaxForward"},
+            {9, "cudnnBackendExecute", GRAPH, "libcudnn_graph does not export cudnnBackendExecute"},
+            {9, "cudnnBackendCreateDescriptor", GRAPH, "libcudnn_graph does not export cudnnBackendCreateDescriptor"},
         };
         size_t i;
         int j;
@@ -599,7 +678,7 @@ static void test_missing(void **state)
         knobs_off();
         F.missing = "cudaMalloc";
         run();
-        for (j = 0; j < 4; j++) {
+        for (j = 0; j < NOPS; j++) {
                 assert_string_equal(str(result(OPS[j]), "status"), "not-run");
                 assert_string_equal(str(result(OPS[j]), "reason"), "libcudart does not export cudaMalloc");
         }
@@ -693,6 +772,140 @@ static void test_rnn_layout_lies(void **state)
         clear_results();
 }
 
+/* The graph operation's choice of engine config, with the fake's engines 0
+ * (plain fp32, 4 KiB workspace) and 7 (TF32 tensor cores). */
+static void note_names(const cc_value *g, const char *a, const char *b)
+{
+        const cc_value *n = cc_v_get(g, "engine_notes");
+
+        assert_int_equal(cc_v_len(n), 2);
+        assert_string_equal(cc_v_getstr(cc_v_at(n, 0)), a);
+        assert_string_equal(cc_v_getstr(cc_v_at(n, 1)), b);
+}
+
+static void test_graph_engines(void **state)
+{
+        fn_livel created = (fn_livel)(uintptr_t)need(F.cudnn, "fakegpu_created_backend_descriptors");
+        const cc_value *g;
+        long before;
+
+        (void)state;
+        /* every descriptor made is counted, and run() checks that none is left */
+        knobs_off();
+        before = created();
+        run();
+        expect_passed(GRAPH);
+        /* 3 tensors, convolution, operation, graph, heuristic, 2 configs,
+         * 2 engines (read and dropped), plan, variant pack */
+        assert_int_equal(created() - before, 13);
+
+        /* only the TF32 engine: it runs, at the TF32 tolerance, and its
+         * error shows why the fp32 one is preferred */
+        knobs_off();
+        setenv("FAKEGPU_GRAPH_ENGINES", "7", 1);
+        run();
+        expect_only(GRAPH, "passed", NULL, NULL);
+        g = result(GRAPH);
+        assert_int_equal(num(g, "engine"), 7);
+        assert_int_equal(num(g, "engine_config"), 0);
+        note_names(g, "tensor_core", "down_convert_inputs");
+        assert_true(num(g, "tolerance") == 1e-2);
+        assert_true(num(g, "max_rel_error") > 1e-4);
+
+        /* the plain engine's plan does not finalize: the TF32 one, next */
+        knobs_off();
+        setenv("FAKEGPU_GRAPH_REJECT", "0", 1);
+        run();
+        expect_only(GRAPH, "passed", NULL, NULL);
+        assert_int_equal(num(result(GRAPH), "engine"), 7);
+        assert_true(num(result(GRAPH), "tolerance") == 1e-2);
+
+        /* the plain engine wants a workspace over the 1 GiB believed */
+        knobs_off();
+        setenv("FAKEGPU_GRAPH_WS", "4398046511104", 1);
+        run();
+        expect_only(GRAPH, "passed", NULL, NULL);
+        assert_int_equal(num(result(GRAPH), "engine"), 7);
+
+        /* a workspace is used when one is asked for: the fake checks it */
+        knobs_off();
+        setenv("FAKEGPU_GRAPH_WS", "65536", 1);
+        run();
+        expect_only(GRAPH, "passed", NULL, NULL);
+        assert_int_equal(num(result(GRAPH), "engine"), 0);
+
+        /* mode A offers nothing: the fallback list */
+        knobs_off();
+        setenv("FAKEGPU_GRAPH_ENGINES", "", 1);
+        run();
+        expect_only(GRAPH, "passed", NULL, NULL);
+        g = result(GRAPH);
+        assert_string_equal(str(g, "heuristic"), "fallback");
+        assert_int_equal(num(g, "engine_configs"), 1);
+        assert_int_equal(num(g, "engine"), 0);
+        assert_true(num(g, "tolerance") == 1e-4);
+
+        /* nothing runs: failed, with the first reason */
+        setenv("FAKEGPU_GRAPH_REJECT", "0", 1);
+        run();
+        expect_only(GRAPH, "failed", "no engine config ran the graph (1 offered, 1 tried); the first: ",
+                    "the engine heuristics, mode A offered no engine config");
+        assert_null(cc_v_get(result(GRAPH), "cudnn_status"));
+        assert_null(cc_v_get(result(GRAPH), "engine"));
+        assert_null(cc_v_get(result(GRAPH), "time_us"));
+        setenv("FAKEGPU_GRAPH_ENGINES", "0", 1);
+        run();
+        expect_only(GRAPH, "failed", "no engine config ran the graph (2 offered, 2 tried); the first: ",
+                    "engine config 0 (engine 0): cudnnBackendFinalize (execution plan) returned "
+                    "CUDNN_STATUS_NOT_SUPPORTED (3000): fake cuDNN: FAKEGPU_GRAPH_REJECT");
+        assert_int_equal(num(result(GRAPH), "cudnn_status"), 3000);
+        knobs_off();
+        clear_results();
+}
+
+/* cudnnGetLastErrorString is optional (cuDNN 9.0 on): without it the
+ * status stays. */
+static void test_graph_last_error(void **state)
+{
+        (void)state;
+        knobs_off();
+        F.missing = "cudnnGetLastErrorString";
+        setenv("FAKEGPU_FAIL", "cudnnBackendExecute=5000", 1);
+        run();
+        expect_only(GRAPH, "failed", NULL, NULL);
+        assert_string_equal(str(result(GRAPH), "reason"),
+                            "cudnnBackendExecute returned CUDNN_STATUS_EXECUTION_FAILED (5000)");
+        knobs_off();
+        clear_results();
+}
+
+/* A cuDNN 9 without the legacy convolution: that operation does not run,
+ * the graph one still does (the reason it exists). */
+static void test_no_legacy_conv(void **state)
+{
+        static const char *const legacy[] = {"cudnnCreateConvolutionDescriptor",
+                                             "cudnnDestroyConvolutionDescriptor",
+                                             "cudnnSetConvolution2dDescriptor",
+                                             "cudnnSetConvolutionMathType",
+                                             "cudnnGetConvolutionForwardWorkspaceSize",
+                                             "cudnnConvolutionForward",
+                                             "cudnnGetConvolutionForwardAlgorithm_v7",
+                                             "cudnnCreateFilterDescriptor",
+                                             "cudnnDestroyFilterDescriptor",
+                                             "cudnnSetFilter4dDescriptor",
+                                             NULL};
+
+        (void)state;
+        knobs_off();
+        F.missing_list = legacy;
+        run();
+        expect_only("convolution_forward", "not-run", "libcudnn_ops does not export cudnnCreateFilterDescriptor", NULL);
+        expect_passed(GRAPH);
+        assert_int_equal(num(result(GRAPH), "engine"), 0);
+        knobs_off();
+        clear_results();
+}
+
 static void test_no_handle(void **state)
 {
         int j;
@@ -700,7 +913,7 @@ static void test_no_handle(void **state)
         (void)state;
         knobs_off();
         run_major(9, 1, 0);
-        for (j = 0; j < 4; j++) {
+        for (j = 0; j < NOPS; j++) {
                 assert_string_equal(str(result(OPS[j]), "status"), "not-run");
                 assert_non_null(strstr(str(result(OPS[j]), "reason"), "no cuDNN handle"));
         }
@@ -723,14 +936,16 @@ static void test_bad_env(void **state)
 int main(void)
 {
         const struct CMUnitTest tests[] = {
-            cmocka_unit_test(test_math),          cmocka_unit_test(test_ref_conv),
-            cmocka_unit_test(test_ref_bn_act),    cmocka_unit_test(test_ref_softmax),
-            cmocka_unit_test(test_ref_rnn),       cmocka_unit_test(test_honest),
-            cmocka_unit_test(test_skip),          cmocka_unit_test(test_perturb),
-            cmocka_unit_test(test_fail),          cmocka_unit_test(test_missing),
-            cmocka_unit_test(test_cudnn7),        cmocka_unit_test(test_tf32_caught),
-            cmocka_unit_test(test_algo_fallback), cmocka_unit_test(test_rnn_layout_lies),
-            cmocka_unit_test(test_no_handle),     cmocka_unit_test(test_bad_env),
+            cmocka_unit_test(test_math),           cmocka_unit_test(test_ref_conv),
+            cmocka_unit_test(test_ref_bn_act),     cmocka_unit_test(test_ref_softmax),
+            cmocka_unit_test(test_ref_rnn),        cmocka_unit_test(test_honest),
+            cmocka_unit_test(test_skip),           cmocka_unit_test(test_perturb),
+            cmocka_unit_test(test_fail),           cmocka_unit_test(test_missing),
+            cmocka_unit_test(test_cudnn7),         cmocka_unit_test(test_tf32_caught),
+            cmocka_unit_test(test_algo_fallback),  cmocka_unit_test(test_rnn_layout_lies),
+            cmocka_unit_test(test_no_handle),      cmocka_unit_test(test_bad_env),
+            cmocka_unit_test(test_graph_engines),  cmocka_unit_test(test_graph_last_error),
+            cmocka_unit_test(test_no_legacy_conv),
         };
 
         return cmocka_run_group_tests(tests, setup, teardown);

@@ -157,6 +157,11 @@ static char *prefix_of(const cc_discovery *d, const char *dir, char **rel, cc_er
                 goto done;
         k = prefix_len(d, &c);
         p = join_comps(d, c.v, k, err);
+        /* A live Windows machine has other drives than C: (D:, Wine's Z:):
+         * the prefix keeps the directory's own. */
+        if (p != NULL && d->system == CC_SYS_WINDOWS && dir[0] != '\0' && dir[1] == ':' &&
+            cc_ascii_tolower(dir[0]) != 'c')
+                p[0] = dir[0];
         if (p != NULL && rel != NULL) {
                 cc_buf b = {0};
 

@@ -984,7 +984,14 @@ void *cc_dl_open(const char *path_or_name, cc_error *err)
                        e == ERROR_MOD_NOT_FOUND || e == ERROR_FILE_NOT_FOUND || e == ERROR_PATH_NOT_FOUND
                            ? CC_ERR_NOTFOUND
                            : (e == ERROR_BAD_EXE_FORMAT ? CC_ERR_FORMAT : CC_ERR_IO),
-                       "%s: cannot load: error %lu: %s", path_or_name, (unsigned long)e, msg);
+                       "%s: cannot load: error %lu: %s%s", path_or_name, (unsigned long)e, msg,
+                       /* The loader catches an exception in a DLL's entry point
+                        * (DllMain, C/C++ static constructors) and fails the
+                        * load with the exception's Win32 error. */
+                       e == ERROR_NOACCESS          ? " (an access violation, exception 0xC0000005, in the DLL's "
+                                                      "initialisation: caught by the loader)"
+                       : e == ERROR_DLL_INIT_FAILED ? " (its DllMain returned FALSE)"
+                                                    : "");
         }
 fail:
         free(w);

@@ -122,6 +122,91 @@ typedef gw_dnst (*fn_dn_rnn_fwd)(void *handle, void *rnn_desc, int fwd_mode, con
                                  void *hy, void *c_desc, const void *cx, void *cy, size_t weight_size,
                                  const void *weights, size_t work_size, void *work, size_t reserve_size, void *reserve);
 
+/* The backend (graph) API of libcudnn_graph, from cudnn_graph_v9.h (cuDNN
+ * 9.19); the numbers used here are those of cuDNN 8's cudnn_backend.h too.
+ * Its enums are passed as int, as the C ABI passes them. */
+enum { /* cudnnBackendDescriptorType_t */
+       GW_BK_CONVOLUTION = 1,
+       GW_BK_ENGINE = 2,
+       GW_BK_ENGINECFG = 3,
+       GW_BK_ENGINEHEUR = 4,
+       GW_BK_EXECUTION_PLAN = 5,
+       GW_BK_OPERATION_CONVOLUTION_FORWARD = 10,
+       GW_BK_OPERATIONGRAPH = 15,
+       GW_BK_VARIANT_PACK = 16,
+       GW_BK_TENSOR = 17,
+};
+
+enum { /* cudnnBackendAttributeType_t */
+       GW_TYPE_HANDLE = 0,
+       GW_TYPE_DATA_TYPE = 1,
+       GW_TYPE_INT64 = 3,
+       GW_TYPE_FLOAT = 4,
+       GW_TYPE_VOID_PTR = 6,
+       GW_TYPE_CONVOLUTION_MODE = 7,
+       GW_TYPE_HEUR_MODE = 8,
+       GW_TYPE_NUMERICAL_NOTE = 11,
+       GW_TYPE_BACKEND_DESCRIPTOR = 15,
+       GW_TYPE_BEHAVIOR_NOTE = 19,
+};
+
+enum { /* cudnnBackendAttributeName_t: GW_ATTR_X is CUDNN_ATTR_X */
+       GW_ATTR_CONVOLUTION_COMP_TYPE = 100,
+       GW_ATTR_CONVOLUTION_CONV_MODE = 101,
+       GW_ATTR_CONVOLUTION_DILATIONS = 102,
+       GW_ATTR_CONVOLUTION_FILTER_STRIDES = 103,
+       GW_ATTR_CONVOLUTION_POST_PADDINGS = 104,
+       GW_ATTR_CONVOLUTION_PRE_PADDINGS = 105,
+       GW_ATTR_CONVOLUTION_SPATIAL_DIMS = 106,
+       GW_ATTR_ENGINEHEUR_MODE = 200,
+       GW_ATTR_ENGINEHEUR_OPERATION_GRAPH = 201,
+       GW_ATTR_ENGINEHEUR_RESULTS = 202,
+       GW_ATTR_ENGINECFG_ENGINE = 300,
+       GW_ATTR_EXECUTION_PLAN_HANDLE = 400, /* deprecated in later 9.x, required before */
+       GW_ATTR_EXECUTION_PLAN_ENGINE_CONFIG = 401,
+       GW_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE = 402,
+       GW_ATTR_OPERATION_CONVOLUTION_FORWARD_ALPHA = 700,
+       GW_ATTR_OPERATION_CONVOLUTION_FORWARD_BETA = 701,
+       GW_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC = 702,
+       GW_ATTR_OPERATION_CONVOLUTION_FORWARD_W = 703,
+       GW_ATTR_OPERATION_CONVOLUTION_FORWARD_X = 704,
+       GW_ATTR_OPERATION_CONVOLUTION_FORWARD_Y = 705,
+       GW_ATTR_OPERATIONGRAPH_HANDLE = 800, /* deprecated in later 9.x, required before */
+       GW_ATTR_OPERATIONGRAPH_OPS = 801,
+       GW_ATTR_TENSOR_BYTE_ALIGNMENT = 900,
+       GW_ATTR_TENSOR_DATA_TYPE = 901,
+       GW_ATTR_TENSOR_DIMENSIONS = 902,
+       GW_ATTR_TENSOR_STRIDES = 903,
+       GW_ATTR_TENSOR_UNIQUE_ID = 906,
+       GW_ATTR_VARIANT_PACK_UNIQUE_IDS = 1000,
+       GW_ATTR_VARIANT_PACK_DATA_POINTERS = 1001,
+       GW_ATTR_VARIANT_PACK_WORKSPACE = 1003,
+       GW_ATTR_ENGINE_GLOBAL_INDEX = 1301,
+       GW_ATTR_ENGINE_NUMERICAL_NOTE = 1303,
+       GW_ATTR_ENGINE_BEHAVIOR_NOTE = 1305,
+};
+
+enum {
+        GW_HEUR_MODE_FALLBACK = 2,           /* CUDNN_HEUR_MODE_FALLBACK */
+        GW_HEUR_MODE_A = 3,                  /* CUDNN_HEUR_MODE_A */
+        GW_NOTE_TENSOR_CORE = 0,             /* CUDNN_NUMERICAL_NOTE_TENSOR_CORE: TF32 for fp32 */
+        GW_NOTE_DOWN_CONVERT_INPUTS = 1,     /* CUDNN_NUMERICAL_NOTE_DOWN_CONVERT_INPUTS */
+        GW_NOTE_REDUCED_PRECISION = 2,       /* CUDNN_NUMERICAL_NOTE_REDUCED_PRECISION_REDUCTION */
+        GW_NOTE_FFT = 3,                     /* CUDNN_NUMERICAL_NOTE_FFT */
+        GW_NOTE_WINOGRAD = 5,                /* CUDNN_NUMERICAL_NOTE_WINOGRAD, tiles 6, 7, 8 */
+        GW_NOTE_WINOGRAD_TILE_13x13 = 8,     /* CUDNN_NUMERICAL_NOTE_WINOGRAD_TILE_13x13 */
+        GW_NOTE_TYPE_COUNT = 10,             /* CUDNN_NUMERICAL_NOTE_TYPE_COUNT (9.19) */
+        GW_BEHAVIOR_RUNTIME_COMPILATION = 0, /* CUDNN_BEHAVIOR_NOTE_RUNTIME_COMPILATION */
+        GW_BEHAVIOR_TYPE_COUNT = 5,          /* CUDNN_BEHAVIOR_NOTE_TYPE_COUNT (9.19) */
+};
+
+typedef gw_dnst (*fn_bk_create)(int type, void **desc);
+typedef gw_dnst (*fn_bk_finalize)(void *desc);
+typedef gw_dnst (*fn_bk_set)(void *desc, int name, int type, int64_t count, const void *elements);
+typedef gw_dnst (*fn_bk_get)(void *desc, int name, int type, int64_t requested, int64_t *count, void *elements);
+typedef gw_dnst (*fn_bk_execute)(void *handle, void *plan, void *variant_pack);
+typedef void (*fn_dn_last_error)(char *message, size_t max_size);
+
 /* ---- numbers the references need (no libm) ------------------------------- */
 
 static double gw_fabs(double x)
@@ -348,7 +433,7 @@ enum gw_state { GW_PASSED = 0, GW_FAILED, GW_NOTRUN };
 enum gw_lib { GW_LIB_CUDART, GW_LIB_GRAPH, GW_LIB_OPS, GW_LIB_CNN, GW_LIB_ADV };
 
 #define GW_MAX_DEV 24
-#define GW_MAX_DESC 16
+#define GW_MAX_DESC 128
 /* Sizes cuDNN reports are believed up to these bounds only. */
 #define GW_MAX_WORKSPACE ((size_t)1 << 30)
 #define GW_MAX_WEIGHTS ((size_t)64 << 20)
@@ -381,6 +466,13 @@ typedef struct gw_op {
         int64_t t0, time_us;
         int algo;         /* convolution algorithm used, -1: none */
         const char *math; /* math type asked for, NULL: none */
+        /* the backend graph API: the engine that ran */
+        int64_t engine;        /* its global index, -1: none */
+        int engine_config;     /* its place in the heuristic's list, -1: none */
+        int64_t engine_total;  /* how many configs the heuristic offered */
+        const char *heuristic; /* "mode_a" | "fallback" */
+        int notes_known;       /* the engine's numerical notes could be read */
+        unsigned notes;        /* bit n: CUDNN_NUMERICAL_NOTE n */
 } gw_op;
 
 static void gw_vset(gw_op *o, int state, const char *fmt, va_list ap) CC_VPRINTF(3);
@@ -1345,10 +1437,618 @@ out:
         return rv;
 }
 
+/* (5) The same convolution through cuDNN 9's backend (graph) API, the path
+ * that cudnn-frontend and PyTorch take and the one that stays where the
+ * legacy convolution API is gone: tensors, a convolution descriptor, a
+ * CONVOLUTION_FORWARD operation, an operation graph, the engine heuristics
+ * (mode A, then the fallback list), an execution plan from the first engine
+ * config that finalizes and whose workspace can be allocated, a variant pack
+ * binding the device pointers by unique id, cudnnBackendExecute.
+ *
+ * Engine configs are tried in the heuristic's order within three ranks:
+ * plain fp32 arithmetic first; then FFT and Winograd engines and engines
+ * whose notes cannot be read (their fp32 errors are still near 1e-6);
+ * tensor-core engines last (CUDNN_NUMERICAL_NOTE_TENSOR_CORE,
+ * DOWN_CONVERT_INPUTS or REDUCED_PRECISION_REDUCTION: TF32 for fp32 data),
+ * and within a rank those that need no run-time compilation first. The
+ * tolerance is GW_TOL_CONV unless a tensor-core engine ran: then
+ * GW_TOL_CONV_TF32. TF32 keeps 10 of the 23 mantissa bits: each input is
+ * off by up to 2^-11 relative, each product by up to 2^-10, so an output's
+ * error is bounded by 2^-10 * sum |x w| over its 27 products: 6.6e-3 for
+ * the average sum (27/4 for inputs uniform in [-1,1]), 2.6e-2 only if every
+ * input were near +-1 and every rounding went the same way. The roundings
+ * have random signs, so errors seen are about 1e-3 (3.5 standard deviations
+ * over 4096 outputs: 2.5e-3); 1e-2 still fails a missing or wrong product
+ * (0.25 on average). */
+#define GW_TOL_CONV_TF32 1e-2
+#define GW_MAX_CFG 48  /* engine configs taken from each heuristic */
+#define GW_MAX_PLANS 8 /* execution plans tried from each heuristic */
+#define GW_UID_X 101
+#define GW_UID_W 102
+#define GW_UID_Y 103
+#define GW_ALIGN 16 /* cudaMalloc memory is aligned to 256 bytes */
+
+typedef struct gw_bk {
+        gw_op *o;
+        fn_bk_create create;
+        fn_dn_destroy destroy;
+        fn_bk_finalize finalize;
+        fn_bk_set set;
+        fn_bk_get get;
+        fn_bk_execute execute;
+        fn_dn_last_error last_error; /* optional: cudnnGetLastErrorString */
+        /* the first reason an engine config was passed over */
+        char first[360];
+        int first_st;
+} gw_bk;
+
+typedef struct gw_cand {
+        void *cfg;
+        int index;      /* its place in the heuristic's list */
+        int64_t engine; /* global index, -1: unknown */
+        int notes_known;
+        unsigned notes; /* bit n: CUDNN_NUMERICAL_NOTE n */
+        int rtc;        /* CUDNN_BEHAVIOR_NOTE_RUNTIME_COMPILATION */
+        int rank;       /* 0: plain fp32; 1: FFT, Winograd or notes unknown; 2: tensor cores (TF32) */
+} gw_cand;
+
+/* "call returned CUDNN_STATUS_X (n): the library's last error message". */
+static void bk_describe(gw_bk *b, gw_dnst st, const char *call, char *out, size_t size)
+{
+        const char *name = b->o->dn_errstr != NULL ? b->o->dn_errstr(st) : NULL;
+        char last[256];
+
+        last[0] = '\0';
+        if (b->last_error != NULL) {
+                b->last_error(last, sizeof(last));
+                last[sizeof(last) - 1] = '\0';
+                last[strcspn(last, "\r\n")] = '\0'; /* its first line: the rest is a log */
+        }
+        snprintf(out, size, "%s returned %.80s (%d)%s%.160s", call, name != NULL ? name : "a cuDNN error", st,
+                 last[0] != '\0' ? ": " : "", last);
+}
+
+static void bk_fail_text(gw_bk *b, gw_dnst st, const char *text)
+{
+        if (b->o->state != GW_PASSED)
+                return;
+        gw_fail(b->o, "%s", text);
+        if (st != 0) {
+                b->o->has_dn_status = 1;
+                b->o->dn_status = st;
+        }
+}
+
+/* A failed call that fails the operation. */
+static int bk_dn(gw_bk *b, gw_dnst st, const char *call)
+{
+        char text[400];
+
+        if (st == 0)
+                return 0;
+        if (b->o->state != GW_PASSED)
+                return -1;
+        bk_describe(b, st, call, text, sizeof(text));
+        bk_fail_text(b, st, text);
+        return -1;
+}
+
+/* A failed call that only passes over one engine config or heuristic: the
+ * first one is kept for the report when none can run. */
+static void bk_passed_over(gw_bk *b, gw_dnst st, const char *call)
+{
+        if (b->first[0] != '\0')
+                return;
+        if (st != 0) {
+                bk_describe(b, st, call, b->first, sizeof(b->first));
+        } else {
+                snprintf(b->first, sizeof(b->first), "%s", call);
+        }
+        b->first_st = st;
+}
+
+static void *bk_new(gw_bk *b, int type, const char *what)
+{
+        gw_op *o = b->o;
+        char call[120];
+        void *d = NULL;
+
+        if (o->state != GW_PASSED)
+                return NULL;
+        if (o->ndesc >= GW_MAX_DESC) {
+                gw_fail(o, "internal: more than %d descriptors", GW_MAX_DESC);
+                return NULL;
+        }
+        snprintf(call, sizeof(call), "cudnnBackendCreateDescriptor (%s)", what);
+        if (bk_dn(b, b->create(type, &d), call) < 0)
+                return NULL;
+        if (d == NULL) {
+                gw_fail(o, "%s returned success and no descriptor", call);
+                return NULL;
+        }
+        o->desc[o->ndesc] = d;
+        o->desc_free[o->ndesc] = b->destroy;
+        o->ndesc++;
+        return d;
+}
+
+/* Destroy the newest descriptor now (one that was passed over). */
+static void bk_drop(gw_bk *b, void *d)
+{
+        gw_op *o = b->o;
+
+        if (d != NULL && o->ndesc > 0 && o->desc[o->ndesc - 1] == d) {
+                o->ndesc--;
+                o->desc_free[o->ndesc](d);
+        }
+}
+
+static int bk_set_attr(gw_bk *b, void *d, int name, const char *attr, int type, int64_t n, const void *v,
+                       const char *what)
+{
+        char call[160];
+
+        if (b->o->state != GW_PASSED)
+                return -1;
+        snprintf(call, sizeof(call), "cudnnBackendSetAttribute(CUDNN_%s) of the %s", attr, what);
+        return bk_dn(b, b->set(d, name, type, n, v), call);
+}
+
+/* The attribute's name in the message is CUDNN_ATTR_..., from GW_ATTR_... */
+#define BK_SET(b, d, attr, type, n, v, what) bk_set_attr(b, d, attr, &(#attr)[3], type, n, v, what)
+
+static int bk_fin(gw_bk *b, void *d, const char *what)
+{
+        char call[120];
+
+        if (b->o->state != GW_PASSED)
+                return -1;
+        snprintf(call, sizeof(call), "cudnnBackendFinalize (%s)", what);
+        return bk_dn(b, b->finalize(d), call);
+}
+
+/* A finalized fp32 tensor descriptor, NCHW with packed strides given
+ * explicitly. */
+static void *bk_tensor(gw_bk *b, int64_t uid, int64_t n, int64_t c, int64_t h, int64_t w, const char *what)
+{
+        const int64_t dims[4] = {n, c, h, w}, strides[4] = {c * h * w, h * w, w, 1}, align = GW_ALIGN;
+        const int dtype = GW_DATA_FLOAT;
+        void *t = bk_new(b, GW_BK_TENSOR, what);
+
+        if (t == NULL || BK_SET(b, t, GW_ATTR_TENSOR_DATA_TYPE, GW_TYPE_DATA_TYPE, 1, &dtype, what) < 0 ||
+            BK_SET(b, t, GW_ATTR_TENSOR_DIMENSIONS, GW_TYPE_INT64, 4, dims, what) < 0 ||
+            BK_SET(b, t, GW_ATTR_TENSOR_STRIDES, GW_TYPE_INT64, 4, strides, what) < 0 ||
+            BK_SET(b, t, GW_ATTR_TENSOR_UNIQUE_ID, GW_TYPE_INT64, 1, &uid, what) < 0 ||
+            BK_SET(b, t, GW_ATTR_TENSOR_BYTE_ALIGNMENT, GW_TYPE_INT64, 1, &align, what) < 0 || bk_fin(b, t, what) < 0)
+                return NULL;
+        return t;
+}
+
+/* What an engine config's engine says of itself: global index, numerical
+ * and behaviour notes. What cannot be read stays unknown. */
+static void bk_inspect(gw_bk *b, gw_cand *c)
+{
+        const unsigned tf32 =
+            (1u << GW_NOTE_TENSOR_CORE) | (1u << GW_NOTE_DOWN_CONVERT_INPUTS) | (1u << GW_NOTE_REDUCED_PRECISION);
+        const unsigned transform =
+            (1u << GW_NOTE_FFT) | (((1u << (GW_NOTE_WINOGRAD_TILE_13x13 + 1)) - 1u) & ~((1u << GW_NOTE_WINOGRAD) - 1u));
+        int32_t notes[16], behav[16];
+        int64_t n, idx = -1;
+        void *eng;
+        int i;
+
+        c->engine = -1;
+        c->notes_known = 0;
+        c->notes = 0;
+        c->rtc = 0;
+        eng = bk_new(b, GW_BK_ENGINE, "engine");
+        if (eng == NULL)
+                return;
+        n = 0;
+        if (b->get(c->cfg, GW_ATTR_ENGINECFG_ENGINE, GW_TYPE_BACKEND_DESCRIPTOR, 1, &n, &eng) == 0 && n == 1) {
+                n = 0;
+                if (b->get(eng, GW_ATTR_ENGINE_GLOBAL_INDEX, GW_TYPE_INT64, 1, &n, &idx) == 0 && n == 1 && idx >= 0)
+                        c->engine = idx;
+                n = -1;
+                memset(notes, 0, sizeof(notes));
+                if (b->get(eng, GW_ATTR_ENGINE_NUMERICAL_NOTE, GW_TYPE_NUMERICAL_NOTE, GW_NOTE_TYPE_COUNT, &n, notes) ==
+                        0 &&
+                    n >= 0 && n <= GW_NOTE_TYPE_COUNT) {
+                        c->notes_known = 1;
+                        for (i = 0; i < (int)n; i++)
+                                if (notes[i] >= 0 && notes[i] < 32)
+                                        c->notes |= 1u << notes[i];
+                }
+                n = -1;
+                memset(behav, 0, sizeof(behav));
+                if (b->get(eng, GW_ATTR_ENGINE_BEHAVIOR_NOTE, GW_TYPE_BEHAVIOR_NOTE, GW_BEHAVIOR_TYPE_COUNT, &n,
+                           behav) == 0 &&
+                    n >= 0 && n <= GW_BEHAVIOR_TYPE_COUNT)
+                        for (i = 0; i < (int)n; i++)
+                                if (behav[i] == GW_BEHAVIOR_RUNTIME_COMPILATION)
+                                        c->rtc = 1;
+        }
+        bk_drop(b, eng);
+        if (c->notes & tf32)
+                c->rank = 2;
+        else if (!c->notes_known || (c->notes & transform))
+                c->rank = 1;
+        else
+                c->rank = 0;
+}
+
+/* Ask the heuristic in `mode` for its engine configs (at most GW_MAX_CFG),
+ * read each one's engine and sort them as the comment above says. A failed
+ * query is passed over (the fallback list may still serve); -1 only when the
+ * operation failed. */
+static int bk_heuristic(gw_bk *b, void *graph, int mode, gw_cand *cands, int *ncand, int64_t *total)
+{
+        const char *what = mode == GW_HEUR_MODE_A ? "engine heuristics, mode A" : "engine heuristics, fallback mode";
+        void *h, *cfg[GW_MAX_CFG];
+        char call[160];
+        int64_t n = -1, got = -1;
+        int i, j, want;
+        gw_dnst st;
+
+        *ncand = 0;
+        *total = 0;
+        h = bk_new(b, GW_BK_ENGINEHEUR, what);
+        if (h == NULL ||
+            BK_SET(b, h, GW_ATTR_ENGINEHEUR_OPERATION_GRAPH, GW_TYPE_BACKEND_DESCRIPTOR, 1, &graph, what) < 0 ||
+            BK_SET(b, h, GW_ATTR_ENGINEHEUR_MODE, GW_TYPE_HEUR_MODE, 1, &mode, what) < 0)
+                return -1;
+        st = b->finalize(h);
+        if (st != 0) {
+                snprintf(call, sizeof(call), "cudnnBackendFinalize (%s)", what);
+                bk_passed_over(b, st, call);
+                return 0;
+        }
+        st = b->get(h, GW_ATTR_ENGINEHEUR_RESULTS, GW_TYPE_BACKEND_DESCRIPTOR, 0, &n, NULL);
+        if (st != 0 || n < 0 || n > 1000000) {
+                snprintf(call, sizeof(call), "cudnnBackendGetAttribute(CUDNN_ATTR_ENGINEHEUR_RESULTS) of the %s%s",
+                         what, st == 0 ? " gave a negative or huge count" : "");
+                bk_passed_over(b, st, call);
+                return 0;
+        }
+        *total = n;
+        if (n == 0) {
+                snprintf(call, sizeof(call), "the %s offered no engine config", what);
+                bk_passed_over(b, 0, call);
+                return 0;
+        }
+        want = n < GW_MAX_CFG ? (int)n : GW_MAX_CFG;
+        for (i = 0; i < want; i++) {
+                cfg[i] = bk_new(b, GW_BK_ENGINECFG, "engine config");
+                if (cfg[i] == NULL)
+                        return -1;
+        }
+        st = b->get(h, GW_ATTR_ENGINEHEUR_RESULTS, GW_TYPE_BACKEND_DESCRIPTOR, want, &got, cfg);
+        if (st != 0 || got < 0 || got > want) {
+                snprintf(call, sizeof(call), "cudnnBackendGetAttribute(CUDNN_ATTR_ENGINEHEUR_RESULTS, %d) of the %s%s",
+                         want, what, st == 0 ? " gave an impossible count" : "");
+                bk_passed_over(b, st, call);
+                return 0;
+        }
+        if (got == 0) {
+                snprintf(call, sizeof(call), "the %s counted %lld engine configs and filled in none", what,
+                         (long long)n);
+                bk_passed_over(b, 0, call);
+                return 0;
+        }
+        for (i = 0; i < (int)got; i++) {
+                gw_cand c;
+
+                memset(&c, 0, sizeof(c));
+                c.cfg = cfg[i];
+                c.index = i;
+                bk_inspect(b, &c);
+                if (b->o->state != GW_PASSED)
+                        return -1;
+                /* insertion, stable: rank, then run-time compilation last */
+                for (j = *ncand; j > 0 && cands[j - 1].rank * 2 + cands[j - 1].rtc > c.rank * 2 + c.rtc; j--)
+                        cands[j] = cands[j - 1];
+                cands[j] = c;
+                (*ncand)++;
+        }
+        return 0;
+}
+
+/* An execution plan from one engine config, with its workspace allocated
+ * (*ws, *ws_bytes), or NULL when the config is passed over or the operation
+ * failed. */
+static void *bk_plan(gw_bk *b, const gw_cand *c, void **ws, int64_t *ws_bytes)
+{
+        gw_op *o = b->o;
+        char call[200], who[80];
+        void *plan, *p = NULL, *cfg = c->cfg;
+        int64_t n = 0, wsb = -1;
+        gw_dnst st, st_handle;
+        gw_cuerr e;
+
+        *ws = NULL;
+        *ws_bytes = 0;
+        snprintf(who, sizeof(who), "engine config %d (engine %lld)", c->index, (long long)c->engine);
+        plan = bk_new(b, GW_BK_EXECUTION_PLAN, "execution plan");
+        if (plan == NULL)
+                return NULL;
+        /* The handle attribute is deprecated in later 9.x releases: its
+         * refusal only matters when the plan then does not finalize. */
+        st_handle = b->set(plan, GW_ATTR_EXECUTION_PLAN_HANDLE, GW_TYPE_HANDLE, 1, &o->env->handle);
+        st = b->set(plan, GW_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, GW_TYPE_BACKEND_DESCRIPTOR, 1, &cfg);
+        if (st != 0) {
+                snprintf(call, sizeof(call), "%s: cudnnBackendSetAttribute(CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG)",
+                         who);
+                goto passed_over;
+        }
+        st = b->finalize(plan);
+        if (st != 0) {
+                snprintf(call, sizeof(call), "%s: cudnnBackendFinalize (execution plan)%s", who,
+                         st_handle != 0 ? ", after CUDNN_ATTR_EXECUTION_PLAN_HANDLE was refused" : "");
+                goto passed_over;
+        }
+        st = b->get(plan, GW_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, GW_TYPE_INT64, 1, &n, &wsb);
+        if (st != 0) {
+                snprintf(call, sizeof(call), "%s: cudnnBackendGetAttribute(CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE)",
+                         who);
+                goto passed_over;
+        }
+        if (n != 1 || wsb < 0 || (uint64_t)wsb > (uint64_t)GW_MAX_WORKSPACE) {
+                snprintf(call, sizeof(call), "%s: its execution plan asked for a workspace of %lld bytes (%lld values)",
+                         who, (long long)wsb, (long long)n);
+                st = 0;
+                goto passed_over;
+        }
+        if (wsb > 0) {
+                if (o->ndev >= GW_MAX_DEV) {
+                        gw_fail(o, "internal: more than %d device buffers", GW_MAX_DEV);
+                        return NULL;
+                }
+                e = o->cu_malloc(&p, (size_t)wsb);
+                if (e != 0 || p == NULL) {
+                        const char *name = o->cu_errname != NULL && e != 0 ? o->cu_errname(e) : NULL;
+
+                        snprintf(call, sizeof(call), "%s: cudaMalloc(%lld bytes) for its workspace failed: %.60s (%d)",
+                                 who, (long long)wsb, name != NULL ? name : "no memory", e);
+                        st = 0;
+                        goto passed_over;
+                }
+                o->dev[o->ndev++] = p;
+        }
+        *ws = p;
+        *ws_bytes = wsb;
+        return plan;
+passed_over:
+        bk_passed_over(b, st, call);
+        bk_drop(b, plan);
+        return NULL;
+}
+
+/* Try the sorted configs, at most GW_MAX_PLANS: the first plan that works. */
+static void *bk_choose(gw_bk *b, const gw_cand *cands, int ncand, int *chosen, void **ws, int64_t *ws_bytes)
+{
+        void *plan;
+        int i;
+
+        *chosen = -1;
+        for (i = 0; i < ncand && i < GW_MAX_PLANS && b->o->state == GW_PASSED; i++) {
+                plan = bk_plan(b, &cands[i], ws, ws_bytes);
+                if (plan != NULL) {
+                        *chosen = i;
+                        return plan;
+                }
+        }
+        return NULL;
+}
+
+static int gw_conv_graph(gw_op *o, gw_rng *rng, cc_error *err)
+{
+        const size_t nx = (size_t)CV_N * CV_C * CV_H * CV_W, nw = (size_t)CV_K * CV_C * CV_R * CV_S,
+                     ny = (size_t)CV_N * CV_K * CV_OH * CV_OW;
+        const int64_t spatial = 2, pads[2] = {CV_PAD, CV_PAD}, strides[2] = {CV_STRIDE, CV_STRIDE},
+                      dils[2] = {CV_DIL, CV_DIL}, uids[3] = {GW_UID_X, GW_UID_W, GW_UID_Y};
+        const int comp = GW_DATA_FLOAT, conv_mode = GW_CROSS_CORRELATION;
+        const float alpha = 1.0f, beta = 0.0f;
+        static const char *const modes[2] = {"mode_a", "fallback"};
+        static const int mode_ids[2] = {GW_HEUR_MODE_A, GW_HEUR_MODE_FALLBACK};
+        gw_bk b;
+        gw_cand cands[GW_MAX_CFG];
+        float *hx = NULL, *hw = NULL, *hy = NULL;
+        double *ref = NULL;
+        void *xd, *wd, *yd, *cd, *opd, *graph, *plan = NULL, *pack, *dx, *dw, *dy, *ws = NULL, *ptrs[3];
+        int64_t ws_bytes = 0, offered = 0;
+        int ncand = 0, chosen = -1, m, tried = 0, rv = -1;
+        char text[400];
+        gw_dnst st, st_handle;
+
+        memset(&b, 0, sizeof(b));
+        b.o = o;
+        if (o->env->cudnn_major < 9) {
+                if (o->env->cudnn_major > 0)
+                        gw_notrun(o, "the backend graph API probe needs cuDNN 9 (this is cuDNN %d)",
+                                  o->env->cudnn_major);
+                else
+                        gw_notrun(o, "the backend graph API probe needs cuDNN 9 (the major version is unknown)");
+                rv = 0;
+                goto out;
+        }
+        b.create = (fn_bk_create)gw_sym(o, GW_LIB_GRAPH, "cudnnBackendCreateDescriptor", 0);
+        b.destroy = (fn_dn_destroy)gw_sym(o, GW_LIB_GRAPH, "cudnnBackendDestroyDescriptor", 0);
+        b.set = (fn_bk_set)gw_sym(o, GW_LIB_GRAPH, "cudnnBackendSetAttribute", 0);
+        b.get = (fn_bk_get)gw_sym(o, GW_LIB_GRAPH, "cudnnBackendGetAttribute", 0);
+        b.finalize = (fn_bk_finalize)gw_sym(o, GW_LIB_GRAPH, "cudnnBackendFinalize", 0);
+        b.execute = (fn_bk_execute)gw_sym(o, GW_LIB_GRAPH, "cudnnBackendExecute", 0);
+        b.last_error = (fn_dn_last_error)gw_sym(o, GW_LIB_GRAPH, "cudnnGetLastErrorString", 1);
+        if (o->state != GW_PASSED) {
+                rv = 0;
+                goto out;
+        }
+
+        hx = cc_calloc(err, nx, sizeof(*hx));
+        hw = cc_calloc(err, nw, sizeof(*hw));
+        hy = cc_calloc(err, ny, sizeof(*hy));
+        ref = cc_calloc(err, ny, sizeof(*ref));
+        if (hx == NULL || hw == NULL || hy == NULL || ref == NULL)
+                goto out;
+        if (gw_fill(o, rng, hx, nx, -1.0f, 1.0f, "convolution inputs") < 0 ||
+            gw_fill(o, rng, hw, nw, -1.0f, 1.0f, "convolution filters") < 0) {
+                rv = 0;
+                goto out;
+        }
+        cc_ref_conv2d(hx, hw, ref, CV_N, CV_C, CV_H, CV_W, CV_K, CV_R, CV_S, CV_PAD, CV_STRIDE, CV_DIL);
+
+        gw_begin(o, "convolution_forward_graph");
+        if (b.last_error != NULL) { /* an earlier operation's message is not this one's */
+                text[0] = '\0';
+                b.last_error(text, sizeof(text));
+        }
+        xd = bk_tensor(&b, GW_UID_X, CV_N, CV_C, CV_H, CV_W, "tensor x");
+        wd = bk_tensor(&b, GW_UID_W, CV_K, CV_C, CV_R, CV_S, "tensor w");
+        yd = bk_tensor(&b, GW_UID_Y, CV_N, CV_K, CV_OH, CV_OW, "tensor y");
+        cd = bk_new(&b, GW_BK_CONVOLUTION, "convolution descriptor");
+        if (o->state != GW_PASSED)
+                goto done;
+        if (BK_SET(&b, cd, GW_ATTR_CONVOLUTION_SPATIAL_DIMS, GW_TYPE_INT64, 1, &spatial, "convolution descriptor") <
+                0 ||
+            BK_SET(&b, cd, GW_ATTR_CONVOLUTION_COMP_TYPE, GW_TYPE_DATA_TYPE, 1, &comp, "convolution descriptor") < 0 ||
+            BK_SET(&b, cd, GW_ATTR_CONVOLUTION_CONV_MODE, GW_TYPE_CONVOLUTION_MODE, 1, &conv_mode,
+                   "convolution descriptor") < 0 ||
+            BK_SET(&b, cd, GW_ATTR_CONVOLUTION_PRE_PADDINGS, GW_TYPE_INT64, 2, pads, "convolution descriptor") < 0 ||
+            BK_SET(&b, cd, GW_ATTR_CONVOLUTION_POST_PADDINGS, GW_TYPE_INT64, 2, pads, "convolution descriptor") < 0 ||
+            BK_SET(&b, cd, GW_ATTR_CONVOLUTION_DILATIONS, GW_TYPE_INT64, 2, dils, "convolution descriptor") < 0 ||
+            BK_SET(&b, cd, GW_ATTR_CONVOLUTION_FILTER_STRIDES, GW_TYPE_INT64, 2, strides, "convolution descriptor") <
+                0 ||
+            bk_fin(&b, cd, "convolution descriptor") < 0)
+                goto done;
+        opd = bk_new(&b, GW_BK_OPERATION_CONVOLUTION_FORWARD, "convolution forward operation");
+        if (opd == NULL ||
+            BK_SET(&b, opd, GW_ATTR_OPERATION_CONVOLUTION_FORWARD_X, GW_TYPE_BACKEND_DESCRIPTOR, 1, &xd,
+                   "convolution forward operation") < 0 ||
+            BK_SET(&b, opd, GW_ATTR_OPERATION_CONVOLUTION_FORWARD_W, GW_TYPE_BACKEND_DESCRIPTOR, 1, &wd,
+                   "convolution forward operation") < 0 ||
+            BK_SET(&b, opd, GW_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, GW_TYPE_BACKEND_DESCRIPTOR, 1, &yd,
+                   "convolution forward operation") < 0 ||
+            BK_SET(&b, opd, GW_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC, GW_TYPE_BACKEND_DESCRIPTOR, 1, &cd,
+                   "convolution forward operation") < 0 ||
+            BK_SET(&b, opd, GW_ATTR_OPERATION_CONVOLUTION_FORWARD_ALPHA, GW_TYPE_FLOAT, 1, &alpha,
+                   "convolution forward operation") < 0 ||
+            BK_SET(&b, opd, GW_ATTR_OPERATION_CONVOLUTION_FORWARD_BETA, GW_TYPE_FLOAT, 1, &beta,
+                   "convolution forward operation") < 0 ||
+            bk_fin(&b, opd, "convolution forward operation") < 0)
+                goto done;
+        graph = bk_new(&b, GW_BK_OPERATIONGRAPH, "operation graph");
+        if (graph == NULL ||
+            BK_SET(&b, graph, GW_ATTR_OPERATIONGRAPH_OPS, GW_TYPE_BACKEND_DESCRIPTOR, 1, &opd, "operation graph") < 0)
+                goto done;
+        /* The handle: deprecated in later 9.x releases, required by earlier
+         * ones; its refusal counts only if the graph then does not finalize. */
+        st_handle = b.set(graph, GW_ATTR_OPERATIONGRAPH_HANDLE, GW_TYPE_HANDLE, 1, &o->env->handle);
+        if (st_handle != 0)
+                bk_describe(&b, st_handle, "cudnnBackendSetAttribute(CUDNN_ATTR_OPERATIONGRAPH_HANDLE)", text,
+                            sizeof(text));
+        st = b.finalize(graph);
+        if (st != 0) {
+                if (st_handle != 0)
+                        bk_fail_text(&b, st_handle, text);
+                else
+                        bk_dn(&b, st, "cudnnBackendFinalize (operation graph)");
+                goto done;
+        }
+
+        dx = gw_dalloc(o, nx * sizeof(float), "x");
+        dw = gw_dalloc(o, nw * sizeof(float), "w");
+        dy = gw_dalloc(o, ny * sizeof(float), "y");
+        if (gw_copy(o, dx, hx, nx * sizeof(float), GW_CUDA_MEMCPY_H2D, "x") < 0 ||
+            gw_copy(o, dw, hw, nw * sizeof(float), GW_CUDA_MEMCPY_H2D, "w") < 0)
+                goto done;
+
+        /* Mode A's list first; the fallback list only if none of it runs. */
+        for (m = 0; m < 2 && plan == NULL && o->state == GW_PASSED; m++) {
+                int64_t total = 0;
+
+                if (bk_heuristic(&b, graph, mode_ids[m], cands, &ncand, &total) < 0)
+                        goto done;
+                offered += total;
+                plan = bk_choose(&b, cands, ncand, &chosen, &ws, &ws_bytes);
+                tried += ncand < GW_MAX_PLANS ? ncand : GW_MAX_PLANS;
+                if (plan != NULL) {
+                        o->heuristic = modes[m];
+                        o->engine_total = total;
+                        o->engine_config = cands[chosen].index;
+                        o->engine = cands[chosen].engine;
+                        o->notes_known = cands[chosen].notes_known;
+                        o->notes = cands[chosen].notes;
+                }
+        }
+        if (o->state != GW_PASSED)
+                goto done;
+        if (plan == NULL) {
+                snprintf(text, sizeof(text),
+                         "no engine config ran the graph (%lld offered, %d tried); the first: %.300s",
+                         (long long)offered, tried, b.first[0] != '\0' ? b.first : "?");
+                bk_fail_text(&b, b.first_st, text);
+                goto done;
+        }
+
+        ptrs[0] = dx;
+        ptrs[1] = dw;
+        ptrs[2] = dy;
+        pack = bk_new(&b, GW_BK_VARIANT_PACK, "variant pack");
+        if (pack == NULL ||
+            BK_SET(&b, pack, GW_ATTR_VARIANT_PACK_UNIQUE_IDS, GW_TYPE_INT64, 3, uids, "variant pack") < 0 ||
+            BK_SET(&b, pack, GW_ATTR_VARIANT_PACK_DATA_POINTERS, GW_TYPE_VOID_PTR, 3, ptrs, "variant pack") < 0 ||
+            BK_SET(&b, pack, GW_ATTR_VARIANT_PACK_WORKSPACE, GW_TYPE_VOID_PTR, 1, &ws, "variant pack") < 0 ||
+            bk_fin(&b, pack, "variant pack") < 0)
+                goto done;
+        if (gw_poison(o, dy, ny * sizeof(float), "y") < 0 || gw_clock_start(o) < 0 ||
+            bk_dn(&b, b.execute(o->env->handle, plan, pack), "cudnnBackendExecute") < 0 ||
+            gw_clock_stop(o, "cudnnBackendExecute") < 0 ||
+            gw_copy(o, hy, dy, ny * sizeof(float), GW_CUDA_MEMCPY_D2H, "y") < 0)
+                goto done;
+        gw_compare(o, "the convolution output", hy, ref, ny, 1.0,
+                   cands[chosen].rank == 2 ? GW_TOL_CONV_TF32 : GW_TOL_CONV);
+done:
+        rv = 0;
+out:
+        gw_release(o);
+        free(hx);
+        free(hw);
+        free(hy);
+        free(ref);
+        return rv;
+}
+
 /* ---- the result object ------------------------------------------------------ */
 
-static int gw_emit(const cc_gpuwork_env *env, const gw_op *o, const char *op, const char *family, const char *shape,
-                   cc_error *err)
+/* The engine's numerical notes as an array of names ("tensor_core"...). */
+static cc_value *gw_notes_value(unsigned notes, cc_error *err)
+{
+        static const char *const names[] = {"tensor_core",
+                                            "down_convert_inputs",
+                                            "reduced_precision_reduction",
+                                            "fft",
+                                            "nondeterministic",
+                                            "winograd",
+                                            "winograd_tile_4x4",
+                                            "winograd_tile_6x6",
+                                            "winograd_tile_13x13",
+                                            "strict_nan_prop"};
+        cc_value *a = cc_v_array(err);
+        unsigned i;
+
+        for (i = 0; a != NULL && i < 32; i++) {
+                if (!(notes & (1u << i)))
+                        continue;
+                if (cc_v_push(a, i < CC_ARRAY_LEN(names) ? cc_v_str(names[i], err) : cc_v_strf(err, "note_%u", i),
+                              err) < 0) {
+                        cc_v_free(a);
+                        return NULL;
+                }
+        }
+        return a;
+}
+
+static int gw_emit(const cc_gpuwork_env *env, const gw_op *o, const char *op, const char *family, const char *api,
+                   const char *shape, cc_error *err)
 {
         static const char *const states[] = {"passed", "failed", "not-run"};
         cc_value *v = cc_v_object(err);
@@ -1356,7 +2056,7 @@ static int gw_emit(const cc_gpuwork_env *env, const gw_op *o, const char *op, co
         if (v == NULL)
                 return -1;
         if (cc_v_set_str(v, "op", op, err) < 0 || cc_v_set_str(v, "family", family, err) < 0 ||
-            cc_v_set_str(v, "api", "legacy", err) < 0 || cc_v_set_str(v, "shape", shape, err) < 0 ||
+            cc_v_set_str(v, "api", api, err) < 0 || cc_v_set_str(v, "shape", shape, err) < 0 ||
             cc_v_set_str(v, "status", states[o->state], err) < 0)
                 goto fail;
         if (o->state != GW_PASSED && cc_v_set_str(v, "reason", o->reason, err) < 0)
@@ -1366,6 +2066,14 @@ static int gw_emit(const cc_gpuwork_env *env, const gw_op *o, const char *op, co
         if (o->algo >= 0 && cc_v_set_int(v, "algo", o->algo, err) < 0)
                 goto fail;
         if (o->math != NULL && o->state != GW_NOTRUN && cc_v_set_str(v, "math", o->math, err) < 0)
+                goto fail;
+        if (o->heuristic != NULL && (cc_v_set_str(v, "heuristic", o->heuristic, err) < 0 ||
+                                     cc_v_set_int(v, "engine_configs", o->engine_total, err) < 0))
+                goto fail;
+        if (o->engine_config >= 0 &&
+            (cc_v_set_int(v, "engine_config", o->engine_config, err) < 0 ||
+             (o->engine >= 0 && cc_v_set_int(v, "engine", o->engine, err) < 0) ||
+             (o->notes_known && cc_v_set(v, "engine_notes", gw_notes_value(o->notes, err), err) < 0)))
                 goto fail;
         /* With NaN or Inf among the outputs the errors are not numbers: the
          * count of such values stands in for them. */
@@ -1390,13 +2098,16 @@ fail:
 int cc_gpuwork_run(const cc_gpuwork_env *env, cc_error *err)
 {
         static const struct {
-                const char *op, *family, *shape;
+                const char *op, *family, *api, *shape;
                 int (*run)(gw_op *o, gw_rng *rng, cc_error *err);
         } ops[] = {
-            {"convolution_forward", "cnn", "n=2 c=3 h=w=16 k=8 r=s=3 pad=1 stride=1 fp32 NCHW", gw_conv},
-            {"batchnorm_activation", "ops", "n=2 c=8 h=w=8 spatial eps=1e-4, then ReLU fp32", gw_bn_act},
-            {"softmax", "ops", "n=2 c=16 h=w=4 accurate, over channels fp32", gw_softmax},
-            {"rnn_forward", "adv", "tanh cell, 1 layer, seq=5 batch=2 input=4 hidden=6 fp32 inference", gw_rnn},
+            {"convolution_forward", "cnn", "legacy", "n=2 c=3 h=w=16 k=8 r=s=3 pad=1 stride=1 fp32 NCHW", gw_conv},
+            {"batchnorm_activation", "ops", "legacy", "n=2 c=8 h=w=8 spatial eps=1e-4, then ReLU fp32", gw_bn_act},
+            {"softmax", "ops", "legacy", "n=2 c=16 h=w=4 accurate, over channels fp32", gw_softmax},
+            {"rnn_forward", "adv", "legacy", "tanh cell, 1 layer, seq=5 batch=2 input=4 hidden=6 fp32 inference",
+             gw_rnn},
+            {"convolution_forward_graph", "graph", "backend",
+             "n=2 c=3 h=w=16 k=8 r=s=3 pad=1 stride=1 fp32 NCHW, operation graph", gw_conv_graph},
         };
         size_t i;
 
@@ -1409,6 +2120,8 @@ int cc_gpuwork_run(const cc_gpuwork_env *env, cc_error *err)
                 memset(&o, 0, sizeof(o));
                 o.env = env;
                 o.algo = -1;
+                o.engine = -1;
+                o.engine_config = -1;
                 /* Each operation its own stream of numbers, all from the seed. */
                 rng.s = env->seed ^ (0xD1B54A32D192ED03ULL * (uint64_t)(i + 1));
                 gw_need_cudart(&o);
@@ -1416,7 +2129,7 @@ int cc_gpuwork_run(const cc_gpuwork_env *env, cc_error *err)
                         gw_notrun(&o, "no cuDNN handle (cudnnCreate did not succeed)");
                 if (o.state == GW_PASSED && ops[i].run(&o, &rng, err) < 0)
                         return -1;
-                if (gw_emit(env, &o, ops[i].op, ops[i].family, ops[i].shape, err) < 0)
+                if (gw_emit(env, &o, ops[i].op, ops[i].family, ops[i].api, ops[i].shape, err) < 0)
                         return -1;
         }
         return 0;

@@ -29,10 +29,14 @@ typedef struct cc_gpuwork_env {
 
 /* Run every operation: a convolution forward (family "cnn"), a batch
  * normalization forward (inference) followed by an activation, and a
- * softmax (family "ops"), and an RNN forward (family "adv"). Each emits
- * one object:
+ * softmax (family "ops"), and an RNN forward (family "adv"), all through the
+ * legacy API; then the same convolution through cuDNN 9's backend (graph)
+ * API (family "graph": an operation graph, the engine heuristics, an
+ * execution plan; not-run before cuDNN 9), which still runs where the legacy
+ * convolution entry points are gone. Each emits one object:
  *   op          "convolution_forward" | "batchnorm_activation" | "softmax" | "rnn_forward"
- *   family      "cnn" | "ops" | "adv"
+ *               | "convolution_forward_graph"
+ *   family      "cnn" | "ops" | "adv" | "graph"
  *   api         which cuDNN API was used ("legacy", "backend")
  *   shape       a short text of the problem size ("n=2 c=3 h=w=8 k=4 r=s=3 pad=1")
  *   status      "passed" | "failed" | "not-run"
@@ -47,6 +51,14 @@ typedef struct cc_gpuwork_env {
  *   time_us     GPU time of the operation (wall clock around call + synchronize), integer
  *   algo        the convolution algorithm that ran (cudnnConvolutionFwdAlgo_t), convolution only
  *   math        the math type asked for ("fma", "default"), convolution and RNN, when run
+ *   heuristic   "mode_a" | "fallback": the engine heuristic whose config ran, and
+ *   engine_configs  how many configs it offered (graph only, when a plan was made)
+ *   engine_config   the place of the one that ran in that list (0 first), and
+ *   engine      its engine's global index, engine_notes its numerical notes
+ *               ("tensor_core", "down_convert_inputs", "fft", "winograd"...; an array,
+ *               absent when unreadable). Configs without tensor-core notes are tried
+ *               first (fp32 tolerance 1e-4); a TF32 engine is used only when none of
+ *               them makes a plan, and then the tolerance is 1e-2 (gpuwork.c says why)
  * Returns 0 when every operation ran (passed or failed), -1 only when out
  * of memory. */
 int cc_gpuwork_run(const cc_gpuwork_env *env, cc_error *err);

@@ -29,7 +29,7 @@ static int gpu_lines(struct cc_text *t, const cc_value *ops)
                 const char *sgr;
                 const char *m = mark(t, cc_v_get_str(o, "status"), &sgr);
 
-                if (cc_text_printf(t, "           %s%s%s %-22s %-4s ", sgr, m, cc_text_sgr(t, CC_SGR_OFF),
+                if (cc_text_printf(t, "           %s%s%s %-26s %-5s ", sgr, m, cc_text_sgr(t, CC_SGR_OFF),
                                    cc_v_get_str(o, "op") ? cc_v_get_str(o, "op") : "?",
                                    cc_v_get_str(o, "family") ? cc_v_get_str(o, "family") : "") < 0)
                         return -1;

@@ -540,6 +540,10 @@ static cc_value *probe(struct vctx *v, const char *const *args, size_t n, int ti
         memset(&c, 0, sizeof(c));
         c.exe = v->o->probe_exe;
         c.timeout_ms = timeout_ms;
+        /* The child sees the machine's environment: the process's with
+         * --set applied, as which and list saw it. */
+        c.env_set = (const char *const *)v->m->env.kv.v;
+        c.nenv_set = v->m->env.kv.n;
         return cc_probe_run(&c, args, n, err);
 }
 
@@ -651,11 +655,13 @@ static int judge_driver(struct vctx *v, const cc_value *pr, int runtime_version,
                 free(stub);
         } else if (init == 34) {
                 ds->state = "stub-loaded";
-                ds->brief = "a stub libcuda.so.1 is loaded instead of the driver";
+                ds->brief = v->windows ? "a stub nvcuda.dll is loaded instead of the driver"
+                                       : "a stub libcuda.so.1 is loaded instead of the driver";
                 ds->why = cc_asprintf(err,
                                       "the loader finds a stub driver library at %s (CUDA_ERROR_STUB_LIBRARY): "
-                                      "a stub from the toolkit is on the search path instead of the driver",
-                                      cc_v_get_str(lib, "path") ? cc_v_get_str(lib, "path") : "?");
+                                      "a stub %s is on the search path instead of the driver",
+                                      cc_v_get_str(lib, "path") ? cc_v_get_str(lib, "path") : "?",
+                                      v->windows ? "nvcuda.dll" : "from the toolkit");
         } else if (init == 100 && cvd != NULL && nvml_devs > 0) {
                 ds->state = "hidden";
                 ds->brief = "CUDA_VISIBLE_DEVICES hides every GPU";
@@ -718,6 +724,12 @@ static char *find_cudart(struct vctx *v, int cudart_version, cc_value **how, cc_
         names[0] = name;
         memset(&wo, 0, sizeof(wo));
         wo.from = v->lib_paths.n > 0 ? v->lib_paths.v[0] : v->shim;
+        /* Windows: a DLL loaded by full path (as the probe and frameworks load
+         * cuDNN) has its dependencies searched from its own directory first
+         * (LOAD_WITH_ALTERED_SEARCH_PATH); the standard order would skip the
+         * installation's bin directory, where the zip's cudart sits. */
+        if (v->windows)
+                wo.win_mode = CUDNNCTL_WIN_ALTERED;
         if (cudnnctl_which(v->m, names, 1, &wo, &w, err) == 0) {
                 r = cc_v_path(w, "results/0");
                 if (cc_v_getbool(cc_v_get(r, "found")) && cc_v_get_str(r, "path") != NULL) {
@@ -748,6 +760,26 @@ static char *find_cudart(struct vctx *v, int cudart_version, cc_value **how, cc_
                                 out = p;
                                 *how = cc_v_strf(err, "%s => %s (%s: cuDNN's own search path finds none)", name, out,
                                                  i == 0 && v->lib_dir ? "beside cuDNN" : "the CUDA toolkit's copy");
+                        } else {
+                                free(p);
+                        }
+                }
+        }
+        if (out == NULL && v->windows && cc_machine_getenv(v->m, "CUDA_PATH") != NULL) {
+                /* Windows: the toolkit's copy, bin\x64 (CUDA 13) then bin. */
+                size_t i;
+
+                for (i = 0; out == NULL && i < 2; i++) {
+                        char *p = cc_asprintf(err, "%s\\bin%s\\%s", cc_machine_getenv(v->m, "CUDA_PATH"),
+                                              i == 0 ? "\\x64" : "", name);
+                        cc_stat st;
+
+                        if (p != NULL && cc_tree_stat(v->m->tree, p, &st, NULL) == 0 && st.type == CC_FT_FILE) {
+                                out = p;
+                                *how = cc_v_strf(err,
+                                                 "%s => %s (the CUDA toolkit's copy: cuDNN's own search path "
+                                                 "finds none)",
+                                                 name, out);
                         } else {
                                 free(p);
                         }
@@ -1082,6 +1114,9 @@ static int layer_runtime(struct vctx *v, cc_value *doc, cc_value **cudnn_probe, 
                         if (p == NULL ||
                             cc_strncasecmp(cc_basename(p), v->windows ? "cudnn" : "libcudnn", v->windows ? 5 : 8) != 0)
                                 continue;
+                        /* On Windows only DLLs: cudnnctl.exe itself starts with "cudnn". */
+                        if (v->windows && !cc_ends_with_nocase(p, ".dll"))
+                                continue;
                         d = dir_of(p, err);
                         if (d == NULL || cc_v_push(cud, cc_v_str(p, err), err) < 0 ||
                             (v->lib_dir && !same_dir(d, v->lib_dir) && cc_v_push(other, cc_v_str(p, err), err) < 0)) {
@@ -1111,7 +1146,8 @@ static int layer_runtime(struct vctx *v, cc_value *doc, cc_value **cudnn_probe, 
                                 cc_v_getstr(cc_v_at(cc_v_get(ev, "from_elsewhere"), 0)), v->lib_dir));
                 else
                         TRY(add(v, checks, "one-directory", "every cuDNN module from one directory", "passed", ev, err,
-                                "%zu cuDNN modules mapped, all from %s", cc_v_len(cc_v_get(ev, "cudnn_modules")),
+                                "%zu cuDNN module%s mapped, all from %s", cc_v_len(cc_v_get(ev, "cudnn_modules")),
+                                cc_v_len(cc_v_get(ev, "cudnn_modules")) == 1 ? "" : "s",
                                 v->lib_dir ? v->lib_dir : "?"));
                 ev = NULL;
         }
@@ -1151,7 +1187,7 @@ static int layer_runtime(struct vctx *v, cc_value *doc, cc_value **cudnn_probe, 
         if (gpu && cudart != NULL) {
                 cc_value *g;
                 const cc_value *res;
-                size_t npass = 0, nfail = 0;
+                size_t npass = 0, nfail = 0, nskip = 0;
 
                 seed = cc_asprintf(err, "%llu", (unsigned long long)time(NULL) ^ (unsigned long long)cc_monotonic_us());
                 TRY(seed ? cc_strv_push(&args, "--seed", err) : -1);
@@ -1166,8 +1202,13 @@ static int layer_runtime(struct vctx *v, cc_value *doc, cc_value **cudnn_probe, 
                 for (i = 0; i < cc_v_len(res); i++) {
                         const char *st = cc_v_get_str(cc_v_at(res, i), "status");
 
+                        /* not-run: this library has no such API (an older major, an
+                         * entry point a later release dropped); the load and
+                         * version checks judge the library itself. */
                         if (st && strcmp(st, "passed") == 0)
                                 npass++;
+                        else if (st && strcmp(st, "not-run") == 0)
+                                nskip++;
                         else
                                 nfail++;
                 }
@@ -1185,20 +1226,38 @@ static int layer_runtime(struct vctx *v, cc_value *doc, cc_value **cudnn_probe, 
                 } else if (cc_v_len(res) == 0) {
                         TRY(add(v, checks, "gpu-work", "GPU work against a CPU reference", "failed", ev, err,
                                 "the probe ran no GPU operation"));
-                } else if (nfail > 0) {
-                        const cc_value *bad = NULL;
-
-                        for (i = 0; bad == NULL && i < cc_v_len(res); i++)
-                                if (cc_v_get_str(cc_v_at(res, i), "status") == NULL ||
-                                    strcmp(cc_v_get_str(cc_v_at(res, i), "status"), "passed") != 0)
-                                        bad = cc_v_at(res, i);
-                        TRY(add(v, checks, "gpu-work", "GPU work against a CPU reference", "failed", ev, err,
-                                "%zu of %zu did not pass: %s: %s", nfail, cc_v_len(res),
-                                cc_v_get_str(bad, "op") ? cc_v_get_str(bad, "op") : "?",
-                                cc_v_get_str(bad, "reason") ? cc_v_get_str(bad, "reason") : "?"));
                 } else {
-                        TRY(add(v, checks, "gpu-work", "GPU work against a CPU reference", "passed", ev, err,
-                                "%zu operations on the GPU match the CPU reference", npass));
+                        const cc_value *bad = NULL, *skipped = NULL;
+                        const char *st;
+
+                        for (i = 0; i < cc_v_len(res); i++) {
+                                st = cc_v_get_str(cc_v_at(res, i), "status");
+                                if (bad == NULL &&
+                                    (st == NULL || (strcmp(st, "passed") != 0 && strcmp(st, "not-run") != 0)))
+                                        bad = cc_v_at(res, i);
+                                if (skipped == NULL && st != NULL && strcmp(st, "not-run") == 0)
+                                        skipped = cc_v_at(res, i);
+                        }
+                        if (nfail > 0)
+                                TRY(add(v, checks, "gpu-work", "GPU work against a CPU reference", "failed", ev, err,
+                                        "%zu of %zu failed: %s: %s", nfail, cc_v_len(res),
+                                        cc_v_get_str(bad, "op") ? cc_v_get_str(bad, "op") : "?",
+                                        cc_v_get_str(bad, "reason") ? cc_v_get_str(bad, "reason") : "?"));
+                        else if (npass == 0)
+                                TRY(add(v, checks, "gpu-work", "GPU work against a CPU reference",
+                                        v->o->gpu == CUDNNCTL_GPU_ON ? "failed" : "not-checked", ev, err,
+                                        "no operation could run: %s: %s",
+                                        cc_v_get_str(skipped, "op") ? cc_v_get_str(skipped, "op") : "?",
+                                        cc_v_get_str(skipped, "reason") ? cc_v_get_str(skipped, "reason") : "?"));
+                        else if (nskip > 0)
+                                TRY(add(v, checks, "gpu-work", "GPU work against a CPU reference", "passed", ev, err,
+                                        "%zu operation%s on the GPU match the CPU reference; %zu not run (%s: %s)",
+                                        npass, npass == 1 ? "" : "s", nskip,
+                                        cc_v_get_str(skipped, "op") ? cc_v_get_str(skipped, "op") : "?",
+                                        cc_v_get_str(skipped, "reason") ? cc_v_get_str(skipped, "reason") : "?"));
+                        else
+                                TRY(add(v, checks, "gpu-work", "GPU work against a CPU reference", "passed", ev, err,
+                                        "%zu operations on the GPU match the CPU reference", npass));
                 }
                 ev = NULL;
                 TRY(cc_v_set(probes, "cudnn_gpu", g, err));
@@ -1257,6 +1316,7 @@ static int layer_compile(struct vctx *v, cc_value *doc, const cc_value *dnn, cc_
 {
         cc_value *checks = cc_v_array(err), *res = NULL;
         cc_strv incs = {0};
+        char *implib_dir = NULL;
         cc_compile_opts co;
         const char *prefix = cc_v_get_str(v->inst, "prefix");
         const char *home = cc_machine_getenv(v->m, "CUDA_HOME"), *cpath = cc_machine_getenv(v->m, "CUDA_PATH");
@@ -1303,6 +1363,14 @@ static int layer_compile(struct vctx *v, cc_value *doc, const cc_value *dnn, cc_
         co.include_dir = v->include_dir;
         co.lib_dir = v->lib_dir;
         co.dll_dir = v->lib_dir;
+        /* Windows links against the import library (NVIDIA's zip: lib\x64\cudnn.lib),
+         * not in bin\ with the DLLs. */
+        if (v->windows && find_file(v, "cudnn.lib") != NULL) {
+                implib_dir = dir_of(find_file(v, "cudnn.lib"), err);
+                if (implib_dir == NULL)
+                        goto fail;
+                co.lib_dir = implib_dir;
+        }
         co.cuda_include_dirs = (const char *const *)incs.v;
         co.ncuda_include_dirs = incs.n;
         co.major = v->major;
@@ -1360,11 +1428,13 @@ static int layer_compile(struct vctx *v, cc_value *doc, const cc_value *dnn, cc_
         TRY(cc_v_set(doc, "compile", res, err));
         res = NULL;
         cc_strv_free(&incs);
+        free(implib_dir);
         return add_layer(v, "compile", "compile, link and run", checks, err);
 fail:
         cc_v_free(checks);
         cc_v_free(res);
         cc_strv_free(&incs);
+        free(implib_dir);
         return -1;
 }
 

@@ -243,14 +243,6 @@ done:
         return rv;
 }
 
-void cc_spawn_result_free(cc_spawn_result *r)
-{
-        if (r == NULL)
-                return;
-        cc_buf_free(&r->out);
-        cc_buf_free(&r->errout);
-}
-
 char *cc_self_exe(cc_error *err)
 {
         char buf[4096];

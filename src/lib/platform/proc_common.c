@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <inttypes.h>
 #include <stdint.h>
+#include <string.h>
 
 /* The host's number where the macro exists (POSIX builds), else Linux's. */
 #if defined(_WIN32)
@@ -161,4 +162,13 @@ char *cc_spawn_describe(const cc_spawn_result *r, cc_error *err)
         if (r->exited)
                 return cc_asprintf(err, "exited with status %d", r->exit_code);
         return cc_strdup(err, "ended in an unknown way");
+}
+
+void cc_spawn_result_free(cc_spawn_result *r)
+{
+        if (r == NULL)
+                return;
+        cc_buf_free(&r->out);
+        cc_buf_free(&r->errout);
+        memset(r, 0, sizeof(*r));
 }

@@ -604,14 +604,6 @@ fail:
         return rv;
 }
 
-void cc_spawn_result_free(cc_spawn_result *r)
-{
-        if (r == NULL)
-                return;
-        cc_buf_free(&r->out);
-        cc_buf_free(&r->errout);
-        memset(r, 0, sizeof(*r));
-}
 
 /* ---- clock, own path, files ------------------------------------------------ */
 

@@ -842,6 +842,28 @@ static void gw_begin(gw_op *o, const char *step)
 #define CV_OH ((CV_H + 2 * CV_PAD - CV_DIL * (CV_R - 1) - 1) / CV_STRIDE + 1)
 #define CV_OW ((CV_W + 2 * CV_PAD - CV_DIL * (CV_S - 1) - 1) / CV_STRIDE + 1)
 
+/* The convolution problem on the host, shared by the legacy and the graph
+ * operations: random inputs and filters, room for the output, the CPU
+ * reference. 0: ready; 1: the operation cannot go on (o says why); -1: out of
+ * memory. The caller frees the four buffers, also on failure. */
+static int conv_host(gw_op *o, gw_rng *rng, float **hx, float **hw, float **hy, double **ref, cc_error *err)
+{
+        const size_t nx = (size_t)CV_N * CV_C * CV_H * CV_W, nw = (size_t)CV_K * CV_C * CV_R * CV_S,
+                     ny = (size_t)CV_N * CV_K * CV_OH * CV_OW;
+
+        *hx = cc_calloc(err, nx, sizeof(**hx));
+        *hw = cc_calloc(err, nw, sizeof(**hw));
+        *hy = cc_calloc(err, ny, sizeof(**hy));
+        *ref = cc_calloc(err, ny, sizeof(**ref));
+        if (*hx == NULL || *hw == NULL || *hy == NULL || *ref == NULL)
+                return -1;
+        if (gw_fill(o, rng, *hx, nx, -1.0f, 1.0f, "convolution inputs") < 0 ||
+            gw_fill(o, rng, *hw, nw, -1.0f, 1.0f, "convolution filters") < 0)
+                return 1;
+        cc_ref_conv2d(*hx, *hw, *ref, CV_N, CV_C, CV_H, CV_W, CV_K, CV_R, CV_S, CV_PAD, CV_STRIDE, CV_DIL);
+        return 0;
+}
+
 static int gw_conv(gw_op *o, gw_rng *rng, cc_error *err)
 {
         const size_t nx = (size_t)CV_N * CV_C * CV_H * CV_W, nw = (size_t)CV_K * CV_C * CV_R * CV_S,
@@ -859,7 +881,7 @@ static int gw_conv(gw_op *o, gw_rng *rng, cc_error *err)
         float *hx = NULL, *hw = NULL, *hy = NULL;
         double *ref = NULL;
         void *xd, *wd, *cd, *yd, *dx, *dw, *dy, *ws = NULL;
-        int cand[4], ncand = 1, i, first_st = 0, rv = -1;
+        int cand[4], ncand = 1, i, first_st = 0, r, rv = -1;
         const char *first_call = NULL;
         size_t wsb = 0;
         gw_dnst st = 0;
@@ -884,18 +906,11 @@ static int gw_conv(gw_op *o, gw_rng *rng, cc_error *err)
                 goto out;
         }
 
-        hx = cc_calloc(err, nx, sizeof(*hx));
-        hw = cc_calloc(err, nw, sizeof(*hw));
-        hy = cc_calloc(err, ny, sizeof(*hy));
-        ref = cc_calloc(err, ny, sizeof(*ref));
-        if (hx == NULL || hw == NULL || hy == NULL || ref == NULL)
-                goto out;
-        if (gw_fill(o, rng, hx, nx, -1.0f, 1.0f, "convolution inputs") < 0 ||
-            gw_fill(o, rng, hw, nw, -1.0f, 1.0f, "convolution filters") < 0) {
-                rv = 0;
+        r = conv_host(o, rng, &hx, &hw, &hy, &ref, err);
+        if (r != 0) {
+                rv = r < 0 ? -1 : 0;
                 goto out;
         }
-        cc_ref_conv2d(hx, hw, ref, CV_N, CV_C, CV_H, CV_W, CV_K, CV_R, CV_S, CV_PAD, CV_STRIDE, CV_DIL);
 
         gw_begin(o, "convolution_forward");
         xd = gw_desc(o, t_create, t_destroy, "cudnnCreateTensorDescriptor");
@@ -1856,7 +1871,7 @@ static int gw_conv_graph(gw_op *o, gw_rng *rng, cc_error *err)
         double *ref = NULL;
         void *xd, *wd, *yd, *cd, *opd, *graph, *plan = NULL, *pack, *dx, *dw, *dy, *ws = NULL, *ptrs[3];
         int64_t ws_bytes = 0, offered = 0;
-        int ncand = 0, chosen = -1, m, tried = 0, rv = -1;
+        int ncand = 0, chosen = -1, m, tried = 0, r, rv = -1;
         char text[400];
         gw_dnst st, st_handle;
 
@@ -1883,18 +1898,11 @@ static int gw_conv_graph(gw_op *o, gw_rng *rng, cc_error *err)
                 goto out;
         }
 
-        hx = cc_calloc(err, nx, sizeof(*hx));
-        hw = cc_calloc(err, nw, sizeof(*hw));
-        hy = cc_calloc(err, ny, sizeof(*hy));
-        ref = cc_calloc(err, ny, sizeof(*ref));
-        if (hx == NULL || hw == NULL || hy == NULL || ref == NULL)
-                goto out;
-        if (gw_fill(o, rng, hx, nx, -1.0f, 1.0f, "convolution inputs") < 0 ||
-            gw_fill(o, rng, hw, nw, -1.0f, 1.0f, "convolution filters") < 0) {
-                rv = 0;
+        r = conv_host(o, rng, &hx, &hw, &hy, &ref, err);
+        if (r != 0) {
+                rv = r < 0 ? -1 : 0;
                 goto out;
         }
-        cc_ref_conv2d(hx, hw, ref, CV_N, CV_C, CV_H, CV_W, CV_K, CV_R, CV_S, CV_PAD, CV_STRIDE, CV_DIL);
 
         gw_begin(o, "convolution_forward_graph");
         if (b.last_error != NULL) { /* an earlier operation's message is not this one's */

@@ -1451,7 +1451,7 @@ int cudnnctl_verify(cudnnctl_machine *m, const cudnnctl_verify_options *opts, cu
         int64_t t0 = cc_monotonic_us();
         const char *verdict;
         char *extra[2] = {NULL, NULL};
-        int rc;
+        int rc, rv = -1;
 
         if (out == NULL || m == NULL)
                 return cc_err(err, CC_ERR_USAGE, "cudnnctl_verify: no machine or no place for the result");
@@ -1539,17 +1539,7 @@ int cudnnctl_verify(cudnnctl_machine *m, const cudnnctl_verify_options *opts, cu
         summary = NULL;
         *out = doc;
         doc = NULL;
-        cc_v_free(list);
-        cc_v_free(v.inst);
-        cc_v_free(dnn);
-        free(v.lib_dir);
-        free(v.include_dir);
-        free(v.shim);
-        free(v.header_file);
-        cc_strv_free(&v.lib_stems);
-        cc_strv_free(&v.lib_paths);
-        cc_strv_free(&v.missing);
-        return 0;
+        rv = 0;
 fail:
         cc_v_free(list);
         cc_v_free(doc);
@@ -1566,7 +1556,7 @@ fail:
         cc_strv_free(&v.lib_stems);
         cc_strv_free(&v.lib_paths);
         cc_strv_free(&v.missing);
-        return -1;
+        return rv;
 }
 
 int cudnnctl_probe_child(int argc, char **argv)

@@ -90,3 +90,17 @@ int cc_host_x86_64_level(void)
         return 0;
 #endif
 }
+
+int cc_host_cpu_is_intel(void)
+{
+#if defined(CC_HAVE_CPUID)
+        unsigned max, b, c, d;
+
+        if (!__get_cpuid(0, &max, &b, &c, &d))
+                return 0;
+        /* "GenuineIntel" in EBX, EDX, ECX */
+        return b == 0x756e6547u && d == 0x49656e69u && c == 0x6c65746eu;
+#else
+        return 0;
+#endif
+}

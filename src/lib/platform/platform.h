@@ -75,6 +75,8 @@ char *cc_realpath(const char *path, cc_error *err);
  * loader decides it for glibc-hwcaps (1: baseline, 2: x86-64-v2, 3, 4); 0
  * when unknown or not x86-64. */
 int cc_host_x86_64_level(void);
+/* 1 when this CPU says it is Intel's (CPUID vendor "GenuineIntel"), 0 otherwise or unknown. */
+int cc_host_cpu_is_intel(void);
 
 /* Windows registry, HKEY_LOCAL_MACHINE (hive "HKLM") or HKEY_CURRENT_USER
  * ("HKCU"). Off Windows every call fails with CC_ERR_UNSUPPORTED; a missing

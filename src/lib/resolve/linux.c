@@ -508,22 +508,6 @@ static int read_loader(cc_lnx_ctx *c, cc_error *err)
 
 /* The subdirectories of every search directory, in the order ld.so tries
  * them, the directory itself ("") last. */
-
-/* The running CPU is an Intel one (/proc/cpuinfo's vendor_id). */
-static int host_cpu_is_intel(void)
-{
-        cc_error ignore = {0};
-        char *text = NULL;
-        size_t len;
-        int intel;
-
-        if (cc_read_stream("/proc/cpuinfo", (size_t)4 << 20, &text, &len, &ignore) < 0)
-                return 0;
-        intel = strstr(text, "GenuineIntel") != NULL;
-        free(text);
-        return intel;
-}
-
 static int make_subdirs(cc_lnx_ctx *c, cc_error *err)
 {
         int x86 = c->machine == CC_EM_X86_64 && c->elfclass == 64;
@@ -553,7 +537,7 @@ static int make_subdirs(cc_lnx_ctx *c, cc_error *err)
                 /* glibc sets HWCAP_X86_AVX512_1 on Intel CPUs only
                  * (cpu-features.c: cpu_features->basic.kind == arch_kind_intel):
                  * an AMD CPU with AVX-512 gets no avx512_1 directories. */
-                if (level >= 4 && host_cpu_is_intel())
+                if (level >= 4 && cc_host_cpu_is_intel())
                         items[nitems++] = "avx512_1"; /* HWCAP_X86_AVX512_1 */
                 items[nitems++] = c->dst_platform ? c->dst_platform : "x86_64";
                 items[nitems++] = "tls";

@@ -604,7 +604,6 @@ fail:
         return rv;
 }
 
-
 /* ---- clock, own path, files ------------------------------------------------ */
 
 int64_t cc_monotonic_us(void)

@@ -721,3 +721,53 @@ void cudnnctl_free(void *p)
 {
         free(p);
 }
+
+/* Depth of the trees cc_v_copy copies; deeper is refused (trees are built by
+ * this library or read by the bounded JSON reader: far shallower). */
+#define COPY_MAX_DEPTH 256
+
+static cc_value *copy_at(const cc_value *v, int depth, cc_error *err)
+{
+        cc_value *c = NULL;
+        size_t i;
+
+        if (depth > COPY_MAX_DEPTH) {
+                cc_err(err, CC_ERR_LIMIT, "a fact tree more than %d levels deep", COPY_MAX_DEPTH);
+                return NULL;
+        }
+        if (v == NULL)
+                return cc_v_null(err);
+        switch (v->type) {
+        case CUDNNCTL_BOOL:
+                return cc_v_bool(v->u.b, err);
+        case CUDNNCTL_INT:
+                return cc_v_int(v->u.i, err);
+        case CUDNNCTL_DOUBLE:
+                return cc_v_double(v->u.d, err);
+        case CUDNNCTL_STRING:
+                return cc_v_strn(v->u.str.s, v->u.str.len, err);
+        case CUDNNCTL_ARRAY:
+                c = cc_v_array(err);
+                for (i = 0; c != NULL && i < v->u.arr.n; i++)
+                        if (cc_v_push(c, copy_at(v->u.arr.items[i], depth + 1, err), err) < 0) {
+                                cc_v_free(c);
+                                return NULL;
+                        }
+                return c;
+        case CUDNNCTL_OBJECT:
+                c = cc_v_object(err);
+                for (i = 0; c != NULL && i < v->u.obj.n; i++)
+                        if (cc_v_append(c, v->u.obj.m[i].key, copy_at(v->u.obj.m[i].val, depth + 1, err), err) < 0) {
+                                cc_v_free(c);
+                                return NULL;
+                        }
+                return c;
+        default:
+                return cc_v_null(err);
+        }
+}
+
+cc_value *cc_v_copy(const cc_value *v, cc_error *err)
+{
+        return copy_at(v, 0, err);
+}

@@ -20,6 +20,8 @@ cc_value *cc_v_object(cc_error *err);
 /* An array of the strings in sv (copied). */
 cc_value *cc_v_strv(const cc_strv *sv, cc_error *err);
 void cc_v_free(cc_value *v);
+/* A deep copy (NULL gives null); strings keep every byte. */
+cc_value *cc_v_copy(const cc_value *v, cc_error *err);
 
 /* Append to an array / set a member of an object (replacing an existing key).
  * Both take ownership of v; v == NULL means an earlier builder failed: the

@@ -100,12 +100,57 @@ static void test_public_json(void **state)
         cc_v_free(o);
 }
 
+static void test_copy(void **state)
+{
+        cc_error err = {0};
+        cc_value *o = cc_v_object(&err), *arr = cc_v_array(&err), *c, *deep, *cur;
+        char *a, *b;
+        int i;
+
+        (void)state;
+        assert_int_equal(cc_v_set_str(o, "s", "x", &err), 0);
+        assert_int_equal(cc_v_set(o, "nul", cc_v_strn("a\0b", 3, &err), &err), 0);
+        assert_int_equal(cc_v_set_double(o, "d", 0.25, &err), 0);
+        assert_int_equal(cc_v_set_bool(o, "b", 1, &err), 0);
+        assert_int_equal(cc_v_set_null(o, "n", &err), 0);
+        assert_int_equal(cc_v_push(arr, cc_v_int(-7, &err), &err), 0);
+        assert_int_equal(cc_v_set(o, "arr", arr, &err), 0);
+        c = cc_v_copy(o, &err);
+        assert_non_null(c);
+        a = json(o, 0);
+        b = json(c, 0);
+        assert_string_equal(a, b); /* the embedded NUL is kept: "a\u0000b" */
+        assert_non_null(strstr(b, "a\\u0000b"));
+        free(a);
+        free(b);
+        /* the copy is independent */
+        assert_int_equal(cc_v_set_int(c, "s", 1, &err), 0);
+        assert_string_equal(cc_v_get_str(o, "s"), "x");
+        cc_v_free(c);
+        cc_v_free(o);
+        c = cc_v_copy(NULL, &err);
+        assert_int_equal(cc_v_type(c), CUDNNCTL_NULL);
+        cc_v_free(c);
+        /* too deep is refused, not truncated */
+        deep = cc_v_array(&err);
+        for (cur = deep, i = 0; i < 300; i++) {
+                cc_value *n = cc_v_array(&err);
+
+                assert_int_equal(cc_v_push(cur, n, &err), 0);
+                cur = n;
+        }
+        assert_null(cc_v_copy(deep, &err));
+        assert_int_equal(err.code, CC_ERR_LIMIT);
+        cc_v_free(deep);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(test_escaping),
             cmocka_unit_test(test_tree),
             cmocka_unit_test(test_public_json),
+            cmocka_unit_test(test_copy),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1718,7 +1718,7 @@ cc_value *cc_discovery_facts(const cc_discovery *d, cc_error *err)
                 return NULL;
         TRY(cc_v_set(o, "roots", roots_facts(d, err), err));
         TRY(cc_v_set(o, "installations", cc_disc_installations_facts(d, err), err));
-        TRY(cc_v_set(o, "skipped", cc_disc_copy(d->skipped, err), err));
+        TRY(cc_v_set(o, "skipped", cc_v_copy(d->skipped, err), err));
         stats = cc_v_object(err);
         if (cc_v_set(o, "stats", stats, err) < 0)
                 goto fail;

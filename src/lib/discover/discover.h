@@ -173,7 +173,5 @@ int cc_disc_group(cc_discovery *d, cc_error *err);
 cc_value *cc_disc_installations_facts(const cc_discovery *d, cc_error *err);
 void cc_disc_inst_free(cc_dinst *in);
 void cc_disc_dpkg_free(void *p);
-/* A deep copy of a fact tree. */
-cc_value *cc_disc_copy(const cc_value *v, cc_error *err);
 
 #endif

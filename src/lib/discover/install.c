@@ -33,41 +33,6 @@
 
 /* ---- fact trees ------------------------------------------------------------- */
 
-cc_value *cc_disc_copy(const cc_value *v, cc_error *err)
-{
-        cc_value *c = NULL;
-        size_t i;
-
-        switch (cc_v_type(v)) {
-        case CUDNNCTL_BOOL:
-                return cc_v_bool(cc_v_getbool(v), err);
-        case CUDNNCTL_INT:
-                return cc_v_int(cc_v_getint(v), err);
-        case CUDNNCTL_DOUBLE:
-                return cc_v_double(cc_v_getdouble(v), err);
-        case CUDNNCTL_STRING:
-                return cc_v_str(cc_v_getstr(v), err);
-        case CUDNNCTL_ARRAY:
-                c = cc_v_array(err);
-                for (i = 0; c != NULL && i < cc_v_len(v); i++)
-                        if (cc_v_push(c, cc_disc_copy(cc_v_at(v, i), err), err) < 0) {
-                                cc_v_free(c);
-                                return NULL;
-                        }
-                return c;
-        case CUDNNCTL_OBJECT:
-                c = cc_v_object(err);
-                for (i = 0; c != NULL && i < cc_v_len(v); i++)
-                        if (cc_v_set(c, cc_v_key_at(v, i), cc_disc_copy(cc_v_at(v, i), err), err) < 0) {
-                                cc_v_free(c);
-                                return NULL;
-                        }
-                return c;
-        default:
-                return cc_v_null(err);
-        }
-}
-
 /* ---- virtual path components -------------------------------------------------- */
 
 /* Split a canonical virtual path into components (a Windows drive is left
@@ -1650,7 +1615,7 @@ static int collect_versions(cc_discovery *d, cc_dinst *in, cc_value *arr, struct
 
                 for (j = 0; j < cc_v_len(fv); j++) {
                         const cc_value *e = cc_v_at(fv, j);
-                        cc_value *c = cc_disc_copy(e, err);
+                        cc_value *c = cc_v_copy(e, err);
                         const char *comp = cc_v_get_str(e, "component"), *src = cc_v_get_str(e, "source");
                         const char *vs = cc_v_get_str(e, "version");
                         struct vent ve;
@@ -2254,7 +2219,7 @@ static cc_value *file_facts(const cc_discovery *d, const cc_dfile *f, cc_error *
                 TRY(cc_v_set_str(o, "link_state", f->link_state ? f->link_state : "dangling", err));
         }
         if (f->versions != NULL)
-                TRY(cc_v_set(o, "versions", cc_disc_copy(f->versions, err), err));
+                TRY(cc_v_set(o, "versions", cc_v_copy(f->versions, err), err));
         if (f->error != NULL)
                 TRY(cc_v_set_str(o, "error", f->error, err));
         (void)d;
@@ -2329,7 +2294,7 @@ static cc_value *inst_facts(cc_discovery *d, size_t id, cc_error *err)
         arr = cc_v_array(err);
         if (cc_v_set(o, "majors", arr, err) < 0)
                 goto fail;
-        TRY(cc_v_set(o, "provenance", cc_disc_copy(in->provenance, err), err));
+        TRY(cc_v_set(o, "provenance", cc_v_copy(in->provenance, err), err));
         vers = cc_v_array(err);
         if (vers == NULL)
                 goto fail;
@@ -2409,7 +2374,7 @@ static cc_value *inst_facts(cc_discovery *d, size_t id, cc_error *err)
                 cc_strv_free(&p);
                 TRY(rc);
         }
-        TRY(cc_v_set(o, "problems", cc_disc_copy(in->problems, err), err));
+        TRY(cc_v_set(o, "problems", cc_v_copy(in->problems, err), err));
         TRY(cc_v_set(o, "notes", cc_v_strv(&in->notes, err), err));
         cc_v_free(sets);
         free(ents);
@@ -2430,7 +2395,7 @@ cc_value *cc_disc_installations_facts(const cc_discovery *d, cc_error *err)
         size_t i;
 
         for (i = 0; arr != NULL && i < d->ninsts; i++)
-                if (cc_v_push(arr, cc_disc_copy(d->insts[i]->facts, err), err) < 0) {
+                if (cc_v_push(arr, cc_v_copy(d->insts[i]->facts, err), err) < 0) {
                         cc_v_free(arr);
                         return NULL;
                 }

@@ -69,7 +69,6 @@ int cc_archive_inspect(const char *path, unsigned flags, cc_value *obj, cc_error
 #define AR_MAX_NAME 4096                          /* longer names are unsafe */
 #define AR_MAX_WARNINGS 100
 #define AR_MAX_NAME_VERSIONS 32 /* distinct versions in library names */
-#define AR_COPY_DEPTH 32
 
 enum ar_type { T_FILE, T_DIR, T_SYMLINK, T_HARDLINK, T_OTHER };
 static const char *const type_names[] = {"file", "dir", "symlink", "hardlink", "other"};
@@ -284,42 +283,6 @@ static int interest(const char *norm, const char *base, int type, int *libkind)
 }
 
 /* ---- fact helpers ------------------------------------------------------- */
-
-static cc_value *v_copy(const cc_value *v, int depth, cc_error *err)
-{
-        cc_value *out = NULL;
-        size_t i;
-
-        if (depth > AR_COPY_DEPTH)
-                return cc_v_null(err);
-        switch (cc_v_type(v)) {
-        case CUDNNCTL_BOOL:
-                return cc_v_bool(cc_v_getbool(v), err);
-        case CUDNNCTL_INT:
-                return cc_v_int(cc_v_getint(v), err);
-        case CUDNNCTL_DOUBLE:
-                return cc_v_double(cc_v_getdouble(v), err);
-        case CUDNNCTL_STRING:
-                return cc_v_str(cc_v_getstr(v), err);
-        case CUDNNCTL_ARRAY:
-                out = cc_v_array(err);
-                for (i = 0; out != NULL && i < cc_v_len(v); i++)
-                        if (cc_v_push(out, v_copy(cc_v_at(v, i), depth + 1, err), err) < 0)
-                                goto fail;
-                return out;
-        case CUDNNCTL_OBJECT:
-                out = cc_v_object(err);
-                for (i = 0; out != NULL && i < cc_v_len(v); i++)
-                        if (cc_v_set(out, cc_v_key_at(v, i), v_copy(cc_v_at(v, i), depth + 1, err), err) < 0)
-                                goto fail;
-                return out;
-        default:
-                return cc_v_null(err);
-        }
-fail:
-        cc_v_free(out);
-        return NULL;
-}
 
 /* "9.1.0" from a version of up to four parts (the first three). */
 static const char *ver3(const cudnnctl_ver *v, char *buf, size_t size)
@@ -542,7 +505,7 @@ static int lift_versions(struct ar_state *st, const cc_value *facts, const char 
 
                 if (cc_v_type(e) != CUDNNCTL_OBJECT)
                         continue;
-                c = v_copy(e, 0, err);
+                c = cc_v_copy(e, err);
                 if (c == NULL)
                         return -1;
                 if (cc_v_set_str(c, "member", path, err) < 0) {
@@ -1058,7 +1021,7 @@ static int finish(struct ar_state *st, cc_value *obj, cc_error *err)
         if (versions == NULL || name_versions(st, &an, an_ok, versions, err) < 0)
                 goto fail;
         for (i = 0; i < cc_v_len(st->lifted); i++)
-                if (cc_v_push(versions, v_copy(cc_v_at(st->lifted, i), 0, err), err) < 0)
+                if (cc_v_push(versions, cc_v_copy(cc_v_at(st->lifted, i), err), err) < 0)
                         goto fail;
 
         rv = cc_v_set(obj, "archive", ar, err);

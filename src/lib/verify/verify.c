@@ -896,7 +896,7 @@ static int layer_runtime(struct vctx *v, cc_value *doc, cc_value **cudnn_probe, 
         TRY(cc_v_set_str(ev, "kernel_module_version", kmod, err));
         TRY(cc_v_set_int(ev, "devices", ds.devices, err));
         if (cc_v_get(cc_v_get(drv, "facts"), "devices"))
-                TRY(cc_v_set(ev, "device_list", cc_disc_copy(cc_v_path(drv, "facts/devices"), err), err));
+                TRY(cc_v_set(ev, "device_list", cc_v_copy(cc_v_path(drv, "facts/devices"), err), err));
         if (strcmp(ds.state, "ok") == 0) {
                 cudnnctl_ver dv;
 
@@ -948,8 +948,8 @@ static int layer_runtime(struct vctx *v, cc_value *doc, cc_value **cudnn_probe, 
                 ev = cc_v_object(err);
                 if (ev == NULL)
                         goto fail;
-                TRY(cc_v_set(ev, "libraries", cc_disc_copy(loads, err), err));
-                TRY(cc_v_set(ev, "shim", cc_disc_copy(shim, err), err));
+                TRY(cc_v_set(ev, "libraries", cc_v_copy(loads, err), err));
+                TRY(cc_v_set(ev, "shim", cc_v_copy(shim, err), err));
                 if (died != NULL && strncmp(died, "load ", 5) == 0)
                         TRY(add(v, checks, "load", "every library loads", "failed", ev, err,
                                 "loading %s ended the process (%s)", died + 5, cc_v_get_str(dnn, "how")));
@@ -1020,9 +1020,8 @@ static int layer_runtime(struct vctx *v, cc_value *doc, cc_value **cudnn_probe, 
         cudart_how = NULL;
         if (rt != NULL) {
                 TRY(cc_v_set_int(ev, "cudaRuntimeGetVersion", rt_version, err));
-                TRY(cc_v_set(ev, "cudaDriverGetVersion", cc_disc_copy(cc_v_path(rt, "facts/driver_version"), err),
-                             err));
-                TRY(cc_v_set(ev, "cudaGetDeviceCount", cc_disc_copy(cc_v_path(rt, "facts/device_count"), err), err));
+                TRY(cc_v_set(ev, "cudaDriverGetVersion", cc_v_copy(cc_v_path(rt, "facts/driver_version"), err), err));
+                TRY(cc_v_set(ev, "cudaGetDeviceCount", cc_v_copy(cc_v_path(rt, "facts/device_count"), err), err));
         }
         {
                 cudnnctl_ver bv, lv;
@@ -1081,18 +1080,17 @@ static int layer_runtime(struct vctx *v, cc_value *doc, cc_value **cudnn_probe, 
                                                                                           : "is not loaded");
                 }
                 if (v->major < 8)
-                        TRY(add(v, checks, "version-checks", "sub-library version checks", "passed",
-                                cc_disc_copy(vc, err), err, "cuDNN %d has no sub-libraries to check", v->major));
+                        TRY(add(v, checks, "version-checks", "sub-library version checks", "passed", cc_v_copy(vc, err),
+                                err, "cuDNN %d has no sub-libraries to check", v->major));
                 else if (cc_v_len(vc) == 0)
                         TRY(add(v, checks, "version-checks", "sub-library version checks", "not-checked", NULL, err,
                                 "the probe did not reach them"));
                 else if (nbad > 0)
-                        TRY(add(v, checks, "version-checks", "sub-library version checks", "failed",
-                                cc_disc_copy(vc, err), err, "%zu of %zu failed: %s", nbad, cc_v_len(vc),
-                                first ? first : "?"));
+                        TRY(add(v, checks, "version-checks", "sub-library version checks", "failed", cc_v_copy(vc, err),
+                                err, "%zu of %zu failed: %s", nbad, cc_v_len(vc), first ? first : "?"));
                 else
-                        TRY(add(v, checks, "version-checks", "sub-library version checks", "passed",
-                                cc_disc_copy(vc, err), err, "%zu of %zu: CUDNN_STATUS_SUCCESS", ncalled, cc_v_len(vc)));
+                        TRY(add(v, checks, "version-checks", "sub-library version checks", "passed", cc_v_copy(vc, err),
+                                err, "%zu of %zu: CUDNN_STATUS_SUCCESS", ncalled, cc_v_len(vc)));
                 free(first);
         }
 
@@ -1135,7 +1133,7 @@ static int layer_runtime(struct vctx *v, cc_value *doc, cc_value **cudnn_probe, 
                 }
                 TRY(cc_v_set(ev, "cudnn_modules", cud, err));
                 TRY(cc_v_set(ev, "from_elsewhere", other, err));
-                TRY(cc_v_set(ev, "all_modules", cc_disc_copy(mods, err), err));
+                TRY(cc_v_set(ev, "all_modules", cc_v_copy(mods, err), err));
                 if (mods == NULL || cc_v_type(mods) != CUDNNCTL_ARRAY)
                         TRY(add(v, checks, "one-directory", "every cuDNN module from one directory", "not-checked", ev,
                                 err, "the probe did not list its modules (%s)",
@@ -1165,18 +1163,18 @@ static int layer_runtime(struct vctx *v, cc_value *doc, cc_value **cudnn_probe, 
                         TRY(add(v, checks, "handle", "cudnnCreate / cudnnDestroy", "not-checked", NULL, err,
                                 "not reached: the probe child ended in %s", died ? died : "an earlier step"));
                 else if (cc_v_type(cr) != CUDNNCTL_OBJECT)
-                        TRY(add(v, checks, "handle", "cudnnCreate / cudnnDestroy", "failed", cc_disc_copy(cr, err), err,
+                        TRY(add(v, checks, "handle", "cudnnCreate / cudnnDestroy", "failed", cc_v_copy(cr, err), err,
                                 "cudnnCreate is not exported"));
                 else if (code == 0)
-                        TRY(add(v, checks, "handle", "cudnnCreate / cudnnDestroy", "passed", cc_disc_copy(cr, err), err,
+                        TRY(add(v, checks, "handle", "cudnnCreate / cudnnDestroy", "passed", cc_v_copy(cr, err), err,
                                 "CUDNN_STATUS_SUCCESS"));
                 else if (strcmp(ds.state, "ok") != 0 && strcmp(ds.state, "too-old") != 0 &&
                          strcmp(ds.state, "error") != 0)
-                        TRY(add(v, checks, "handle", "cudnnCreate / cudnnDestroy", "not-checked", cc_disc_copy(cr, err),
+                        TRY(add(v, checks, "handle", "cudnnCreate / cudnnDestroy", "not-checked", cc_v_copy(cr, err),
                                 err, "%lld %s, as expected without a usable GPU: %s", (long long)code, nm ? nm : "",
                                 ds.brief));
                 else
-                        TRY(add(v, checks, "handle", "cudnnCreate / cudnnDestroy", "failed", cc_disc_copy(cr, err), err,
+                        TRY(add(v, checks, "handle", "cudnnCreate / cudnnDestroy", "failed", cc_v_copy(cr, err), err,
                                 "%lld %s%s%s", (long long)code, nm ? nm : "(unknown status)",
                                 strcmp(ds.state, "ok") != 0 ? ": " : "", strcmp(ds.state, "ok") != 0 ? ds.why : ""));
         }
@@ -1217,7 +1215,7 @@ static int layer_runtime(struct vctx *v, cc_value *doc, cc_value **cudnn_probe, 
                         cc_v_free(g);
                         goto fail;
                 }
-                TRY(cc_v_set(ev, "operations", cc_disc_copy(res, err), err));
+                TRY(cc_v_set(ev, "operations", cc_v_copy(res, err), err));
                 TRY(cc_v_set_str(ev, "seed", seed, err));
                 if (!probe_ok(g)) {
                         s = probe_end(g, err);
@@ -1275,7 +1273,7 @@ static int layer_runtime(struct vctx *v, cc_value *doc, cc_value **cudnn_probe, 
         }
         TRY(cc_v_set(probes, "driver", drv, err));
         drv = NULL;
-        TRY(cc_v_set(probes, "cudnn", cc_disc_copy(dnn, err), err));
+        TRY(cc_v_set(probes, "cudnn", cc_v_copy(dnn, err), err));
         *cudnn_probe = dnn;
         dnn = NULL;
         if (rt != NULL) {
@@ -1496,7 +1494,7 @@ int cudnnctl_verify(cudnnctl_machine *m, const cudnnctl_verify_options *opts, cu
         picked = choose(&v, list, &chosen_by, err);
         if (picked == NULL)
                 goto fail;
-        v.inst = cc_disc_copy(picked, err);
+        v.inst = cc_v_copy(picked, err);
         if (v.inst == NULL)
                 goto fail;
         TRY(gather_files(&v, err));

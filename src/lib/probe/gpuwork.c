@@ -842,32 +842,64 @@ static void gw_begin(gw_op *o, const char *step)
 #define CV_OH ((CV_H + 2 * CV_PAD - CV_DIL * (CV_R - 1) - 1) / CV_STRIDE + 1)
 #define CV_OW ((CV_W + 2 * CV_PAD - CV_DIL * (CV_S - 1) - 1) / CV_STRIDE + 1)
 
-/* The convolution problem on the host, shared by the legacy and the graph
- * operations: random inputs and filters, room for the output, the CPU
- * reference. 0: ready; 1: the operation cannot go on (o says why); -1: out of
- * memory. The caller frees the four buffers, also on failure. */
-static int conv_host(gw_op *o, gw_rng *rng, float **hx, float **hw, float **hy, double **ref, cc_error *err)
+/* The convolution problem, shared by the legacy and the graph operations:
+ * host inputs, filters, output and CPU reference, and their device copies
+ * (freed with the operation, gw_release). */
+struct conv_data {
+        float *hx, *hw, *hy;
+        double *ref;
+        void *dx, *dw, *dy;
+};
+
+/* Random inputs and filters, room for the output, the CPU reference. 0:
+ * ready; 1: the operation cannot go on (o says why); -1: out of memory. The
+ * caller frees with conv_free, also on failure. */
+static int conv_host(gw_op *o, gw_rng *rng, struct conv_data *c, cc_error *err)
 {
         const size_t nx = (size_t)CV_N * CV_C * CV_H * CV_W, nw = (size_t)CV_K * CV_C * CV_R * CV_S,
                      ny = (size_t)CV_N * CV_K * CV_OH * CV_OW;
 
-        *hx = cc_calloc(err, nx, sizeof(**hx));
-        *hw = cc_calloc(err, nw, sizeof(**hw));
-        *hy = cc_calloc(err, ny, sizeof(**hy));
-        *ref = cc_calloc(err, ny, sizeof(**ref));
-        if (*hx == NULL || *hw == NULL || *hy == NULL || *ref == NULL)
+        memset(c, 0, sizeof(*c));
+        c->hx = cc_calloc(err, nx, sizeof(*c->hx));
+        c->hw = cc_calloc(err, nw, sizeof(*c->hw));
+        c->hy = cc_calloc(err, ny, sizeof(*c->hy));
+        c->ref = cc_calloc(err, ny, sizeof(*c->ref));
+        if (c->hx == NULL || c->hw == NULL || c->hy == NULL || c->ref == NULL)
                 return -1;
-        if (gw_fill(o, rng, *hx, nx, -1.0f, 1.0f, "convolution inputs") < 0 ||
-            gw_fill(o, rng, *hw, nw, -1.0f, 1.0f, "convolution filters") < 0)
+        if (gw_fill(o, rng, c->hx, nx, -1.0f, 1.0f, "convolution inputs") < 0 ||
+            gw_fill(o, rng, c->hw, nw, -1.0f, 1.0f, "convolution filters") < 0)
                 return 1;
-        cc_ref_conv2d(*hx, *hw, *ref, CV_N, CV_C, CV_H, CV_W, CV_K, CV_R, CV_S, CV_PAD, CV_STRIDE, CV_DIL);
+        cc_ref_conv2d(c->hx, c->hw, c->ref, CV_N, CV_C, CV_H, CV_W, CV_K, CV_R, CV_S, CV_PAD, CV_STRIDE, CV_DIL);
         return 0;
+}
+
+/* Device buffers for x, w and y, with x and w uploaded. -1 when the
+ * operation cannot go on (o says why). */
+static int conv_device(gw_op *o, struct conv_data *c)
+{
+        const size_t nx = (size_t)CV_N * CV_C * CV_H * CV_W, nw = (size_t)CV_K * CV_C * CV_R * CV_S,
+                     ny = (size_t)CV_N * CV_K * CV_OH * CV_OW;
+
+        c->dx = gw_dalloc(o, nx * sizeof(float), "x");
+        c->dw = gw_dalloc(o, nw * sizeof(float), "w");
+        c->dy = gw_dalloc(o, ny * sizeof(float), "y");
+        if (gw_copy(o, c->dx, c->hx, nx * sizeof(float), GW_CUDA_MEMCPY_H2D, "x") < 0 ||
+            gw_copy(o, c->dw, c->hw, nw * sizeof(float), GW_CUDA_MEMCPY_H2D, "w") < 0)
+                return -1;
+        return 0;
+}
+
+static void conv_free(struct conv_data *c)
+{
+        free(c->hx);
+        free(c->hw);
+        free(c->hy);
+        free(c->ref);
 }
 
 static int gw_conv(gw_op *o, gw_rng *rng, cc_error *err)
 {
-        const size_t nx = (size_t)CV_N * CV_C * CV_H * CV_W, nw = (size_t)CV_K * CV_C * CV_R * CV_S,
-                     ny = (size_t)CV_N * CV_K * CV_OH * CV_OW;
+        const size_t ny = (size_t)CV_N * CV_K * CV_OH * CV_OW;
         const float alpha = 1.0f, beta = 0.0f;
         fn_dn_create t_create, f_create, c_create;
         fn_dn_destroy t_destroy, f_destroy, c_destroy;
@@ -878,9 +910,8 @@ static int gw_conv(gw_op *o, gw_rng *rng, cc_error *err)
         fn_dn_conv_ws get_ws;
         fn_dn_conv_algo_v7 algo_v7;
         fn_dn_conv_fwd fwd;
-        float *hx = NULL, *hw = NULL, *hy = NULL;
-        double *ref = NULL;
-        void *xd, *wd, *cd, *yd, *dx, *dw, *dy, *ws = NULL;
+        struct conv_data cv = {0};
+        void *xd, *wd, *cd, *yd, *ws = NULL;
         int cand[4], ncand = 1, i, first_st = 0, r, rv = -1;
         const char *first_call = NULL;
         size_t wsb = 0;
@@ -906,7 +937,7 @@ static int gw_conv(gw_op *o, gw_rng *rng, cc_error *err)
                 goto out;
         }
 
-        r = conv_host(o, rng, &hx, &hw, &hy, &ref, err);
+        r = conv_host(o, rng, &cv, err);
         if (r != 0) {
                 rv = r < 0 ? -1 : 0;
                 goto out;
@@ -936,11 +967,7 @@ static int gw_conv(gw_op *o, gw_rng *rng, cc_error *err)
                 o->math = "fma";
         }
 
-        dx = gw_dalloc(o, nx * sizeof(float), "x");
-        dw = gw_dalloc(o, nw * sizeof(float), "w");
-        dy = gw_dalloc(o, ny * sizeof(float), "y");
-        if (gw_copy(o, dx, hx, nx * sizeof(float), GW_CUDA_MEMCPY_H2D, "x") < 0 ||
-            gw_copy(o, dw, hw, nw * sizeof(float), GW_CUDA_MEMCPY_H2D, "w") < 0)
+        if (conv_device(o, &cv) < 0)
                 goto done;
 
         /* IMPLICIT_GEMM first; if the library refuses it, the first few of
@@ -958,10 +985,10 @@ static int gw_conv(gw_op *o, gw_rng *rng, cc_error *err)
                 }
                 if (st == 0) {
                         ws = wsb > 0 ? gw_dalloc(o, wsb, "the convolution workspace") : NULL;
-                        if (gw_poison(o, dy, ny * sizeof(float), "y") < 0 || gw_clock_start(o) < 0)
+                        if (gw_poison(o, cv.dy, ny * sizeof(float), "y") < 0 || gw_clock_start(o) < 0)
                                 goto done;
                         call = "cudnnConvolutionForward";
-                        st = fwd(o->env->handle, &alpha, xd, dx, wd, dw, cd, cand[i], ws, wsb, &beta, yd, dy);
+                        st = fwd(o->env->handle, &alpha, xd, cv.dx, wd, cv.dw, cd, cand[i], ws, wsb, &beta, yd, cv.dy);
                         if (st == 0) {
                                 o->algo = cand[i];
                                 break;
@@ -995,17 +1022,14 @@ static int gw_conv(gw_op *o, gw_rng *rng, cc_error *err)
                 goto done;
         }
         if (gw_clock_stop(o, "cudnnConvolutionForward") < 0 ||
-            gw_copy(o, hy, dy, ny * sizeof(float), GW_CUDA_MEMCPY_D2H, "y") < 0)
+            gw_copy(o, cv.hy, cv.dy, ny * sizeof(float), GW_CUDA_MEMCPY_D2H, "y") < 0)
                 goto done;
-        gw_compare(o, "the convolution output", hy, ref, ny, 1.0, GW_TOL_CONV);
+        gw_compare(o, "the convolution output", cv.hy, cv.ref, ny, 1.0, GW_TOL_CONV);
 done:
         rv = 0;
 out:
         gw_release(o);
-        free(hx);
-        free(hw);
-        free(hy);
-        free(ref);
+        conv_free(&cv);
         return rv;
 }
 
@@ -1857,8 +1881,7 @@ static void *bk_choose(gw_bk *b, const gw_cand *cands, int ncand, int *chosen, v
 
 static int gw_conv_graph(gw_op *o, gw_rng *rng, cc_error *err)
 {
-        const size_t nx = (size_t)CV_N * CV_C * CV_H * CV_W, nw = (size_t)CV_K * CV_C * CV_R * CV_S,
-                     ny = (size_t)CV_N * CV_K * CV_OH * CV_OW;
+        const size_t ny = (size_t)CV_N * CV_K * CV_OH * CV_OW;
         const int64_t spatial = 2, pads[2] = {CV_PAD, CV_PAD}, strides[2] = {CV_STRIDE, CV_STRIDE},
                       dils[2] = {CV_DIL, CV_DIL}, uids[3] = {GW_UID_X, GW_UID_W, GW_UID_Y};
         const int comp = GW_DATA_FLOAT, conv_mode = GW_CROSS_CORRELATION;
@@ -1867,9 +1890,8 @@ static int gw_conv_graph(gw_op *o, gw_rng *rng, cc_error *err)
         static const int mode_ids[2] = {GW_HEUR_MODE_A, GW_HEUR_MODE_FALLBACK};
         gw_bk b;
         gw_cand cands[GW_MAX_CFG];
-        float *hx = NULL, *hw = NULL, *hy = NULL;
-        double *ref = NULL;
-        void *xd, *wd, *yd, *cd, *opd, *graph, *plan = NULL, *pack, *dx, *dw, *dy, *ws = NULL, *ptrs[3];
+        struct conv_data cv = {0};
+        void *xd, *wd, *yd, *cd, *opd, *graph, *plan = NULL, *pack, *ws = NULL, *ptrs[3];
         int64_t ws_bytes = 0, offered = 0;
         int ncand = 0, chosen = -1, m, tried = 0, r, rv = -1;
         char text[400];
@@ -1898,7 +1920,7 @@ static int gw_conv_graph(gw_op *o, gw_rng *rng, cc_error *err)
                 goto out;
         }
 
-        r = conv_host(o, rng, &hx, &hw, &hy, &ref, err);
+        r = conv_host(o, rng, &cv, err);
         if (r != 0) {
                 rv = r < 0 ? -1 : 0;
                 goto out;
@@ -1962,11 +1984,7 @@ static int gw_conv_graph(gw_op *o, gw_rng *rng, cc_error *err)
                 goto done;
         }
 
-        dx = gw_dalloc(o, nx * sizeof(float), "x");
-        dw = gw_dalloc(o, nw * sizeof(float), "w");
-        dy = gw_dalloc(o, ny * sizeof(float), "y");
-        if (gw_copy(o, dx, hx, nx * sizeof(float), GW_CUDA_MEMCPY_H2D, "x") < 0 ||
-            gw_copy(o, dw, hw, nw * sizeof(float), GW_CUDA_MEMCPY_H2D, "w") < 0)
+        if (conv_device(o, &cv) < 0)
                 goto done;
 
         /* Mode A's list first; the fallback list only if none of it runs. */
@@ -1997,9 +2015,9 @@ static int gw_conv_graph(gw_op *o, gw_rng *rng, cc_error *err)
                 goto done;
         }
 
-        ptrs[0] = dx;
-        ptrs[1] = dw;
-        ptrs[2] = dy;
+        ptrs[0] = cv.dx;
+        ptrs[1] = cv.dw;
+        ptrs[2] = cv.dy;
         pack = bk_new(&b, GW_BK_VARIANT_PACK, "variant pack");
         if (pack == NULL ||
             BK_SET(&b, pack, GW_ATTR_VARIANT_PACK_UNIQUE_IDS, GW_TYPE_INT64, 3, uids, "variant pack") < 0 ||
@@ -2007,21 +2025,18 @@ static int gw_conv_graph(gw_op *o, gw_rng *rng, cc_error *err)
             BK_SET(&b, pack, GW_ATTR_VARIANT_PACK_WORKSPACE, GW_TYPE_VOID_PTR, 1, &ws, "variant pack") < 0 ||
             bk_fin(&b, pack, "variant pack") < 0)
                 goto done;
-        if (gw_poison(o, dy, ny * sizeof(float), "y") < 0 || gw_clock_start(o) < 0 ||
+        if (gw_poison(o, cv.dy, ny * sizeof(float), "y") < 0 || gw_clock_start(o) < 0 ||
             bk_dn(&b, b.execute(o->env->handle, plan, pack), "cudnnBackendExecute") < 0 ||
             gw_clock_stop(o, "cudnnBackendExecute") < 0 ||
-            gw_copy(o, hy, dy, ny * sizeof(float), GW_CUDA_MEMCPY_D2H, "y") < 0)
+            gw_copy(o, cv.hy, cv.dy, ny * sizeof(float), GW_CUDA_MEMCPY_D2H, "y") < 0)
                 goto done;
-        gw_compare(o, "the convolution output", hy, ref, ny, 1.0,
+        gw_compare(o, "the convolution output", cv.hy, cv.ref, ny, 1.0,
                    cands[chosen].rank == 2 ? GW_TOL_CONV_TF32 : GW_TOL_CONV);
 done:
         rv = 0;
 out:
         gw_release(o);
-        free(hx);
-        free(hw);
-        free(hy);
-        free(ref);
+        conv_free(&cv);
         return rv;
 }
 

@@ -14,20 +14,7 @@ exe=${1:-build/cudnnctl}
 rounds=${2:-5}
 [ -x "$exe" ] || { echo "no $exe: build first" >&2; exit 2; }
 command -v python3 >/dev/null || { echo "python3 is needed (to read the JSON)" >&2; exit 2; }
-now() { date +%s%N; }
-# best CMD...: the best wall time in microseconds of $rounds runs
-best() {
-        local b=0 t0 t1 t i
-        for ((i = 0; i < rounds; i++)); do
-                t0=$(now)
-                "$@" >/dev/null 2>&1 || true
-                t1=$(now)
-                t=$(((t1 - t0) / 1000))
-                { [ $b -eq 0 ] || [ $t -lt $b ]; } && b=$t
-        done
-        echo $b
-}
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0) printf "%.2f", b / a; else print "-" }'; }
+. "$(dirname "$0")/timing.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

@@ -18,18 +18,7 @@ rounds=${3:-5}
 [ -f "$prefix/include/cudnn.h" ] || { echo "no $prefix/include/cudnn.h" >&2; exit 2; }
 lib=$prefix/lib64
 [ -d "$lib" ] || lib=$prefix/lib
-now() { date +%s%N; }
-best() {
-        local b=0 t0 t1 t i
-        for ((i = 0; i < rounds; i++)); do
-                t0=$(now)
-                "$@" >/dev/null 2>&1 || true
-                t1=$(now)
-                t=$(((t1 - t0) / 1000))
-                { [ $b -eq 0 ] || [ $t -lt $b ]; } && b=$t
-        done
-        echo $b
-}
+. "$(dirname "$0")/timing.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cat >"$tmp/p.c" <<'C'
@@ -56,8 +45,8 @@ v=$(best "$exe" verify "$prefix" --json)
 n=$(best "$exe" verify "$prefix" --no-compile --json)
 mem=$(/usr/bin/time -f %M "$exe" verify "$prefix" --json 2>&1 >/dev/null | tail -1)
 printf "the guide (grep + gcc + run):     %8.1f ms\n" "$(awk -v t="$g" 'BEGIN{print t/1000}')"
-printf "cudnnctl verify (3 layers):       %8.1f ms   ratio verify/guide %.2f\n" "$(awk -v t="$v" 'BEGIN{print t/1000}')" \
-        "$(awk -v a="$v" -v b="$g" 'BEGIN{print a/b}')"
-printf "cudnnctl verify --no-compile:     %8.1f ms   ratio verify/guide %.2f\n" "$(awk -v t="$n" 'BEGIN{print t/1000}')" \
-        "$(awk -v a="$n" -v b="$g" 'BEGIN{print a/b}')"
+printf "cudnnctl verify (3 layers):       %8.1f ms   ratio verify/guide %s\n" "$(awk -v t="$v" 'BEGIN{print t/1000}')" \
+        "$(ratio "$g" "$v")"
+printf "cudnnctl verify --no-compile:     %8.1f ms   ratio verify/guide %s\n" "$(awk -v t="$n" 'BEGIN{print t/1000}')" \
+        "$(ratio "$g" "$n")"
 echo "peak memory of one verify (largest process): ${mem} KiB"

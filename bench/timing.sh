@@ -1,0 +1,16 @@
+# Sourced by the benchmarks: wall-clock helpers. Needs $rounds.
+now() { date +%s%N; }
+# best CMD...: the best wall time in microseconds of $rounds runs
+best() {
+        local b=0 t0 t1 t i
+        for ((i = 0; i < rounds; i++)); do
+                t0=$(now)
+                "$@" >/dev/null 2>&1 || true
+                t1=$(now)
+                t=$(((t1 - t0) / 1000))
+                { [ $b -eq 0 ] || [ $t -lt $b ]; } && b=$t
+        done
+        echo $b
+}
+# ratio A B: B / A with two decimals ("-" when A is 0)
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0) printf "%.2f", b / a; else print "-" }'; }

@@ -14,3 +14,19 @@ best() {
 }
 # ratio A B: B / A with two decimals ("-" when A is 0)
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0) printf "%.2f", b / a; else print "-" }'; }
+# guide_program FILE: the guide's minimal cudnnCreate/cudnnGetVersion program
+guide_program() {
+        cat >"$1" <<'C'
+#include <stdio.h>
+#include "cudnn.h"
+int main(void)
+{
+        cudnnHandle_t h;
+        cudnnStatus_t s = cudnnCreate(&h);
+        printf("%d.%d.%d %zu %d\n", CUDNN_MAJOR, CUDNN_MINOR, CUDNN_PATCHLEVEL, cudnnGetVersion(), (int)s);
+        if (s == CUDNN_STATUS_SUCCESS)
+                cudnnDestroy(h);
+        return 0;
+}
+C
+}

@@ -21,19 +21,7 @@ lib=$prefix/lib64
 . "$(dirname "$0")/timing.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-cat >"$tmp/p.c" <<'C'
-#include <stdio.h>
-#include "cudnn.h"
-int main(void)
-{
-        cudnnHandle_t h;
-        cudnnStatus_t s = cudnnCreate(&h);
-        printf("%d.%d.%d %zu %d\n", CUDNN_MAJOR, CUDNN_MINOR, CUDNN_PATCHLEVEL, cudnnGetVersion(), (int)s);
-        if (s == CUDNN_STATUS_SUCCESS)
-                cudnnDestroy(h);
-        return 0;
-}
-C
+guide_program "$tmp/p.c"
 guide() {
         grep -E "define CUDNN_(MAJOR|MINOR|PATCHLEVEL)" "$prefix/include/cudnn_version.h" >/dev/null
         gcc -o "$tmp/p" "$tmp/p.c" -I"$prefix/include" -L"$lib" -lcudnn -Wl,-rpath,"$lib"

@@ -104,6 +104,10 @@ CUDNNCTL_API double cudnnctl_value_double(const cudnnctl_value *v);   /* an inte
  * freed with cudnnctl_free. */
 CUDNNCTL_API int cudnnctl_to_json(const cudnnctl_value *v, int pretty, char **out, cudnnctl_error *err);
 
+/* Parse a JSON text (UTF-8, at most 64 levels deep) into a tree, e.g. a
+ * document written with --json. On failure err says what and at which byte. */
+CUDNNCTL_API int cudnnctl_json_parse(const char *text, size_t len, cudnnctl_value **out, cudnnctl_error *err);
+
 /* ---- versions -------------------------------------------------------- */
 
 /* A dotted version: up to four numeric components ("9.19.0.56"). n is the
@@ -262,6 +266,72 @@ CUDNNCTL_API int cudnnctl_verify(cudnnctl_machine *m, const cudnnctl_verify_opti
                                  cudnnctl_error *err);
 CUDNNCTL_API int cudnnctl_verify_text(const cudnnctl_value *facts, int verbose, int color, char **out,
                                       cudnnctl_error *err);
+
+/* ---- doctor ------------------------------------------------------------ */
+
+typedef struct cudnnctl_doctor_options {
+        int gpu;               /* CUDNNCTL_GPU_*: GPU work for the installation a plain program loads */
+        int timeout_ms;        /* per probe child; 0: 60000 */
+        const char *probe_exe; /* the program re-executed as the probe child; NULL: this program */
+        int no_compile;        /* leave out the compile-and-link proof */
+} cudnnctl_doctor_options;
+
+/* One check-up of the whole stack (docs/json.md, command "doctor"): the
+ * facts (list, which, deps, verify of up to four installations, the host's
+ * search paths, toolkits and driver files), the areas with a one-line
+ * verdict each, and the findings, most severe first, each with id (the
+ * failure catalog's slug), severity, summary, evidence and fix. With a root
+ * (or another system) nothing is loaded or run: probes are "not checked". */
+CUDNNCTL_API int cudnnctl_doctor(cudnnctl_machine *m, const cudnnctl_doctor_options *opts, cudnnctl_value **out,
+                                 cudnnctl_error *err);
+/* Run the checks again on the facts of a doctor document (from another
+ * machine): a new document with its own areas, findings and summary. */
+CUDNNCTL_API int cudnnctl_doctor_recheck(const cudnnctl_value *doc, cudnnctl_value **out, cudnnctl_error *err);
+CUDNNCTL_API int cudnnctl_doctor_text(const cudnnctl_value *doc, int verbose, int color, char **out,
+                                      cudnnctl_error *err);
+
+/* ---- compat ------------------------------------------------------------ */
+
+/* What to ask the knowledge base; every field may be NULL (not asked). */
+typedef struct cudnnctl_compat_options {
+        const char *cuda;   /* a CUDA version: "11.4", "12.8.1" */
+        const char *cudnn;  /* a cuDNN release: "8.2.2", "9.19.0.56" */
+        const char *driver; /* an NVIDIA driver version: "470.57.02" */
+        const char *gpu;    /* "sm_90", "9.0", "90" or a GPU name: "H200", "RTX 4090" */
+        const char *torch;  /* a PyTorch release, with its variant: "2.4.1", "2.4.1+cu121" */
+        const char *tf;     /* a TensorFlow release: "2.15" */
+        int system;         /* CUDNNCTL_SYSTEM_LINUX / _WINDOWS; HOST (0): both where it matters */
+} cudnnctl_compat_options;
+
+/* Answers from the compiled-in tables (docs/json.md, command "compat"):
+ * each with a question, a verdict ("yes", "no", "unknown"), the reason, the
+ * source, and its values, plus cross-checks between the values given. -1
+ * (CUDNNCTL_ERR_USAGE) when a value given is not a version at all. */
+CUDNNCTL_API int cudnnctl_compat(const cudnnctl_compat_options *opts, cudnnctl_value **out, cudnnctl_error *err);
+CUDNNCTL_API int cudnnctl_compat_text(const cudnnctl_value *doc, int verbose, int color, char **out,
+                                      cudnnctl_error *err);
+
+/* ---- explain ----------------------------------------------------------- */
+
+typedef struct cudnnctl_explain_options {
+        int major;        /* 8 or 9: read bare cuDNN status numbers in that numbering; 0: infer them */
+        int system;       /* CUDNNCTL_SYSTEM_LINUX / _WINDOWS: that system's messages first, and on Linux
+                             no Windows reading of bare numbers; HOST (0): no preference */
+        size_t input_len; /* the bytes of input (it may hold NUL bytes); 0: strlen(input) */
+} cudnnctl_explain_options;
+
+/* What an error means (docs/json.md, command "explain"): input is a cuDNN
+ * status name or number (either numbering), a CUDA error, a Windows loader
+ * error (126, "WinError 126", "Error code 193", 0x7E) or a whole pasted
+ * message or log. Every recogniser that matches is a match, most specific
+ * first, with its meaning, likely causes, the cudnnctl commands that show
+ * which cause applies, the fix and the source (the kb tables catalog,
+ * messages, status, cuda_errors, winerrors). Nothing recognised is a
+ * result (no matches, maybe suggestions), not an error. */
+CUDNNCTL_API int cudnnctl_explain(const char *input, const cudnnctl_explain_options *opts, cudnnctl_value **out,
+                                  cudnnctl_error *err);
+CUDNNCTL_API int cudnnctl_explain_text(const cudnnctl_value *doc, int verbose, int color, char **out,
+                                       cudnnctl_error *err);
 
 /* Internal: the probe child's entry (`cudnnctl __probe KIND ...`). argv[0]
  * is the kind. Only ever called by the program in a child process. */

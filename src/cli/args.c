@@ -1,6 +1,8 @@
 #include "cli.h"
 
+#include <errno.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 void cli_parser_init(struct cli_parser *p, int argc, char **argv)
@@ -100,4 +102,19 @@ int cli_next(struct cli_parser *p, const struct cli_opt *opts, const struct cli_
         }
         cli_error(cmd, "unknown option '%s' (see 'cudnnctl %s --help')", w, cmd ? cmd->name : "");
         return CLI_ERROR;
+}
+
+int cli_timeout_ms(const struct cli_cmd *cmd, const char *arg, int *ms)
+{
+        char *end;
+        long v;
+
+        errno = 0;
+        v = strtol(arg, &end, 10);
+        if (errno || end == arg || *end || v < 1 || v > 3600) {
+                cli_error(cmd, "--timeout takes 1 to 3600 seconds, not '%s'", arg);
+                return -1;
+        }
+        *ms = (int)v * 1000;
+        return 0;
 }

@@ -67,6 +67,8 @@ void cli_error(const struct cli_cmd *cmd, const char *fmt, ...)
     ;
 /* Print the command's usage to stdout (for -h). */
 void cli_usage(const struct cli_cmd *cmd);
+/* --timeout SECONDS: 1 to 3600 into *ms; -1 (after printing why) otherwise. */
+int cli_timeout_ms(const struct cli_cmd *cmd, const char *arg, int *ms);
 /* Write a string to stdout; returns -1 on a write error. */
 int cli_write(const char *s);
 
@@ -134,5 +136,8 @@ int cmd_list(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env *e
 int cmd_which(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env *env);
 int cmd_deps(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env *env);
 int cmd_verify(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env *env);
+int cmd_compat(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env *env);
+int cmd_doctor(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env *env);
+int cmd_explain(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env *env);
 
 #endif

@@ -1,7 +1,6 @@
 /* cudnnctl verify [INSTALL]: the three layers of proof for one installation. */
 #include "cli.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,19 +52,10 @@ int cmd_verify(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env 
                 case OPT_VERBOSE:
                         verbose = 1;
                         break;
-                case OPT_TIMEOUT: {
-                        char *end;
-                        long v;
-
-                        errno = 0;
-                        v = strtol(p.arg, &end, 10);
-                        if (errno || *end || v < 1 || v > 3600) {
-                                cli_error(cmd, "--timeout takes 1 to 3600 seconds, not '%s'", p.arg);
+                case OPT_TIMEOUT:
+                        if (cli_timeout_ms(cmd, p.arg, &vo.timeout_ms) < 0)
                                 goto usage;
-                        }
-                        vo.timeout_ms = (int)v * 1000;
                         break;
-                }
                 case OPT_HELP:
                         cli_usage(cmd);
                         cli_machine_free(&cm);

@@ -145,4 +145,9 @@ int cc_utf8_valid(const char *s, size_t n);
 /* The last path component (after '/' or '\\'). Points into path. */
 const char *cc_basename(const char *path);
 
+/* The driver's version from /proc/driver/nvidia/version's text ("NVRM version:
+ * NVIDIA UNIX Open Kernel Module for x86_64  580.159.04  ..."): the first
+ * dotted number after "Kernel Module". -1 when there is none. */
+int cc_nvrm_version(const char *text, char *out, size_t n);
+
 #endif

@@ -144,3 +144,44 @@ int cudnnctl_have_archives(void)
 {
         return CC_HAVE_LIBARCHIVE;
 }
+
+int cc_nvrm_version(const char *text, char *out, size_t n)
+{
+        const char *p = text ? strstr(text, "Kernel Module") : NULL;
+        const char *eol;
+
+        if (p == NULL || n == 0)
+                return -1;
+        p += 13;
+        eol = strchr(p, '\n');
+        /* "Kernel Module  580.65.06  Sun Jul 27 ..." or "Open Kernel Module for x86_64  580.159.04  Release Build ..."
+         */
+        while (*p && (eol == NULL || p < eol)) {
+                const char *q = p;
+                int dots = 0;
+
+                while (*q == ' ' || *q == '\t')
+                        q++;
+                p = q;
+                while (*q && *q != ' ' && *q != '\t' && *q != '\n') {
+                        dots += *q == '.';
+                        q++;
+                }
+                if (q > p && *p >= '0' && *p <= '9' && dots >= 1) {
+                        size_t k = (size_t)(q - p), i;
+
+                        for (i = 0; i < k; i++)
+                                if (!((p[i] >= '0' && p[i] <= '9') || p[i] == '.'))
+                                        break;
+                        if (i == k && k < n) {
+                                memcpy(out, p, k);
+                                out[k] = '\0';
+                                return 0;
+                        }
+                }
+                if (q == p)
+                        break;
+                p = q;
+        }
+        return -1;
+}

@@ -543,3 +543,10 @@ fail:
         cc_buf_free(&p.str);
         return rv;
 }
+
+int cudnnctl_json_parse(const char *text, size_t len, cudnnctl_value **out, cudnnctl_error *err)
+{
+        if (out == NULL || (text == NULL && len > 0))
+                return cc_err(err, CC_ERR_USAGE, "cudnnctl_json_parse: no text or no place for the result");
+        return cc_json_parse(text ? text : "", len, 64, out, err);
+}

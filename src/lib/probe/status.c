@@ -81,7 +81,10 @@ static const struct code_name cudnn_v9[] = {
     {5004, "CUDNN_STATUS_EXECUTION_FAILED_CURAND"},
 };
 
-/* CUresult (cuda.h): the ones a probe meets. */
+/* CUresult (cuda.h): the ones a probe meets. The driver API has no
+ * "insufficient driver" code (cudaErrorInsufficientDriver, 35, is the
+ * runtime's). kb/status.tsv and kb/cuda_errors.tsv hold the same names
+ * (tests/unit/test_explain.c checks that they agree). */
 static const struct code_name cu_result[] = {
     {0, "CUDA_SUCCESS"},
     {1, "CUDA_ERROR_INVALID_VALUE"},
@@ -89,7 +92,6 @@ static const struct code_name cu_result[] = {
     {3, "CUDA_ERROR_NOT_INITIALIZED"},
     {4, "CUDA_ERROR_DEINITIALIZED"},
     {34, "CUDA_ERROR_STUB_LIBRARY"},
-    {35, "CUDA_ERROR_INSUFFICIENT_DRIVER"},
     {36, "CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER"},
     {46, "CUDA_ERROR_DEVICE_UNAVAILABLE"},
     {100, "CUDA_ERROR_NO_DEVICE"},

@@ -20,6 +20,7 @@
 #include "../platform/platform.h"
 #include "../probe/compile.h"
 #include "../probe/probe.h"
+#include "verify.h"
 
 #define TRY(x)                                                                                                         \
         do {                                                                                                           \
@@ -586,22 +587,15 @@ static char *find_stub(struct vctx *v, cc_error *err)
 /* /proc/driver/nvidia/version: "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.95.05  ..." */
 static char *kernel_module_version(cc_error *err)
 {
-        char *text = NULL, *p, *q, *out = NULL;
+        char *text = NULL, *out = NULL;
+        char vb[64];
         size_t len;
         cc_error ignore = {0};
 
         if (cc_read_stream("/proc/driver/nvidia/version", 65536, &text, &len, &ignore) < 0)
                 return NULL;
-        p = strstr(text, "Kernel Module");
-        if (p != NULL) {
-                p += 13;
-                while (*p == ' ')
-                        p++;
-                for (q = p; *q && *q != ' ' && *q != '\n'; q++)
-                        ;
-                if (q > p)
-                        out = cc_strndup(err, p, (size_t)(q - p));
-        }
+        if (cc_nvrm_version(text, vb, sizeof(vb)) == 0)
+                out = cc_strdup(err, vb);
         free(text);
         return out;
 }
@@ -1440,6 +1434,12 @@ fail:
 
 int cudnnctl_verify(cudnnctl_machine *m, const cudnnctl_verify_options *opts, cudnnctl_value **out, cudnnctl_error *err)
 {
+        return cc_verify_listed(m, opts, NULL, out, err);
+}
+
+int cc_verify_listed(cc_machine *m, const cudnnctl_verify_options *opts, const cc_value *listed, cc_value **out,
+                     cc_error *err)
+{
         cudnnctl_verify_options defaults;
         struct vctx v;
         cudnnctl_list_options lo;
@@ -1464,7 +1464,7 @@ int cudnnctl_verify(cudnnctl_machine *m, const cudnnctl_verify_options *opts, cu
         memset(&lo, 0, sizeof(lo));
         /* INSTALL as a path is searched too, where the usual places miss it:
          * a library file's directory, and the prefix above lib/, lib64/, bin/. */
-        if (opts->install != NULL && (extra[0] = cc_machine_abs(m, opts->install, err)) != NULL) {
+        if (listed == NULL && opts->install != NULL && (extra[0] = cc_machine_abs(m, opts->install, err)) != NULL) {
                 cc_stat st;
 
                 if (cc_tree_stat(m->tree, extra[0], &st, NULL) == 0 && st.type == CC_FT_FILE) {
@@ -1486,7 +1486,13 @@ int cudnnctl_verify(cudnnctl_machine *m, const cudnnctl_verify_options *opts, cu
                 }
         }
         cc_err_clear(err);
-        rc = cudnnctl_list(m, &lo, &list, err);
+        if (listed != NULL) {
+                /* the caller listed the machine already (the doctor) */
+                list = cc_v_copy(listed, err);
+                rc = list ? 0 : -1;
+        } else {
+                rc = cudnnctl_list(m, &lo, &list, err);
+        }
         free(extra[0]);
         free(extra[1]);
         if (rc < 0)

@@ -1,0 +1,20 @@
+# Writes OUT, a C file holding the bytes of every knowledge-base table given
+# in TABLES (a ;-separated list of .tsv files), so the tables are compiled in
+# and the program needs no data files. Run by the build (add_custom_command).
+set(body "/* Generated from the kb directory's .tsv files by cmake/embed-kb.cmake: do not edit. */\n#include \"kb/kb.h\"\n\n")
+set(entries "")
+set(i 0)
+foreach(f IN LISTS TABLES)
+  get_filename_component(name "${f}" NAME_WE)
+  file(READ "${f}" hex HEX)
+  string(LENGTH "${hex}" hexlen)
+  math(EXPR size "${hexlen} / 2")
+  string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," bytes "${hex}")
+  string(REGEX REPLACE "((0x..,){32})" "\\1\n" bytes "${bytes}")
+  string(APPEND body "static const unsigned char kb_${i}[] = {\n${bytes}0x00};\n")
+  string(APPEND entries "    {\"${name}\", (const char *)kb_${i}, ${size}},\n")
+  math(EXPR i "${i} + 1")
+endforeach()
+string(APPEND body "\nconst struct cc_kb_blob cc_kb_blobs[] = {\n${entries}    {0, 0, 0},\n};\n")
+file(WRITE "${OUT}.tmp" "${body}")
+execute_process(COMMAND "${CMAKE_COMMAND}" -E copy_if_different "${OUT}.tmp" "${OUT}")

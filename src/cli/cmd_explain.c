@@ -1,0 +1,233 @@
+/* cudnnctl explain CODE-or-TEXT: what an error means, its likely causes, the
+ * commands that show which one applies, the fix. */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { OPT_JSON = 1, OPT_MAJOR, OPT_SYSTEM, OPT_FILE, OPT_VERBOSE, OPT_HELP };
+enum { MAX_INPUT = 64 << 20 };
+
+static const struct cli_opt opts[] = {
+    {"json", 0, 0, OPT_JSON},
+    {"major", 0, 1, OPT_MAJOR},
+    {"system", 0, 1, OPT_SYSTEM},
+    {"file", 'f', 1, OPT_FILE},
+    {"verbose", 'v', 0, OPT_VERBOSE},
+    {"help", 'h', 0, OPT_HELP},
+    {NULL, 0, 0, 0},
+};
+
+/* The whole of a file or of standard input ("-"); NULL after printing why. */
+static char *read_all(const struct cli_cmd *cmd, const char *path, size_t *len, int *missing)
+{
+        FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+        char *buf = NULL;
+        size_t cap = 0, n = 0;
+
+        *missing = 0;
+        if (f == NULL) {
+                *missing = errno == ENOENT;
+                cli_error(cmd, "%s: %s", path, strerror(errno));
+                return NULL;
+        }
+        for (;;) {
+                size_t got;
+
+                if (n == cap) {
+                        char *nb;
+
+                        if (cap >= (size_t)MAX_INPUT) {
+                                cli_error(cmd, "%s: larger than %d MiB", strcmp(path, "-") ? path : "standard input",
+                                          MAX_INPUT >> 20);
+                                goto fail;
+                        }
+                        cap = cap ? cap * 2 : 65536;
+                        nb = realloc(buf, cap + 1);
+                        if (nb == NULL) {
+                                cli_error(cmd, "out of memory reading %s", path);
+                                goto fail;
+                        }
+                        buf = nb;
+                }
+                got = fread(buf + n, 1, cap - n, f);
+                n += got;
+                if (got == 0)
+                        break;
+        }
+        if (ferror(f)) {
+                cli_error(cmd, "%s: read error", strcmp(path, "-") ? path : "standard input");
+                goto fail;
+        }
+        if (f != stdin)
+                fclose(f);
+        if (buf == NULL && (buf = malloc(1)) == NULL) {
+                cli_error(cmd, "out of memory");
+                return NULL;
+        }
+        buf[n] = '\0';
+        *len = n;
+        return buf;
+fail:
+        if (f != stdin)
+                fclose(f);
+        free(buf);
+        return NULL;
+}
+
+/* The input as it goes into one line of an error message. */
+static void echo(const char *s, size_t len, char *out, size_t size)
+{
+        size_t i, o = 0;
+
+        for (i = 0; i < len && o + 5 < size; i++) {
+                unsigned char c = (unsigned char)s[i];
+
+                if (i == 60) {
+                        memcpy(out + o, "...", 3);
+                        o += 3;
+                        break;
+                }
+                out[o++] = (c < 0x20 || c >= 0x7F) ? '?' : (char)c;
+        }
+        out[o] = '\0';
+}
+
+int cmd_explain(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env *env)
+{
+        cudnnctl_explain_options eo = {0, 0, 0};
+        cudnnctl_value *doc = NULL;
+        cudnnctl_error err = {0};
+        struct cli_parser p;
+        const char *file = NULL;
+        char *input = NULL;
+        size_t len = 0, nwords = 0;
+        int json = 0, verbose = 0, id, status = CLI_OK, i;
+        const char **words = calloc((size_t)argc + 1, sizeof(char *));
+
+        if (words == NULL) {
+                cli_error(cmd, "out of memory");
+                return CLI_FAILURE;
+        }
+        cli_parser_init(&p, argc, argv);
+        while ((id = cli_next(&p, opts, cmd)) != CLI_END) {
+                switch (id) {
+                case OPT_JSON:
+                        json = 1;
+                        break;
+                case OPT_VERBOSE:
+                        verbose = 1;
+                        break;
+                case OPT_MAJOR:
+                        if (strcmp(p.arg, "8") == 0)
+                                eo.major = 8;
+                        else if (strcmp(p.arg, "9") == 0)
+                                eo.major = 9;
+                        else {
+                                cli_error(cmd, "--major takes 8 or 9, not '%s'", p.arg);
+                                goto usage;
+                        }
+                        break;
+                case OPT_SYSTEM:
+                        if (strcmp(p.arg, "linux") == 0)
+                                eo.system = CUDNNCTL_SYSTEM_LINUX;
+                        else if (strcmp(p.arg, "windows") == 0)
+                                eo.system = CUDNNCTL_SYSTEM_WINDOWS;
+                        else {
+                                cli_error(cmd, "--system takes linux or windows, not '%s'", p.arg);
+                                goto usage;
+                        }
+                        break;
+                case OPT_FILE:
+                        file = p.arg;
+                        break;
+                case OPT_HELP:
+                        cli_usage(cmd);
+                        free((void *)words);
+                        return CLI_OK;
+                case CLI_POSITIONAL:
+                        words[nwords++] = p.arg;
+                        break;
+                default:
+                        goto usage;
+                }
+        }
+        if (file != NULL && nwords > 0) {
+                cli_error(cmd, "give the text either as arguments or with --file, not both");
+                goto usage;
+        }
+        if (file == NULL && nwords == 1 && strcmp(words[0], "-") == 0)
+                file = "-";
+        if (file != NULL) {
+                int missing;
+
+                input = read_all(cmd, file, &len, &missing);
+                if (input == NULL) {
+                        status = missing ? CLI_NOTFOUND : CLI_FAILURE;
+                        goto done;
+                }
+        } else if (nwords > 0) {
+                size_t total = 0, o = 0;
+
+                for (i = 0; i < (int)nwords; i++)
+                        total += strlen(words[i]) + 1;
+                input = malloc(total + 1);
+                if (input == NULL) {
+                        cli_error(cmd, "out of memory");
+                        status = CLI_FAILURE;
+                        goto done;
+                }
+                for (i = 0; i < (int)nwords; i++) {
+                        size_t n = strlen(words[i]);
+
+                        if (i > 0)
+                                input[o++] = ' ';
+                        memcpy(input + o, words[i], n);
+                        o += n;
+                }
+                input[o] = '\0';
+                len = o;
+        } else {
+                cli_error(cmd, "what to explain: a status, an error code or a message (see 'cudnnctl explain --help')");
+                goto usage;
+        }
+        eo.input_len = len;
+        if (cudnnctl_explain(len ? input : "", &eo, &doc, &err) < 0) {
+                cli_error(cmd, "%s", err.msg);
+                status = err.code == CUDNNCTL_ERR_LIMIT || err.code == CUDNNCTL_ERR_USAGE ? CLI_USAGE : CLI_FAILURE;
+                goto done;
+        }
+        if (cudnnctl_value_len(cudnnctl_value_get(doc, "matches")) == 0) {
+                const cudnnctl_value *sugg = cudnnctl_value_get(doc, "suggestions");
+                const cudnnctl_value *notes = cudnnctl_value_get(doc, "notes");
+                char what[80], line[400] = "";
+                size_t k;
+
+                echo(input, len, what, sizeof(what));
+                for (k = 0; k < cudnnctl_value_len(notes); k++)
+                        snprintf(line + strlen(line), sizeof(line) - strlen(line), "; %s",
+                                 cudnnctl_value_str(cudnnctl_value_at(notes, k)));
+                for (k = 0; k < cudnnctl_value_len(sugg); k++)
+                        snprintf(line + strlen(line), sizeof(line) - strlen(line), "%s%s", k ? ", " : "; did you mean ",
+                                 cudnnctl_value_str(cudnnctl_value_at(sugg, k)));
+                if (len == 0)
+                        cli_error(cmd, "not recognised: the input is empty");
+                else
+                        cli_error(cmd, "'%s' is not recognised%s%s", what, line, cudnnctl_value_len(sugg) ? "?" : "");
+                if (json)
+                        status = cli_print_doc(cmd, doc, 1, 0, cudnnctl_explain_text, verbose);
+                if (status == CLI_OK)
+                        status = CLI_NOTFOUND;
+                goto done;
+        }
+        status = cli_print_doc(cmd, doc, json, env->color_ok, cudnnctl_explain_text, verbose);
+done:
+        cudnnctl_value_free(doc);
+        free(input);
+        free((void *)words);
+        return status;
+usage:
+        free((void *)words);
+        return CLI_USAGE;
+}

@@ -1,0 +1,498 @@
+/* Checks on the run-time proof (the verify facts) and on the GPUs and the
+ * driver against the knowledge base: no driver or no device (the reason for
+ * CUDNN_STATUS_NOT_INITIALIZED), a driver too old for the CUDA runtime,
+ * GPUs a cuDNN build cannot run on (the guide's own pair on Hopper),
+ * version checks and mixed loads, GPU results that disagree, a crash while
+ * loading, the compile layer, and nvidia-smi's "CUDA Version" taken for the
+ * toolkit's. */
+#include "doctor.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../kb/query.h"
+
+#define TRY(x)                                                                                                         \
+        do {                                                                                                           \
+                if ((x) < 0)                                                                                           \
+                        return -1;                                                                                     \
+        } while (0)
+
+/* The verify document of the installation a plain program gets (or the
+ * first proved). */
+static const cc_value *plain_verify(const struct cc_dctx *d, int64_t *id)
+{
+        size_t i;
+
+        for (i = 0; i < cc_v_len(d->verify); i++) {
+                const cc_value *e = cc_v_at(d->verify, i);
+                const char *role = cc_v_get_str(e, "role");
+
+                if (role != NULL && strcmp(role, "other") != 0 &&
+                    cc_v_type(cc_v_get(e, "document")) == CUDNNCTL_OBJECT) {
+                        *id = cc_v_getint(cc_v_get(e, "installation"));
+                        return cc_v_get(e, "document");
+                }
+        }
+        return NULL;
+}
+
+/* The CUDA major in a package name or version: libcudnn9-cuda-12,
+ * 8.9.7.29-1+cuda12.2; 0 when none. */
+static long pkg_cuda(const char *s, const char *mark)
+{
+        const char *p = s ? strstr(s, mark) : NULL;
+        long v = 0;
+
+        if (p == NULL)
+                return 0;
+        for (p += strlen(mark); *p >= '0' && *p <= '9' && v < 100; p++)
+                v = v * 10 + (*p - '0');
+        return v >= 7 && v < 100 ? v : 0;
+}
+
+/* The CUDA major the cuDNN libraries of installation id load at run time
+ * (libcublasLt.so.12, libnvrtc.so.12 named in them: the deps facts); 0. */
+static long deps_cuda(const struct cc_dctx *d, int64_t id)
+{
+        const cc_value *nodes = cc_v_get(cc_dx_deps_of(d, id), "nodes");
+        size_t i, k;
+
+        for (i = 0; i < cc_v_len(nodes); i++) {
+                const cc_value *edges = cc_v_get(cc_v_at(nodes, i), "edges");
+                const char *np = cc_v_get_str(cc_v_at(nodes, i), "path");
+
+                if (np == NULL || !cc_starts_with(cc_basename(np), "libcudnn"))
+                        continue;
+                for (k = 0; k < cc_v_len(edges); k++) {
+                        const char *n = cc_v_get_str(cc_v_at(edges, k), "name");
+                        long v;
+
+                        if (n == NULL || !(cc_starts_with(n, "libcublasLt.so.") || cc_starts_with(n, "libnvrtc.so.")))
+                                continue;
+                        v = pkg_cuda(n, ".so.");
+                        if (v > 0)
+                                return v;
+                }
+        }
+        return 0;
+}
+
+/* The CUDA version an installation was built for: cudnnGetCudartVersion
+ * (13010 -> 13.1), else the wheel's cuda_major, the package's name or
+ * version (libcudnn9-cuda-12, 8.9.7.29-1+cuda12.2), the CUDA libraries its
+ * files name; else unknown. */
+static void built_for(const struct cc_dctx *d, const cc_value *inst, const cc_value *vdoc, cudnnctl_ver *cuda)
+{
+        int64_t cv = cc_v_getint(cc_v_path(vdoc, "probes/cudnn/facts/cudart_version"));
+        const cc_value *vs = cc_v_get(inst, "versions");
+        const cc_value *pk = cc_v_path(inst, "provenance/packages");
+        size_t i;
+        long m;
+
+        memset(cuda, 0, sizeof(*cuda));
+        if (cv >= 1000) {
+                cudnnctl_cuda_decode((long)cv, cuda);
+                return;
+        }
+        for (i = 0; i < cc_v_len(vs); i++)
+                if (cc_v_get(cc_v_at(vs, i), "cuda_major") != NULL) {
+                        cuda->n = 1;
+                        cuda->part[0] = (long)cc_v_getint(cc_v_get(cc_v_at(vs, i), "cuda_major"));
+                        return;
+                }
+        for (i = 0; i < cc_v_len(pk); i++) {
+                const char *nm = cc_v_get_str(cc_v_at(pk, i), "name"), *ver = cc_v_get_str(cc_v_at(pk, i), "version");
+
+                if (nm == NULL || !cc_starts_with(nm, "libcudnn"))
+                        continue;
+                if ((m = pkg_cuda(nm, "-cuda-")) > 0 || (m = pkg_cuda(ver, "+cuda")) > 0) {
+                        cuda->n = 1;
+                        cuda->part[0] = m;
+                        return;
+                }
+        }
+        if ((m = deps_cuda(d, cc_v_getint(cc_v_get(inst, "id")))) > 0) {
+                cuda->n = 1;
+                cuda->part[0] = m;
+        }
+}
+
+/* A driver version as NVIDIA writes it: 470.42.01, 527.41. */
+static const char *drv_str(const cudnnctl_ver *v, char *buf, size_t n)
+{
+        if (v->n >= 3)
+                snprintf(buf, n, "%ld.%02ld.%02ld", v->part[0], v->part[1], v->part[2]);
+        else if (v->n == 2)
+                snprintf(buf, n, "%ld.%02ld", v->part[0], v->part[1]);
+        else
+                cudnnctl_ver_str(v, buf, n);
+        return buf;
+}
+
+static const char *driver_install_fix(const struct cc_dctx *d)
+{
+        if (d->windows)
+                return "install the NVIDIA driver for this GPU from nvidia.com (or Windows Update), then reboot";
+        if (cc_v_getbool(cc_v_path(d->host, "wsl/detected")))
+                return "WSL uses the Windows driver: install or update the NVIDIA driver on Windows (not inside "
+                       "WSL), then 'wsl --shutdown'";
+        return "install the NVIDIA driver: Debian 12 'sudo apt-get install nvidia-driver' (non-free), Ubuntu "
+               "'sudo ubuntu-drivers install', or NVIDIA's CUDA repository 'sudo apt-get install cuda-drivers'; "
+               "then reboot";
+}
+
+static int driver_state(struct cc_dctx *d)
+{
+        int64_t id = 0;
+        const cc_value *pv = plain_verify(d, &id);
+        const cc_value *c = cc_dx_verify_check(pv, "driver"), *ev = cc_v_get(c, "evidence");
+        const char *state = cc_v_get_str(ev, "state");
+        const cc_value *inst = cc_dx_install(d, id);
+        cudnnctl_ver cuda, exact, floor;
+        cc_kb_answer a;
+        char need[160] = "";
+        cc_value *f;
+        char *line;
+
+        if (!d->live || state == NULL || strcmp(state, "ok") == 0)
+                return 0;
+        built_for(d, inst, pv, &cuda);
+        memset(&a, 0, sizeof(a));
+        memset(&exact, 0, sizeof(exact));
+        memset(&floor, 0, sizeof(floor));
+        if (cuda.n > 0)
+                (void)cc_kb_min_driver(&cuda, d->windows ? CUDNNCTL_SYSTEM_WINDOWS : CUDNNCTL_SYSTEM_LINUX, &exact,
+                                       &floor, &a);
+        if (exact.n > 0 || floor.n > 0) {
+                char b1[32], b2[32], b3[32];
+
+                if (exact.n > 0)
+                        snprintf(need, sizeof(need),
+                                 " (cuDNN here is built for CUDA %s: driver %s or newer; at least %s with CUDA's "
+                                 "minor-version compatibility)",
+                                 cudnnctl_ver_str(&cuda, b1, sizeof(b1)), drv_str(&exact, b2, sizeof(b2)),
+                                 floor.n ? drv_str(&floor, b3, sizeof(b3)) : "unknown");
+                else
+                        snprintf(need, sizeof(need),
+                                 " (cuDNN here is built for CUDA %s: driver %s or newer, CUDA %ld's minor-version "
+                                 "compatibility floor)",
+                                 cudnnctl_ver_str(&cuda, b1, sizeof(b1)), drv_str(&floor, b3, sizeof(b3)),
+                                 cuda.part[0]);
+        }
+        if (strcmp(state, "no-driver") == 0 || strcmp(state, "stub-only") == 0) {
+                f = cc_finding(d, "not-initialized", "warning", "driver",
+                               "no NVIDIA driver%s: cudnnCreate returns CUDNN_STATUS_NOT_INITIALIZED, so nothing can "
+                               "run on a GPU and the GPU checks could not run",
+                               strcmp(state, "stub-only") == 0 ? " (only the CUDA toolkit's stub libcuda.so, which is "
+                                                                 "for linking, not running)"
+                                                               : "");
+                TRY(cc_finding_ev_str(f, "state", state, d->err));
+                TRY(cc_finding_ev_str(f, "detail", cc_v_get_str(c, "summary"), d->err));
+                TRY(cc_finding_ev(f, "handle",
+                                  cc_v_copy(cc_v_get(cc_dx_verify_check(pv, "handle"), "evidence"), d->err), d->err));
+                return cc_finding_fix(f, d->err, "%s%s", driver_install_fix(d), need);
+        }
+        if (strcmp(state, "stub-loaded") == 0) {
+                f = cc_finding(d, "not-initialized", "error", "driver",
+                               "the loader finds the CUDA toolkit's stub libcuda instead of the driver: every CUDA "
+                               "call fails (cudaErrorStubLibrary, 34)");
+                TRY(cc_finding_ev_str(f, "state", state, d->err));
+                TRY(cc_finding_ev_str(f, "detail", cc_v_get_str(c, "summary"), d->err));
+                TRY(cc_finding_ev_str(f, "library", cc_v_get_str(ev, "library"), d->err));
+                return cc_finding_fix(f, d->err,
+                                      "remove the toolkit's lib/stubs (or lib64/stubs) directory from LD_LIBRARY_PATH "
+                                      "and from /etc/ld.so.conf.d, then 'sudo ldconfig'");
+        }
+        if (strcmp(state, "hidden") == 0) {
+                char *u = cc_fix_unset(d, "CUDA_VISIBLE_DEVICES", d->err);
+
+                if (u == NULL)
+                        return -1;
+                f = cc_finding(d, "not-initialized", "warning", "driver",
+                               "CUDA_VISIBLE_DEVICES hides every GPU the driver has: cuDNN sees no device");
+                if (cc_finding_ev_str(f, "CUDA_VISIBLE_DEVICES",
+                                      cc_v_get_str(cc_v_get(d->host, "env"), "CUDA_VISIBLE_DEVICES"), d->err) < 0 ||
+                    cc_finding_fix(f, d->err, "%s (or list the GPUs to use, e.g. 0)", u) < 0) {
+                        free(u);
+                        return -1;
+                }
+                free(u);
+                return 0;
+        }
+        if (strcmp(state, "no-device") == 0) {
+                f = cc_finding(d, "not-initialized", "warning", "driver",
+                               "the NVIDIA driver is loaded but reports no usable GPU: cudnnCreate fails with "
+                               "CUDNN_STATUS_NOT_INITIALIZED");
+                TRY(cc_finding_ev_str(f, "detail", cc_v_get_str(c, "summary"), d->err));
+                return cc_finding_fix(f, d->err,
+                                      "check 'nvidia-smi' and 'dmesg | grep -i nvrm'; in a container, run it with the "
+                                      "GPUs (--gpus all); in a VM, pass the GPU through");
+        }
+        if (strcmp(state, "too-old") == 0) {
+                f = cc_finding(d, "driver-too-old", "error", "driver", "%s", cc_v_get_str(c, "summary"));
+                TRY(cc_finding_ev(f, "driver", cc_v_copy(ev, d->err), d->err));
+                return cc_finding_fix(f, d->err, "update the NVIDIA driver%s", need);
+        }
+        line = cc_asprintf(d->err, "%s", cc_v_get_str(c, "summary") ? cc_v_get_str(c, "summary") : state);
+        if (line == NULL)
+                return -1;
+        f = cc_finding(d, "not-initialized", "error", "driver", "the CUDA driver could not be used: %s", line);
+        free(line);
+        TRY(cc_finding_ev(f, "driver", cc_v_copy(ev, d->err), d->err));
+        return cc_finding_fix(f, d->err, "%s", driver_install_fix(d));
+}
+
+/* Static: the driver's files against what the installations need. */
+static int driver_static(struct cc_dctx *d)
+{
+        const cc_value *df = cc_v_get(d->host, "driver_files");
+        const char *dv = cc_v_get_str(df, "version");
+        const cc_value *insts = cc_v_get(d->list, "installations");
+        cudnnctl_ver drv;
+        size_t i;
+
+        if (d->live || cc_v_len(insts) == 0)
+                return 0;
+        if (dv == NULL || cudnnctl_ver_parse(dv, &drv) < 0) {
+                if (cc_v_len(cc_v_get(df, "files")) > 0)
+                        return 0;
+                {
+                        cc_value *f = cc_finding(d, "not-initialized", "warning", "driver",
+                                                 "no NVIDIA driver library (libcuda.so.<version> / nvcuda.dll) in "
+                                                 "this tree: programs here cannot use a GPU unless the driver comes "
+                                                 "from the host (containers get it at run time)");
+
+                        TRY(cc_finding_ev_str(f, "mode", "static", d->err));
+                        return cc_finding_fix(f, d->err, "%s", driver_install_fix(d));
+                }
+        }
+        for (i = 0; i < cc_v_len(insts); i++) {
+                const cc_value *in = cc_v_at(insts, i);
+                cudnnctl_ver cuda;
+                cc_kb_answer a;
+                char b[32];
+                cc_value *f;
+
+                built_for(d, in, NULL, &cuda);
+                if (cuda.n == 0)
+                        continue;
+                memset(&a, 0, sizeof(a));
+                cudnnctl_ver_str(&cuda, b, sizeof(b)); /* "12" when only the major is known */
+                if (cuda.n == 1) {
+                        /* only the major: the minor-version-compatibility floor applies */
+                        cuda.n = 2;
+                        cuda.part[1] = 0;
+                }
+                if (cc_kb_driver_runs_cuda(&drv, &cuda, d->windows ? CUDNNCTL_SYSTEM_WINDOWS : CUDNNCTL_SYSTEM_LINUX,
+                                           &a) != CC_KB_NO)
+                        continue;
+                f = cc_finding(d, "driver-too-old", "error", "driver",
+                               "driver %s (from its files) is too old for cuDNN %s built for CUDA %s: %s", dv,
+                               cc_v_get_str(in, "version") ? cc_v_get_str(in, "version") : "?", b, a.reason);
+                TRY(cc_finding_ev_str(f, "driver_version", dv, d->err));
+                TRY(cc_finding_ev_str(f, "built_for_cuda", b, d->err));
+                TRY(cc_finding_ev(f, "installation", cc_v_int(cc_v_getint(cc_v_get(in, "id")), d->err), d->err));
+                TRY(cc_finding_ev_str(f, "source", a.source, d->err));
+                TRY(cc_finding_fix(f, d->err, "update the NVIDIA driver (%s)", a.reason));
+        }
+        return 0;
+}
+
+/* Each GPU against the cuDNN build a plain program gets (and the others proved). */
+static int gpu_arch(struct cc_dctx *d)
+{
+        const cc_value *dev = cc_dx_devices(d);
+        size_t i, g;
+
+        for (i = 0; i < cc_v_len(d->verify); i++) {
+                const cc_value *e = cc_v_at(d->verify, i), *vdoc = cc_v_get(e, "document");
+                const cc_value *inst = cc_dx_install(d, cc_v_getint(cc_v_get(e, "installation")));
+                int64_t maxdev = cc_v_getint(cc_v_path(vdoc, "probes/cudnn/facts/max_device_version"));
+                cudnnctl_ver ver, cuda;
+
+                if (inst == NULL || cudnnctl_ver_parse(cc_v_get_str(inst, "version"), &ver) < 0)
+                        continue;
+                built_for(d, inst, vdoc, &cuda);
+                for (g = 0; g < cc_v_len(dev); g++) {
+                        const cc_value *gp = cc_v_at(dev, g);
+                        int sm =
+                            (int)(cc_v_getint(cc_v_get(gp, "cc_major")) * 10 + cc_v_getint(cc_v_get(gp, "cc_minor")));
+                        const char *name = cc_v_get_str(gp, "name") ? cc_v_get_str(gp, "name") : "GPU";
+                        cc_kb_answer a;
+                        int guide = 0, r;
+                        cc_value *f;
+                        char b1[32], b2[32];
+
+                        memset(&a, 0, sizeof(a));
+                        r = cc_kb_cudnn_runs_on(&ver, &cuda, sm, &a);
+                        if (r != CC_KB_NO && !(maxdev > 0 && sm * 10 > maxdev && ver.part[0] >= 9))
+                                continue;
+                        guide = ver.part[0] == 8 && ver.part[1] == 2 && sm >= 89;
+                        f = cc_finding(d,
+                                       guide                      ? "guide-pair-unsupported-gpu"
+                                       : r == CC_KB_NO && sm < 75 ? "gpu-too-old"
+                                                                  : "gpu-too-new",
+                                       "error", "driver", "cuDNN %s (built for CUDA %s) cannot run on %s (sm_%d): %s",
+                                       cudnnctl_ver_str(&ver, b1, sizeof(b1)),
+                                       cuda.n ? cudnnctl_ver_str(&cuda, b2, sizeof(b2)) : "unknown", name, sm,
+                                       r == CC_KB_NO ? a.reason : "the GPU is newer than the library's maximum");
+                        TRY(cc_finding_ev(f, "installation", cc_v_int(cc_v_getint(cc_v_get(inst, "id")), d->err),
+                                          d->err));
+                        TRY(cc_finding_ev(f, "compute_capability", cc_v_strf(d->err, "%d.%d", sm / 10, sm % 10),
+                                          d->err));
+                        if (maxdev > 0)
+                                TRY(cc_finding_ev(f, "cudnnGetMaxDeviceVersion", cc_v_int(maxdev, d->err), d->err));
+                        TRY(cc_finding_ev_str(f, "source", a.source, d->err));
+                        TRY(cc_finding_fix(f, d->err,
+                                           "install a cuDNN built for this GPU: 'cudnnctl compat --gpu sm_%d' lists "
+                                           "the releases and CUDA builds that support it (for sm_%d: %s)",
+                                           sm, sm,
+                                           sm >= 100  ? "cuDNN 9.7+ built for CUDA 12.8 or later"
+                                           : sm >= 89 ? "cuDNN 8.9 or 9.x, or the CUDA 11.8 build of 8.6+"
+                                                      : "a release whose support matrix lists it"));
+                }
+        }
+        return 0;
+}
+
+static int proof(struct cc_dctx *d)
+{
+        size_t i;
+
+        if (!d->live)
+                return 0;
+        for (i = 0; i < cc_v_len(d->verify); i++) {
+                const cc_value *e = cc_v_at(d->verify, i), *vdoc = cc_v_get(e, "document");
+                int64_t id = cc_v_getint(cc_v_get(e, "installation"));
+                const cc_value *inst = cc_dx_install(d, id);
+                const char *prefix = cc_v_get_str(inst, "prefix");
+                const char *drv_state;
+                int major = cc_dx_major(inst);
+                static const struct {
+                        const char *check, *slug, *area;
+                } map[] = {
+                    {"probe", "cudnn-probe-crashed", "runtime"},
+                    {"version-checks", "v9-sublibrary-version-mismatch", "runtime"},
+                    {"one-directory", "v9-sublibrary-version-mismatch", "runtime"},
+                    {"load", "v9-sublibrary-loading-failed", "runtime"},
+                    {"version", "header-lib-mismatch", "headers"},
+                    {"cudart", "cuda-major-mismatch", "runtime"},
+                    {"handle", "not-initialized", "runtime"},
+                    {"gpu-work", "gpu-work-wrong", "runtime"},
+                    {"compile", "host-compiler-toolset", "headers"},
+                };
+                size_t k;
+
+                if (vdoc == NULL) {
+                        cc_value *f;
+
+                        if (cc_v_get_str(e, "error") == NULL)
+                                continue;
+                        f = cc_finding(d, "cudnn-probe-crashed", "warning", "runtime",
+                                       "installation %lld (%s) could not be verified: %s", (long long)id,
+                                       prefix ? prefix : "?", cc_v_get_str(e, "error"));
+                        TRY(cc_finding_fix(f, d->err, "run 'cudnnctl verify %lld -v' to see why", (long long)id));
+                        continue;
+                }
+                drv_state = cc_v_get_str(cc_v_get(cc_dx_verify_check(vdoc, "driver"), "evidence"), "state");
+                for (k = 0; k < CC_ARRAY_LEN(map); k++) {
+                        const cc_value *c = cc_dx_verify_check(vdoc, map[k].check);
+                        const char *st = cc_v_get_str(c, "status"), *slug = map[k].slug;
+                        const char *sum = cc_v_get_str(c, "summary");
+                        cc_value *f;
+
+                        if (st == NULL || strcmp(st, "failed") != 0)
+                                continue;
+                        if (strcmp(map[k].check, "handle") == 0 && drv_state != NULL && strcmp(drv_state, "ok") != 0)
+                                continue; /* cudnnCreate fails because of the driver: driver_state says it */
+                        if (major == 8 && !d->windows &&
+                            (strcmp(map[k].check, "version-checks") == 0 || strcmp(map[k].check, "one-directory") == 0))
+                                slug = "linux-v8-mixed-helpers";
+                        if (d->windows && strcmp(map[k].check, "one-directory") == 0)
+                                slug = "win-sublib-127";
+                        if (strcmp(map[k].check, "load") == 0 && d->windows)
+                                slug = "win-sublib-126";
+                        if (strcmp(map[k].check, "load") == 0 && sum != NULL &&
+                            (strstr(sum, "signal") || strstr(sum, "timed out") || strstr(sum, "crash")))
+                                slug = "cudnn-probe-crashed";
+                        if (strcmp(map[k].check, "compile") == 0 &&
+                            cc_v_len(cc_v_path(vdoc, "compile/missing_headers")))
+                                slug = "header-missing";
+                        if (strcmp(map[k].check, "gpu-work") == 0 && sum != NULL &&
+                            (strstr(sum, "ARCH_MISMATCH") || strstr(sum, "no kernel image") ||
+                             strstr(sum, "EXECUTION_FAILED")))
+                                slug = "gpu-too-new";
+                        f = cc_finding(d, slug, "error", map[k].area, "installation %lld (%s): %s", (long long)id,
+                                       prefix ? prefix : "?", sum ? sum : "failed");
+                        TRY(cc_finding_ev_str(f, "check", map[k].check, d->err));
+                        TRY(cc_finding_ev(f, "values", cc_v_copy(cc_v_get(c, "evidence"), d->err), d->err));
+                        TRY(cc_finding_fix(f, d->err, "'cudnnctl verify %lld -v' shows the whole check; %s",
+                                           (long long)id,
+                                           strcmp(slug, "host-compiler-toolset") == 0
+                                               ? "use a host compiler the CUDA toolkit supports, with one "
+                                                 "installation's include and lib directories"
+                                           : strcmp(slug, "header-missing") == 0
+                                               ? "install every cudnn*.h of the library's release beside cudnn.h"
+                                           : strcmp(slug, "cuda-major-mismatch") == 0
+                                               ? "install the cuDNN build for the CUDA major this machine has, or "
+                                                 "that CUDA's runtime libraries"
+                                           : strcmp(slug, "gpu-work-wrong") == 0
+                                               ? "update the driver and cuDNN; if it persists, report it with the "
+                                                 "JSON of 'cudnnctl verify --json --gpu'"
+                                               : "reinstall one complete release of cuDNN and keep other copies "
+                                                 "off the search path"));
+                }
+        }
+        return 0;
+}
+
+/* nvidia-smi's "CUDA Version" is the newest CUDA the driver supports. */
+static int smi_cuda(struct cc_dctx *d)
+{
+        int64_t id = 0;
+        const cc_value *pv = plain_verify(d, &id);
+        const cc_value *ev = cc_v_get(cc_dx_verify_check(pv, "driver"), "evidence");
+        const char *dcuda = cc_v_get_str(ev, "cuda_version");
+        const cc_value *tk = cc_v_get(d->host, "toolkits");
+        cudnnctl_ver dv, tv, newest;
+        char b[32];
+        size_t i;
+        cc_value *f;
+
+        if (!d->live || dcuda == NULL || cudnnctl_ver_parse(dcuda, &dv) < 0)
+                return 0;
+        memset(&newest, 0, sizeof(newest));
+        for (i = 0; i < cc_v_len(tk); i++)
+                if (cudnnctl_ver_parse(cc_v_get_str(cc_v_at(tk, i), "version"), &tv) == 0 &&
+                    cudnnctl_ver_cmp(&tv, &newest) > 0)
+                        newest = tv;
+        if (newest.n > 0) {
+                cudnnctl_ver a = newest;
+
+                a.n = 2;
+                if (cudnnctl_ver_cmp(&a, &dv) >= 0)
+                        return 0;
+        }
+        f = cc_finding(d, "smi-cuda-version-not-toolkit", "info", "toolkit",
+                       "nvidia-smi shows \"CUDA Version: %s\": the newest CUDA this driver supports, not an installed "
+                       "toolkit (%s)",
+                       dcuda, newest.n ? cudnnctl_ver_str(&newest, b, sizeof(b)) : "no CUDA toolkit is installed here");
+        TRY(cc_finding_ev_str(f, "driver_cuda_version", dcuda, d->err));
+        TRY(cc_finding_ev(f, "toolkits", cc_v_copy(tk, d->err), d->err));
+        return cc_finding_fix(f, d->err,
+                              "pick cuDNN by the CUDA version of the toolkit or framework that uses it (here: %s), "
+                              "not by nvidia-smi; 'nvcc --version' shows a toolkit's",
+                              newest.n ? b : "the framework's build, e.g. torch.version.cuda");
+}
+
+int cc_checks_runtime(struct cc_dctx *d)
+{
+        TRY(driver_state(d));
+        TRY(driver_static(d));
+        TRY(gpu_arch(d));
+        TRY(proof(d));
+        TRY(smi_cuda(d));
+        return 0;
+}

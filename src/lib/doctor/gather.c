@@ -1,0 +1,984 @@
+/* cudnnctl doctor: gather the facts of the whole stack into one document,
+ * then run the checks on them (checks.c). Gathering reuses the finding and
+ * proving commands (list, which, deps, verify); what only this command
+ * needs (the search paths' entries, the toolkits, the driver's files, WSL)
+ * is read here, through the machine's tree, so --root fixtures work. */
+#include "doctor.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../formats/json.h"
+#include "../machine/machine.h"
+#include "../platform/platform.h"
+#include "../verify/verify.h"
+
+#define TRY(x)                                                                                                         \
+        do {                                                                                                           \
+                if ((x) < 0)                                                                                           \
+                        goto fail;                                                                                     \
+        } while (0)
+
+enum { MAX_DEPS = 8, MAX_VERIFY = 4, MAX_SMALL = 1 << 20 };
+
+/* ---- the host: environment, search paths, toolkits, driver files ---------- */
+
+static const char *const env_keys[] = {
+    "PATH",
+    "LD_LIBRARY_PATH",
+    "LD_PRELOAD",
+    "CUDA_PATH",
+    "CUDA_HOME",
+    "CUDA_ROOT",
+    "CUDNN_PATH",
+    "CUDNN_HOME",
+    "CUDNN_ROOT",
+    "CONDA_PREFIX",
+    "VIRTUAL_ENV",
+    "CUDA_VISIBLE_DEVICES",
+    "CPATH",
+    "C_INCLUDE_PATH",
+    "CPLUS_INCLUDE_PATH",
+    "LIBRARY_PATH",
+    "SHELL",
+    "PSModulePath",
+    "ComSpec",
+    "TF_FORCE_GPU_ALLOW_GROWTH",
+    "CUDA_MODULE_LOADING",
+    "PYTHONPATH",
+};
+
+static cc_value *env_facts(cc_machine *m, cc_error *err)
+{
+        cc_value *o = cc_v_object(err);
+        size_t i;
+
+        if (o == NULL)
+                return NULL;
+        for (i = 0; i < CC_ARRAY_LEN(env_keys); i++) {
+                const char *v = cc_machine_getenv(m, env_keys[i]);
+
+                if (v != NULL && cc_v_set_str(o, env_keys[i], v, err) < 0)
+                        goto fail;
+        }
+        for (i = 0; i < m->env.kv.n; i++) {
+                /* CUDA_PATH_V12_4 and friends (Windows installers set one per toolkit) */
+                const char *kv = m->env.kv.v[i];
+                const char *eq = strchr(kv, '=');
+
+                if (eq != NULL && cc_starts_with(kv, "CUDA_PATH_V") && (size_t)(eq - kv) < 64) {
+                        char key[64];
+
+                        memcpy(key, kv, (size_t)(eq - kv));
+                        key[eq - kv] = '\0';
+                        if (cc_v_set_str(o, key, eq + 1, err) < 0)
+                                goto fail;
+                }
+        }
+        return o;
+fail:
+        cc_v_free(o);
+        return NULL;
+}
+
+/* One search-path variable, entry by entry: what the loader makes of it. */
+static cc_value *pathvar_facts(cc_machine *m, const char *var, cc_error *err)
+{
+        const char *s = cc_machine_getenv(m, var);
+        char sep = m->system == CC_SYS_WINDOWS ? ';' : ':';
+        cc_strv parts = {0};
+        cc_value *o = NULL, *arr = NULL;
+        size_t i;
+
+        if (s == NULL)
+                return cc_v_null(err);
+        if (cc_split_pathlist(s, sep, 4096, &parts, err) < 0)
+                return NULL;
+        o = cc_v_object(err);
+        arr = cc_v_array(err);
+        if (o == NULL || arr == NULL)
+                goto fail;
+        TRY(cc_v_set_str(o, "variable", var, err));
+        TRY(cc_v_set_int(o, "length", (int64_t)strlen(s), err));
+        for (i = 0; i < parts.n; i++) {
+                const char *e = parts.v[i];
+                cc_value *en = cc_v_object(err);
+                const char *kind;
+
+                TRY(cc_v_push(arr, en, err));
+                TRY(cc_v_set_int(en, "index", (int64_t)i + 1, err));
+                TRY(cc_v_set_str(en, "entry", e, err));
+                kind = e[0] == '\0' ? "empty" : cc_tree_is_abs(m->tree, e) ? "absolute" : "relative";
+                TRY(cc_v_set_str(en, "kind", kind, err));
+                if (strcmp(kind, "absolute") == 0) {
+                        cc_tree_res r;
+
+                        memset(&r, 0, sizeof(r));
+                        if (cc_tree_resolve(m->tree, e, 1, &r, NULL) < 0) {
+                                TRY(cc_v_set_bool(en, "exists", 0, err));
+                                TRY(cc_v_set_str(en, "reason", "outside the tree or not a valid path", err));
+                                continue;
+                        }
+                        TRY(cc_v_set_bool(en, "exists", r.st.type != CC_FT_NONE, err));
+                        if (r.why[0] != '\0')
+                                TRY(cc_v_set_str(en, "reason", r.why, err));
+                        if (r.st.type != CC_FT_NONE) {
+                                TRY(cc_v_set_bool(en, "is_dir", r.st.type == CC_FT_DIR, err));
+                                if (r.canonical != NULL && strcmp(r.canonical, e) != 0)
+                                        TRY(cc_v_set_str(en, "canonical", r.canonical, err));
+                                if (r.st.mode >= 0) {
+                                        TRY(cc_v_set_int(en, "mode", r.st.mode & 07777, err));
+                                        TRY(cc_v_set_bool(en, "world_writable", (r.st.mode & 02) != 0, err));
+                                } else {
+                                        TRY(cc_v_set_null(en, "world_writable", err));
+                                }
+                        }
+                        cc_tree_res_free(&r);
+                }
+        }
+        TRY(cc_v_set(o, "entries", arr, err));
+        cc_strv_free(&parts);
+        return o;
+fail:
+        cc_strv_free(&parts);
+        cc_v_free(o);
+        cc_v_free(arr);
+        return NULL;
+}
+
+static int read_small(cc_machine *m, const char *vpath, char **text, size_t *len)
+{
+        cc_error e = {0};
+
+        *text = NULL;
+        *len = 0;
+        return cc_tree_read(m->tree, vpath, MAX_SMALL, text, len, &e);
+}
+
+/* A toolkit's version from version.json ("cuda": {"version": ...}) or
+ * version.txt ("CUDA Version 11.4.2"). */
+static int toolkit_version(cc_machine *m, const char *prefix, cc_value *tk, cc_error *err)
+{
+        char *p = cc_tree_join(m->tree, prefix, "version.json", err), *text = NULL;
+        size_t len;
+        int rv = -1;
+
+        if (p == NULL)
+                return -1;
+        if (read_small(m, p, &text, &len) == 0) {
+                cc_value *j = NULL;
+                cc_error je = {0};
+
+                if (cc_json_parse(text, len, 16, &j, &je) == 0) {
+                        const char *v = cc_v_get_str(cc_v_get(j, "cuda"), "version");
+
+                        if (v != NULL) {
+                                TRY(cc_v_set_str(tk, "version", v, err));
+                                TRY(cc_v_set_str(tk, "version_source", p, err));
+                        }
+                } else {
+                        TRY(cc_v_set_str(tk, "version_error", je.msg, err));
+                }
+                cc_v_free(j);
+                free(text);
+                text = NULL;
+                if (cc_v_get(tk, "version") != NULL) {
+                        rv = 0;
+                        goto fail;
+                }
+        }
+        free(p);
+        p = cc_tree_join(m->tree, prefix, "version.txt", err);
+        if (p == NULL)
+                return -1;
+        if (read_small(m, p, &text, &len) == 0) {
+                const char *q = strstr(text, "CUDA Version ");
+
+                if (q != NULL) {
+                        size_t k = 0;
+
+                        q += 13;
+                        while (k < 20 && ((q[k] >= '0' && q[k] <= '9') || q[k] == '.'))
+                                k++;
+                        if (k > 0) {
+                                TRY(cc_v_set(tk, "version", cc_v_strn(q, k, err), err));
+                                TRY(cc_v_set_str(tk, "version_source", p, err));
+                        }
+                }
+        }
+        rv = 0;
+fail:
+        free(p);
+        free(text);
+        return rv;
+}
+
+static cc_value *toolkit_facts(cc_machine *m, cc_error *err)
+{
+        static const char *const lin[] = {"/usr/local/cuda", "/usr/local/cuda-*", "/opt/cuda", "/opt/cuda-*",
+                                          "/usr/lib/nvidia-cuda-toolkit"};
+        static const char *const win[] = {"C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v*"};
+        static const char *const envs[] = {"CUDA_PATH", "CUDA_HOME", "CUDA_ROOT"};
+        int w = m->system == CC_SYS_WINDOWS;
+        cc_strv cand = {0}, seen = {0};
+        cc_value *arr = cc_v_array(err);
+        size_t i;
+
+        if (arr == NULL)
+                return NULL;
+        for (i = 0; i < CC_ARRAY_LEN(envs); i++) {
+                const char *v = cc_machine_getenv(m, envs[i]);
+
+                if (v != NULL && v[0] != '\0' && cc_tree_is_abs(m->tree, v))
+                        TRY(cc_strv_push(&cand, v, err));
+        }
+        for (i = 0; i < m->env.kv.n; i++)
+                if (cc_starts_with(m->env.kv.v[i], "CUDA_PATH_V")) {
+                        const char *eq = strchr(m->env.kv.v[i], '=');
+
+                        if (eq != NULL && cc_tree_is_abs(m->tree, eq + 1))
+                                TRY(cc_strv_push(&cand, eq + 1, err));
+                }
+        for (i = 0; i < (w ? CC_ARRAY_LEN(win) : CC_ARRAY_LEN(lin)); i++) {
+                cc_error ge = {0};
+
+                if (cc_tree_glob(m->tree, w ? win[i] : lin[i], 64, &cand, &ge) < 0 && ge.code == CC_ERR_NOMEM) {
+                        *err = ge;
+                        goto fail;
+                }
+        }
+        for (i = 0; i < cand.n; i++) {
+                cc_tree_res r;
+                cc_value *tk;
+                char *nvcc;
+                cc_stat st;
+                size_t k;
+                int dup = 0;
+
+                memset(&r, 0, sizeof(r));
+                if (cc_tree_resolve(m->tree, cand.v[i], 1, &r, NULL) < 0 || r.st.type != CC_FT_DIR ||
+                    r.canonical == NULL) {
+                        cc_tree_res_free(&r);
+                        continue;
+                }
+                for (k = 0; k < seen.n; k++)
+                        if (cc_tree_path_eq(m->tree, seen.v[k], r.canonical))
+                                dup = 1;
+                if (dup) {
+                        /* another name of a toolkit already listed: an alias */
+                        for (k = 0; k < cc_v_len(arr); k++) {
+                                cc_value *o = cc_v_atm(arr, k);
+
+                                if (cc_tree_path_eq(m->tree, cc_v_get_str(o, "prefix"), r.canonical) &&
+                                    !cc_tree_path_eq(m->tree, cand.v[i], r.canonical)) {
+                                        cc_value *al = cc_v_getm(o, "aliases");
+                                        int have = 0;
+
+                                        for (size_t a = 0; a < cc_v_len(al); a++)
+                                                if (cc_tree_path_eq(m->tree, cc_v_getstr(cc_v_at(al, a)), cand.v[i]))
+                                                        have = 1;
+                                        if (!have && cc_v_push(al, cc_v_str(cand.v[i], err), err) < 0) {
+                                                cc_tree_res_free(&r);
+                                                goto fail;
+                                        }
+                                }
+                        }
+                        cc_tree_res_free(&r);
+                        continue;
+                }
+                if (cc_strv_push(&seen, r.canonical, err) < 0) {
+                        cc_tree_res_free(&r);
+                        goto fail;
+                }
+                tk = cc_v_object(err);
+                if (cc_v_push(arr, tk, err) < 0 || cc_v_set_str(tk, "prefix", r.canonical, err) < 0 ||
+                    cc_v_set(tk, "aliases", cc_v_array(err), err) < 0) {
+                        cc_tree_res_free(&r);
+                        goto fail;
+                }
+                if (!cc_tree_path_eq(m->tree, cand.v[i], r.canonical) &&
+                    cc_v_push(cc_v_getm(tk, "aliases"), cc_v_str(cand.v[i], err), err) < 0) {
+                        cc_tree_res_free(&r);
+                        goto fail;
+                }
+                cc_tree_res_free(&r);
+                TRY(toolkit_version(m, cc_v_get_str(tk, "prefix"), tk, err));
+                nvcc = cc_asprintf(err, "%s%cbin%c%s", cc_v_get_str(tk, "prefix"), w ? '\\' : '/', w ? '\\' : '/',
+                                   w ? "nvcc.exe" : "nvcc");
+                if (nvcc == NULL)
+                        goto fail;
+                if (cc_tree_stat(m->tree, nvcc, &st, NULL) == 0 && st.type == CC_FT_FILE) {
+                        if (cc_v_set_str(tk, "nvcc", nvcc, err) < 0) {
+                                free(nvcc);
+                                goto fail;
+                        }
+                } else if (cc_v_set_null(tk, "nvcc", err) < 0) {
+                        free(nvcc);
+                        goto fail;
+                }
+                free(nvcc);
+                if (cc_v_get(tk, "version") == NULL) {
+                        /* a directory named cuda-12.4 / v12.4 is evidence too, if weaker */
+                        const char *b = cc_basename(cc_v_get_str(tk, "prefix"));
+                        cudnnctl_ver v;
+
+                        if (!w && cc_starts_with(b, "cuda-") && cudnnctl_ver_parse(b + 5, &v) == 0) {
+                                TRY(cc_v_set_str(tk, "version", b + 5, err));
+                                TRY(cc_v_set_str(tk, "version_source", "directory-name", err));
+                        } else if (w && (b[0] == 'v' || b[0] == 'V') && cudnnctl_ver_parse(b + 1, &v) == 0) {
+                                TRY(cc_v_set_str(tk, "version", b + 1, err));
+                                TRY(cc_v_set_str(tk, "version_source", "directory-name", err));
+                        } else {
+                                TRY(cc_v_set_null(tk, "version", err));
+                        }
+                }
+        }
+        cc_strv_free(&cand);
+        cc_strv_free(&seen);
+        return arr;
+fail:
+        cc_strv_free(&cand);
+        cc_strv_free(&seen);
+        cc_v_free(arr);
+        return NULL;
+}
+
+/* The driver as its files tell it: libcuda.so.<version> beside the driver's
+ * other libraries, /proc/driver/nvidia/version; on Windows nvcuda.dll's
+ * version resource (read by inspect). What a static doctor has. */
+static cc_value *driver_files(cc_machine *m, cc_error *err)
+{
+        static const char *const lin[] = {"/usr/lib/x86_64-linux-gnu/libcuda.so.*",
+                                          "/usr/lib64/libcuda.so.*",
+                                          "/usr/lib/libcuda.so.*",
+                                          "/usr/lib/aarch64-linux-gnu/libcuda.so.*",
+                                          "/usr/local/nvidia/lib64/libcuda.so.*",
+                                          "/usr/lib/wsl/lib/libcuda.so*",
+                                          "/usr/lib/wsl/drivers/*/libcuda.so*"};
+        cc_value *o = cc_v_object(err), *files = cc_v_array(err);
+        cc_strv found = {0};
+        char *text = NULL;
+        size_t i, len;
+
+        if (o == NULL || files == NULL)
+                goto fail;
+        if (m->system == CC_SYS_WINDOWS) {
+                static const char *const dlls[] = {"C:\\Windows\\System32\\nvcuda.dll",
+                                                   "C:\\Windows\\System32\\nvml.dll"};
+
+                for (i = 0; i < CC_ARRAY_LEN(dlls); i++) {
+                        cudnnctl_inspect_options io;
+                        cudnnctl_value *doc = NULL;
+                        cc_error ie = {0};
+                        cc_value *f;
+                        cc_stat st;
+
+                        if (cc_tree_stat(m->tree, dlls[i], &st, NULL) < 0 || st.type != CC_FT_FILE)
+                                continue;
+                        f = cc_v_object(err);
+                        TRY(cc_v_push(files, f, err));
+                        TRY(cc_v_set_str(f, "path", dlls[i], err));
+                        memset(&io, 0, sizeof(io));
+                        io.root = cc_tree_root(m->tree);
+                        io.system = CUDNNCTL_SYSTEM_WINDOWS;
+                        if (cudnnctl_inspect(dlls[i], &io, &doc, &ie) == 0) {
+                                const char *fv = cc_v_get_str(cc_v_path(doc, "pe/version_info"), "file_version");
+
+                                TRY(cc_v_set_str(f, "file_version", fv, err));
+                                if (fv != NULL) {
+                                        /* 32.0.15.8088 -> 580.88: the last five digits */
+                                        cudnnctl_ver v;
+
+                                        if (cudnnctl_ver_parse(fv, &v) == 0 && v.n == 4) {
+                                                long dv = (v.part[2] % 10) * 10000 + v.part[3];
+
+                                                TRY(cc_v_set(f, "driver_version",
+                                                             cc_v_strf(err, "%ld.%02ld", dv / 100, dv % 100), err));
+                                        }
+                                }
+                                cc_v_free(doc);
+                        } else {
+                                TRY(cc_v_set_str(f, "error", ie.msg, err));
+                        }
+                }
+        } else {
+                for (i = 0; i < CC_ARRAY_LEN(lin); i++) {
+                        cc_error ge = {0};
+
+                        if (cc_tree_glob(m->tree, lin[i], 64, &found, &ge) < 0 && ge.code == CC_ERR_NOMEM) {
+                                *err = ge;
+                                goto fail;
+                        }
+                }
+                for (i = 0; i < found.n; i++) {
+                        const char *b = cc_basename(found.v[i]);
+                        cc_value *f = cc_v_object(err);
+                        cudnnctl_ver v;
+                        cc_stat st;
+
+                        TRY(cc_v_push(files, f, err));
+                        TRY(cc_v_set_str(f, "path", found.v[i], err));
+                        TRY(cc_v_set_bool(f, "symlink",
+                                          cc_tree_lstat(m->tree, found.v[i], &st, NULL) == 0 && st.type == CC_FT_LINK,
+                                          err));
+                        if (cc_starts_with(b, "libcuda.so.") && cudnnctl_ver_parse(b + 11, &v) == 0 && v.n >= 2)
+                                TRY(cc_v_set_str(f, "driver_version", b + 11, err));
+                }
+                if (read_small(m, "/proc/driver/nvidia/version", &text, &len) == 0) {
+                        char vb[64];
+                        char *nl = strchr(text, '\n');
+
+                        if (cc_nvrm_version(text, vb, sizeof(vb)) == 0)
+                                TRY(cc_v_set_str(o, "kernel_module_version", vb, err));
+                        if (nl != NULL)
+                                *nl = '\0';
+                        TRY(cc_v_set_str(o, "proc_version", text, err));
+                }
+        }
+        TRY(cc_v_set(o, "files", files, err));
+        files = NULL;
+        {
+                /* the version the files agree on, or null */
+                const cc_value *fl = cc_v_get(o, "files");
+                const char *agreed = cc_v_get_str(o, "kernel_module_version");
+                int conflict = 0;
+
+                for (i = 0; i < cc_v_len(fl); i++) {
+                        const char *dv = cc_v_get_str(cc_v_at(fl, i), "driver_version");
+
+                        if (dv == NULL)
+                                continue;
+                        if (agreed == NULL)
+                                agreed = dv;
+                        else if (strcmp(agreed, dv) != 0)
+                                conflict = 1;
+                }
+                TRY(cc_v_set_str(o, "version", conflict ? NULL : agreed, err));
+                TRY(cc_v_set_bool(o, "versions_disagree", conflict, err));
+        }
+        free(text);
+        cc_strv_free(&found);
+        return o;
+fail:
+        free(text);
+        cc_strv_free(&found);
+        cc_v_free(o);
+        cc_v_free(files);
+        return NULL;
+}
+
+/* The headers a build finds with no -I: CPATH and C_INCLUDE_PATH, then the
+ * compiler's default directories (gcc on Debian/Ubuntu; on Windows
+ * CUDA_PATH\include, where the guide copies cuDNN's headers). */
+static cc_value *include_facts(cc_machine *m, cc_error *err)
+{
+        static const char *const lin[] = {"/usr/local/include", "/usr/include/x86_64-linux-gnu", "/usr/include"};
+        static const char *const vars[] = {"CPATH", "C_INCLUDE_PATH"};
+        int w = m->system == CC_SYS_WINDOWS;
+        cc_strv dirs = {0};
+        cc_value *o = cc_v_object(err), *arr = cc_v_array(err);
+        size_t i, k;
+
+        if (o == NULL || arr == NULL)
+                goto fail;
+        for (i = 0; i < CC_ARRAY_LEN(vars) && !w; i++) {
+                const char *v = cc_machine_getenv(m, vars[i]);
+                cc_strv parts = {0};
+
+                if (v == NULL || cc_split_pathlist(v, ':', 256, &parts, NULL) < 0)
+                        continue;
+                for (k = 0; k < parts.n; k++)
+                        if (cc_tree_is_abs(m->tree, parts.v[k]) && cc_strv_push(&dirs, parts.v[k], err) < 0) {
+                                cc_strv_free(&parts);
+                                goto fail;
+                        }
+                cc_strv_free(&parts);
+        }
+        if (w) {
+                const char *cp = cc_machine_getenv(m, "CUDA_PATH");
+
+                if (cp != NULL && cc_tree_is_abs(m->tree, cp)) {
+                        char *inc = cc_tree_join(m->tree, cp, "include", err);
+
+                        if (inc == NULL || cc_strv_push(&dirs, inc, err) < 0) {
+                                free(inc);
+                                goto fail;
+                        }
+                        free(inc);
+                }
+        } else {
+                for (i = 0; i < CC_ARRAY_LEN(lin); i++)
+                        TRY(cc_strv_push(&dirs, lin[i], err));
+        }
+        TRY(cc_v_set(o, "dirs", cc_v_strv(&dirs, err), err));
+        TRY(cc_v_set_null(o, "cudnn_h", err));
+        TRY(cc_v_set_null(o, "cudnn_version_h", err));
+        for (i = 0; i < dirs.n; i++) {
+                static const char *const names[] = {"cudnn_version.h", "cudnn.h"};
+                static const char *const keys[] = {"cudnn_version_h", "cudnn_h"};
+
+                for (k = 0; k < 2; k++) {
+                        char *p;
+                        cc_tree_res r;
+
+                        if (cc_v_type(cc_v_get(o, keys[k])) != CUDNNCTL_NULL)
+                                continue;
+                        p = cc_tree_join(m->tree, dirs.v[i], names[k], err);
+                        if (p == NULL)
+                                goto fail;
+                        memset(&r, 0, sizeof(r));
+                        if (cc_tree_resolve(m->tree, p, 1, &r, NULL) == 0 && r.st.type == CC_FT_FILE) {
+                                if (cc_v_set_str(o, keys[k], r.canonical ? r.canonical : p, err) < 0) {
+                                        cc_tree_res_free(&r);
+                                        free(p);
+                                        goto fail;
+                                }
+                        }
+                        cc_tree_res_free(&r);
+                        free(p);
+                }
+        }
+        cc_strv_free(&dirs);
+        cc_v_free(arr);
+        return o;
+fail:
+        cc_strv_free(&dirs);
+        cc_v_free(o);
+        cc_v_free(arr);
+        return NULL;
+}
+
+static cc_value *host_facts(cc_machine *m, cc_error *err)
+{
+        cc_value *h = cc_v_object(err), *pv = NULL;
+        const char *shell;
+        char *text = NULL;
+        size_t len;
+
+        if (h == NULL)
+                return NULL;
+        TRY(cc_v_set_str(h, "system", m->system == CC_SYS_WINDOWS ? "windows" : "linux", err));
+        if (m->system == CC_SYS_WINDOWS)
+                shell = cc_machine_getenv(m, "PSModulePath") ? "powershell" : "cmd";
+        else {
+                const char *sh = cc_machine_getenv(m, "SHELL");
+                const char *b = sh ? cc_basename(sh) : "sh";
+
+                shell = strcmp(b, "fish") == 0   ? "fish"
+                        : strcmp(b, "zsh") == 0  ? "zsh"
+                        : strcmp(b, "bash") == 0 ? "bash"
+                                                 : "sh";
+        }
+        TRY(cc_v_set_str(h, "shell", shell, err));
+        TRY(cc_v_set(h, "env", env_facts(m, err), err));
+        pv = cc_v_array(err);
+        TRY(cc_v_set(h, "search_paths", pv, err));
+        if (m->system == CC_SYS_LINUX)
+                TRY(cc_v_push(pv, pathvar_facts(m, "LD_LIBRARY_PATH", err), err));
+        TRY(cc_v_push(pv, pathvar_facts(m, "PATH", err), err));
+        if (m->system == CC_SYS_LINUX) {
+                cc_value *wsl = cc_v_object(err);
+
+                TRY(cc_v_set(h, "wsl", wsl, err));
+                if (read_small(m, "/proc/version", &text, &len) == 0) {
+                        char *nl = strchr(text, '\n');
+
+                        if (nl != NULL)
+                                *nl = '\0';
+                        TRY(cc_v_set_str(wsl, "proc_version", text, err));
+                        TRY(cc_v_set_bool(wsl, "detected",
+                                          strstr(text, "microsoft") != NULL || strstr(text, "Microsoft") != NULL ||
+                                              strstr(text, "WSL") != NULL,
+                                          err));
+                } else {
+                        cc_stat st;
+
+                        TRY(cc_v_set_null(wsl, "proc_version", err));
+                        /* without /proc (a --root image) the WSL driver directory is the evidence */
+                        TRY(cc_v_set_bool(
+                            wsl, "detected",
+                            cc_tree_stat(m->tree, "/usr/lib/wsl/lib", &st, NULL) == 0 && st.type == CC_FT_DIR, err));
+                }
+        }
+        if (m->system == CC_SYS_WINDOWS && m->live) {
+                /* PATH as stored in the registry: setx truncates it at 1024 characters */
+                static const struct {
+                        const char *hive, *key;
+                } regs[] = {{"HKCU", "Environment"},
+                            {"HKLM", "SYSTEM\\CurrentControlSet\\Control\\Session Manager\\Environment"}};
+                cc_value *rp = cc_v_array(err);
+                size_t i;
+
+                TRY(cc_v_set(h, "registry_path", rp, err));
+                for (i = 0; i < CC_ARRAY_LEN(regs); i++) {
+                        cc_error re = {0};
+                        char *val = cc_reg_get_str(regs[i].hive, regs[i].key, "Path", &re);
+                        cc_value *o = cc_v_object(err);
+
+                        TRY(cc_v_push(rp, o, err));
+                        TRY(cc_v_set(o, "key", cc_v_strf(err, "%s\\%s", regs[i].hive, regs[i].key), err));
+                        if (val == NULL) {
+                                TRY(cc_v_set_str(o, "error", re.msg, err));
+                                continue;
+                        }
+                        if (cc_v_set_str(o, "value", val, err) < 0 ||
+                            cc_v_set_int(o, "length", (int64_t)strlen(val), err) < 0) {
+                                free(val);
+                                goto fail;
+                        }
+                        free(val);
+                }
+        }
+        if (m->system == CC_SYS_WINDOWS)
+                TRY(cc_doctor_host_windows(m, h, err));
+        TRY(cc_v_set(h, "include_search", include_facts(m, err), err));
+        TRY(cc_v_set(h, "toolkits", toolkit_facts(m, err), err));
+        TRY(cc_v_set(h, "driver_files", driver_files(m, err), err));
+        free(text);
+        return h;
+fail:
+        free(text);
+        cc_v_free(h);
+        return NULL;
+}
+
+/* ---- the finding and proving commands, reused ---------------------------- */
+
+/* The file of installation inst with role `role` that a loader would open:
+ * a regular file or a link that resolves, shared library or DLL. */
+static const char *inst_lib(const cc_value *inst, const char *role)
+{
+        const cc_value *files = cc_v_get(inst, "files");
+        const char *best = NULL;
+        size_t i;
+
+        for (i = 0; i < cc_v_len(files); i++) {
+                const cc_value *f = cc_v_at(files, i);
+                const char *kind = cc_v_get_str(f, "kind"), *r = cc_v_get_str(f, "role");
+                const char *ls = cc_v_get_str(f, "link_state");
+
+                if (r == NULL || strcmp(r, role) != 0 || kind == NULL ||
+                    (strcmp(kind, "shared-library") != 0 && strcmp(kind, "dll") != 0))
+                        continue;
+                if (ls != NULL && strcmp(ls, "ok") != 0)
+                        continue;
+                /* prefer the SONAME-named file (libcudnn.so.9) over the fully versioned one */
+                if (best == NULL || (cc_v_get_str(f, "soname") != NULL &&
+                                     strcmp(cc_basename(cc_v_get_str(f, "path")), cc_v_get_str(f, "soname")) == 0))
+                        best = cc_v_get_str(f, "path");
+        }
+        return best;
+}
+
+/* CUDA majors that matter here: the toolkits', the wheels', what cuDNN was
+ * built for (verify's cudnnGetCudartVersion). */
+static void cuda_majors(const cc_value *list, const cc_value *verify, const cc_value *toolkits, int *majors, size_t *n)
+{
+        size_t i, j;
+
+#define ADD_MAJOR(mj)                                                                                                  \
+        do {                                                                                                           \
+                int m_ = (mj), k_, have_ = 0;                                                                          \
+                for (k_ = 0; k_ < (int)*n; k_++)                                                                       \
+                        have_ |= majors[k_] == m_;                                                                     \
+                if (m_ >= 9 && m_ <= 20 && !have_ && *n < 8)                                                           \
+                        majors[(*n)++] = m_;                                                                           \
+        } while (0)
+        for (i = 0; i < cc_v_len(toolkits); i++) {
+                cudnnctl_ver v;
+
+                if (cudnnctl_ver_parse(cc_v_get_str(cc_v_at(toolkits, i), "version"), &v) == 0)
+                        ADD_MAJOR((int)v.part[0]);
+        }
+        for (i = 0; i < cc_v_len(cc_v_get(list, "installations")); i++) {
+                const cc_value *vs = cc_v_get(cc_v_at(cc_v_get(list, "installations"), i), "versions");
+
+                for (j = 0; j < cc_v_len(vs); j++)
+                        if (cc_v_get(cc_v_at(vs, j), "cuda_major") != NULL)
+                                ADD_MAJOR((int)cc_v_getint(cc_v_get(cc_v_at(vs, j), "cuda_major")));
+        }
+        for (i = 0; i < cc_v_len(verify); i++) {
+                const cc_value *doc = cc_v_get(cc_v_at(verify, i), "document");
+                int64_t cv = cc_v_getint(cc_v_path(doc, "probes/cudnn/facts/cudart_version/value"));
+
+                if (cv == 0)
+                        cv = cc_v_getint(cc_v_path(doc, "probes/cudnn/facts/cudart_version"));
+                if (cv >= 9000)
+                        ADD_MAJOR((int)(cv / 1000));
+        }
+#undef ADD_MAJOR
+}
+
+static cc_value *which_facts(cc_machine *m, const cc_value *list, const cc_value *verify, const cc_value *toolkits,
+                             cc_error *err)
+{
+        int majors[8];
+        size_t nm = 0, i;
+        cc_strv names = {0};
+        cudnnctl_which_options wo;
+        cudnnctl_value *w = NULL;
+        int win = m->system == CC_SYS_WINDOWS;
+
+        cuda_majors(list, verify, toolkits, majors, &nm);
+        if (cc_strv_push(&names, "cudnn", err) < 0)
+                goto fail;
+        if (win) {
+                if (cc_strv_push(&names, "nvcuda.dll", err) < 0 || cc_strv_push(&names, "zlibwapi.dll", err) < 0)
+                        goto fail;
+        } else if (cc_strv_push(&names, "libcuda.so.1", err) < 0 || cc_strv_push(&names, "libcuda.so", err) < 0 ||
+                   cc_strv_push(&names, "libz.so.1", err) < 0) {
+                goto fail;
+        }
+        for (i = 0; i < nm; i++) {
+                char buf[3][64];
+                int k;
+
+                if (win) {
+                        snprintf(buf[0], sizeof(buf[0]), majors[i] == 11 ? "cudart64_110.dll" : "cudart64_%d.dll",
+                                 majors[i]);
+                        snprintf(buf[1], sizeof(buf[1]), "cublasLt64_%d.dll", majors[i]);
+                        snprintf(buf[2], sizeof(buf[2]), majors[i] == 11 ? "nvrtc64_112_0.dll" : "nvrtc64_%d0_0.dll",
+                                 majors[i]);
+                } else {
+                        snprintf(buf[0], sizeof(buf[0]), "libcudart.so.%d", majors[i]);
+                        snprintf(buf[1], sizeof(buf[1]), "libcublasLt.so.%d", majors[i]);
+                        snprintf(buf[2], sizeof(buf[2]), "libnvrtc.so.%d", majors[i]);
+                }
+                for (k = 0; k < 3; k++)
+                        if (cc_strv_push(&names, buf[k], err) < 0)
+                                goto fail;
+        }
+        memset(&wo, 0, sizeof(wo));
+        if (cudnnctl_which(m, (const char *const *)names.v, names.n, &wo, &w, err) < 0)
+                goto fail;
+        cc_strv_free(&names);
+        return w;
+fail:
+        cc_strv_free(&names);
+        return NULL;
+}
+
+/* The shim of the installation a plain program gets (which "cudnn"), or 0. */
+static int64_t plain_install(const cudnnctl_value *w)
+{
+        const cc_value *res = cc_v_get(w, "results");
+        size_t i;
+
+        for (i = 0; i < cc_v_len(res); i++) {
+                const cc_value *r = cc_v_at(res, i);
+
+                if (cc_v_getbool(cc_v_get(r, "found")) && cc_v_get(r, "installation") != NULL &&
+                    cc_v_type(cc_v_get(r, "installation")) == CUDNNCTL_INT)
+                        return cc_v_getint(cc_v_get(r, "installation"));
+        }
+        return 0;
+}
+
+/* e.document = what a command gave (*doc, rc 0), or null with e.error = why
+ * it could not (rc -1); only running out of memory stops the doctor. (doc is
+ * passed by address: the command's call is an argument of this one, and C
+ * does not order the evaluation of arguments.) */
+static int set_document(cc_value *e, int rc, cc_value **doc, const cc_error *why, cc_error *err)
+{
+        if (rc == 0)
+                return cc_v_set(e, "document", *doc, err);
+        if (why->code == CC_ERR_NOMEM) {
+                *err = *why;
+                return -1;
+        }
+        if (cc_v_set_str(e, "error", why->msg, err) < 0)
+                return -1;
+        return cc_v_set_null(e, "document", err);
+}
+
+/* The path of the shim a plain program gets, or NULL. */
+static const char *plain_path(const cudnnctl_value *w)
+{
+        const cc_value *res = cc_v_get(w, "results");
+        size_t i;
+
+        for (i = 0; i < cc_v_len(res); i++)
+                if (cc_v_getbool(cc_v_get(cc_v_at(res, i), "found")))
+                        return cc_v_get_str(cc_v_at(res, i), "path");
+        return NULL;
+}
+
+static cc_value *verify_facts(cc_machine *m, const cudnnctl_doctor_options *o, const cc_value *list, int64_t plain,
+                              cc_error *err)
+{
+        const cc_value *insts = cc_v_get(list, "installations");
+        cc_value *arr = cc_v_array(err);
+        size_t i, n = cc_v_len(insts), done = 0;
+        int pass;
+
+        if (arr == NULL)
+                return NULL;
+        /* the one a plain program loads first (with GPU work and compile), then the others */
+        for (pass = 0; pass < 2; pass++)
+                for (i = 0; i < n && done < MAX_VERIFY; i++) {
+                        int64_t id = cc_v_getint(cc_v_get(cc_v_at(insts, i), "id"));
+                        int first = plain != 0 ? id == plain : i == 0;
+                        cudnnctl_verify_options vo;
+                        cudnnctl_value *doc = NULL;
+                        cc_error ve = {0};
+                        char ids[32];
+                        cc_value *e;
+
+                        if ((pass == 0) != first || !cc_v_get(cc_v_at(insts, i), "majors") ||
+                            cc_v_len(cc_v_get(cc_v_at(insts, i), "majors")) == 0)
+                                continue;
+                        snprintf(ids, sizeof(ids), "%lld", (long long)id);
+                        memset(&vo, 0, sizeof(vo));
+                        vo.install = ids;
+                        vo.gpu = first ? o->gpu : CUDNNCTL_GPU_OFF;
+                        vo.timeout_ms = o->timeout_ms;
+                        vo.probe_exe = o->probe_exe;
+                        vo.no_compile = o->no_compile || !first;
+                        e = cc_v_object(err);
+                        TRY(cc_v_push(arr, e, err));
+                        TRY(cc_v_set_int(e, "installation", id, err));
+                        TRY(cc_v_set_str(e, "role", first ? (plain ? "plain-program" : "first-found") : "other", err));
+                        done++;
+                        TRY(set_document(e, cc_verify_listed(m, &vo, list, &doc, &ve), &doc, &ve, err));
+                }
+        return arr;
+fail:
+        cc_v_free(arr);
+        return NULL;
+}
+
+static cc_value *deps_facts(cc_machine *m, const cc_value *list, int64_t plain, const char *plain_path, cc_error *err)
+{
+        const cc_value *insts = cc_v_get(list, "installations");
+        cc_value *arr = cc_v_array(err);
+        size_t i;
+
+        if (arr == NULL)
+                return NULL;
+        for (i = 0; i < cc_v_len(insts) && cc_v_len(arr) < MAX_DEPS; i++) {
+                const cc_value *inst = cc_v_at(insts, i);
+                /* the shim the loader picks for the installation a plain program gets (an
+                 * installer layout holds one per CUDA variant), else its first */
+                const char *target = plain != 0 && cc_v_getint(cc_v_get(inst, "id")) == plain && plain_path != NULL
+                                         ? plain_path
+                                         : inst_lib(inst, "cudnn");
+                cudnnctl_deps_options dopt;
+                cudnnctl_value *doc = NULL;
+                cc_error de = {0};
+                cc_value *e;
+
+                if (target == NULL)
+                        continue;
+                e = cc_v_object(err);
+                TRY(cc_v_push(arr, e, err));
+                TRY(cc_v_set_int(e, "installation", cc_v_getint(cc_v_get(inst, "id")), err));
+                TRY(cc_v_set_str(e, "target", target, err));
+                memset(&dopt, 0, sizeof(dopt));
+                TRY(set_document(e, cudnnctl_deps(m, target, &dopt, &doc, &de), &doc, &de, err));
+        }
+        return arr;
+fail:
+        cc_v_free(arr);
+        return NULL;
+}
+
+int cudnnctl_doctor(cudnnctl_machine *m, const cudnnctl_doctor_options *opts, cudnnctl_value **out, cudnnctl_error *err)
+{
+        cudnnctl_doctor_options defaults;
+        cc_value *doc = NULL, *facts = NULL, *host = NULL, *verify = NULL, *which = NULL;
+        cudnnctl_value *list = NULL;
+        int64_t t0 = cc_monotonic_us(), plain = 0;
+        cudnnctl_value *w0 = NULL;
+        const char *names[] = {"cudnn"};
+        cudnnctl_which_options wo;
+
+        if (out == NULL || m == NULL)
+                return cc_err(err, CC_ERR_USAGE, "cudnnctl_doctor: no machine or no place for the result");
+        *out = NULL;
+        if (opts == NULL) {
+                memset(&defaults, 0, sizeof(defaults));
+                opts = &defaults;
+        }
+        doc = cc_doc_new("doctor", m, err);
+        facts = cc_v_object(err);
+        if (doc == NULL || facts == NULL)
+                goto fail;
+        TRY(cc_v_set_str(doc, "mode", m->live ? "live" : "static", err));
+        TRY(cc_v_set_str(doc, "gpu_requested",
+                         opts->gpu == CUDNNCTL_GPU_ON    ? "on"
+                         : opts->gpu == CUDNNCTL_GPU_OFF ? "off"
+                                                         : "auto",
+                         err));
+        host = host_facts(m, err);
+        if (host == NULL)
+                goto fail;
+        if (cudnnctl_list(m, NULL, &list, err) < 0)
+                goto fail;
+        memset(&wo, 0, sizeof(wo));
+        if (cudnnctl_which(m, names, 1, &wo, &w0, err) < 0)
+                goto fail;
+        plain = plain_install(w0);
+        verify = verify_facts(m, opts, list, plain, err);
+        if (verify == NULL)
+                goto fail;
+        which = which_facts(m, list, verify, cc_v_get(host, "toolkits"), err);
+        if (which == NULL)
+                goto fail;
+        TRY(cc_v_set(facts, "host", host, err));
+        host = NULL;
+        TRY(cc_v_set(facts, "list", list, err));
+        list = NULL;
+        TRY(cc_v_set(facts, "which", which, err));
+        which = NULL;
+        TRY(cc_v_set(facts, "deps", deps_facts(m, cc_v_get(facts, "list"), plain, plain_path(w0), err), err));
+        cc_v_free(w0);
+        w0 = NULL;
+        TRY(cc_v_set(facts, "verify", verify, err));
+        verify = NULL;
+        TRY(cc_v_set_int(facts, "gather_ms", (cc_monotonic_us() - t0) / 1000, err));
+        TRY(cc_v_set(doc, "facts", facts, err));
+        facts = NULL;
+        TRY(cc_doctor_run_checks(doc, err));
+        TRY(cc_v_set_int(cc_v_getm(doc, "summary"), "wall_ms", (cc_monotonic_us() - t0) / 1000, err));
+        *out = doc;
+        return 0;
+fail:
+        cc_v_free(doc);
+        cc_v_free(facts);
+        cc_v_free(host);
+        cc_v_free(list);
+        cc_v_free(verify);
+        cc_v_free(which);
+        cc_v_free(w0);
+        return -1;
+}
+
+int cudnnctl_doctor_recheck(const cudnnctl_value *in, cudnnctl_value **out, cudnnctl_error *err)
+{
+        cc_value *doc = NULL;
+        const char *cmd;
+
+        *out = NULL;
+        cmd = cc_v_get_str(in, "command");
+        if (cc_v_type(in) != CUDNNCTL_OBJECT || cmd == NULL || strcmp(cmd, "doctor") != 0 ||
+            cc_v_type(cc_v_get(in, "facts")) != CUDNNCTL_OBJECT)
+                return cc_err(err, CC_ERR_FORMAT,
+                              "not a 'cudnnctl doctor --json' document (no command \"doctor\" "
+                              "with a \"facts\" object)");
+        if (cc_v_getint(cc_v_get(in, "schema_version")) > CUDNNCTL_JSON_SCHEMA_VERSION)
+                return cc_err(err, CC_ERR_UNSUPPORTED, "schema_version %lld is newer than this tool reads (%d)",
+                              (long long)cc_v_getint(cc_v_get(in, "schema_version")), CUDNNCTL_JSON_SCHEMA_VERSION);
+        doc = cc_v_copy(in, err);
+        if (doc == NULL)
+                return -1;
+        cc_v_free(cc_v_take(doc, "areas"));
+        cc_v_free(cc_v_take(doc, "findings"));
+        cc_v_free(cc_v_take(doc, "summary"));
+        if (cc_v_set_bool(doc, "rechecked", 1, err) < 0 || cc_doctor_run_checks(doc, err) < 0) {
+                cc_v_free(doc);
+                return -1;
+        }
+        *out = doc;
+        return 0;
+}

@@ -1,0 +1,296 @@
+#!/usr/bin/env python3
+"""cudnnctl doctor on whole machines: the Linux trees of fixtures/gen-doctor.sh
+(one per failure mode of the catalog that a tree shows, and a clean tree of
+each cuDNN major) read with --root, and live check-ups with the stub CUDA
+driver and cuDNN libraries of fixtures/gen-probe.sh. Each scenario must give
+its catalog finding and no other error or warning; a clean installation none.
+Also: every finding has evidence and a fix, --json is valid JSON, and
+--facts re-runs the checks to the same findings."""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--exe", required=True)
+ap.add_argument("--fixtures", required=True)
+args = ap.parse_args()
+
+EXE = os.path.abspath(args.exe)
+FX = os.path.abspath(args.fixtures)
+D = os.path.join(FX, "doctor")
+PROBE = os.path.join(FX, "probe")
+passed = failed = 0
+
+
+def check(cond, what):
+    global passed, failed
+    if cond:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL:", what, flush=True)
+
+
+def run(argv, env=None, stdin=None, timeout=300):
+    e = dict(os.environ)
+    e.pop("NO_COLOR", None)
+    e["LC_ALL"] = "C"
+    if env is not None:
+        e = env
+    p = subprocess.run([EXE] + argv, capture_output=True, env=e, timeout=timeout, input=stdin)
+    return p.returncode, p.stdout, p.stderr.decode("utf-8", "replace")
+
+
+def json_tool_ok(out):
+    """What `cudnnctl doctor --json | python3 -m json.tool` does."""
+    p = subprocess.run([sys.executable, "-m", "json.tool"], input=out, capture_output=True)
+    return p.returncode == 0
+
+
+def loud(findings):
+    return [f for f in findings if f.get("severity") in ("error", "warning")]
+
+
+def ids(findings):
+    return sorted(f["id"] for f in findings)
+
+
+def shape(label, doc):
+    """Every finding: id, severity, area, summary, evidence (non-empty), fix."""
+    for f in doc.get("findings", []):
+        tag = "%s: %s" % (label, f.get("id"))
+        check(f.get("severity") in ("error", "warning", "info"), tag + ": severity %r" % f.get("severity"))
+        check(f.get("area") in ("driver", "toolkit", "cudnn", "loader", "headers", "runtime", "hygiene"),
+              tag + ": area %r" % f.get("area"))
+        check(isinstance(f.get("summary"), str) and f["summary"], tag + ": no summary")
+        check(isinstance(f.get("evidence"), dict) and f["evidence"], tag + ": no evidence")
+        check(isinstance(f.get("fix"), str) and f["fix"], tag + ": no fix")
+    s = doc.get("summary", {})
+    n_err = sum(f["severity"] == "error" for f in doc.get("findings", []))
+    n_warn = sum(f["severity"] == "warning" for f in doc.get("findings", []))
+    check(s.get("errors") == n_err and s.get("warnings") == n_warn, "%s: summary counts %r" % (label, s))
+
+
+def recheck(label, doc_bytes, doc):
+    """doctor --facts FILE on the saved document: the same findings."""
+    with tempfile.NamedTemporaryFile("wb", suffix=".json", delete=False) as t:
+        t.write(doc_bytes)
+        path = t.name
+    try:
+        rc, out, err = run(["doctor", "--json", "--facts", path])
+        try:
+            again = json.loads(out)
+        except ValueError:
+            check(False, "%s --facts: not JSON (rc %d, %s)" % (label, rc, err))
+            return
+        check(ids(again.get("findings", [])) == ids(doc.get("findings", [])),
+              "%s --facts: %r != %r" % (label, ids(again.get("findings", [])), ids(doc.get("findings", []))))
+        check(again.get("rechecked") is True, "%s --facts: not marked rechecked" % label)
+    finally:
+        os.unlink(path)
+
+
+def sets_of(name):
+    p = os.path.join(D, name + ".set")
+    if not os.path.exists(p):
+        return []
+    return ["--set=" + l.rstrip("\n") for l in open(p) if l.strip()]
+
+
+def static(name, want, severity=None):
+    """doctor --root TREE: `want` (a finding id, or None for a clean machine)
+    is there and no other error or warning is."""
+    tree = os.path.join(D, name)
+    argv = ["doctor", "--root", tree, "--system", "linux"] + sets_of(name)
+    rc, out, err = run(argv + ["--json"])
+    check(json_tool_ok(out), "%s: --json | python3 -m json.tool fails (rc %d, %s)" % (name, rc, err))
+    try:
+        doc = json.loads(out)
+    except ValueError:
+        check(False, "%s: not JSON" % name)
+        return None
+    check(doc.get("mode") == "static", "%s: mode %r" % (name, doc.get("mode")))
+    fs = doc.get("findings", [])
+    others = [f["id"] for f in loud(fs) if f["id"] != want]
+    check(not others, "%s: unexpected errors/warnings %r" % (name, [(f["id"], f["summary"]) for f in loud(fs)
+                                                                  if f["id"] != want]))
+    if want is not None:
+        mine = [f for f in fs if f["id"] == want]
+        check(mine, "%s: no finding %s (got %r)" % (name, want, ids(fs)))
+        if severity is not None:
+            check(all(f["severity"] == severity for f in mine),
+                  "%s: %s severities %r, want %s" % (name, want, [f["severity"] for f in mine], severity))
+        for f in mine:
+            check(f.get("catalog") is not None, "%s: %s has no catalog entry" % (name, want))
+    has_err = any(f["severity"] == "error" for f in fs)
+    check(rc == (1 if has_err else 0), "%s: exit %d with errors=%s" % (name, rc, has_err))
+    shape(name, doc)
+    recheck(name, out, doc)
+    # the text report runs too, with the same exit status
+    rc2, txt, err2 = run(argv)
+    check(rc2 == rc and txt, "%s: text report exit %d, want %d (%s)" % (name, rc2, rc, err2))
+    return doc
+
+
+# ---- static trees -------------------------------------------------------------------
+
+if os.path.exists(os.path.join(D, ".skipped")) or not os.path.isdir(D):
+    print("skip: no doctor trees here (%s)" % (open(os.path.join(D, ".skipped")).read().strip()
+                                                if os.path.exists(os.path.join(D, ".skipped")) else "not built"))
+    sys.exit(77)
+
+SCENARIOS = [
+    ("clean-v9", None, None),
+    ("clean-v8", None, None),
+    ("clean-v7", None, None),
+    ("libcudnn-not-found", "linux-libcudnn-not-found", "warning"),
+    ("v8-helper-rpath", "linux-v8-helper-rpath", "error"),
+    ("broken-flattened", "linux-broken-symlinks", "warning"),
+    ("broken-dangling", "linux-broken-symlinks", "error"),
+    ("broken-no-soname-link", "linux-broken-symlinks", "error"),
+    ("v8-mixed-helpers", "linux-v8-mixed-helpers", "error"),
+    ("wsl-libcuda", "wsl-libcuda", "error"),
+    ("v9-sublib-unloadable", "v9-sublib-unloadable", "error"),
+    ("v9-version-mismatch", "v9-sublibrary-version-mismatch", "error"),
+    ("v9-loading-failed", "v9-sublibrary-loading-failed", "error"),
+    ("pip-not-on-path", "pip-cudnn-not-on-path", "info"),
+    ("conda-vs-system", "conda-vs-system-order", "warning"),
+    ("cuda-major-mismatch", "cuda-major-mismatch", "error"),
+    ("nvrtc-missing", "nvrtc-missing", "warning"),
+    ("no-driver", "not-initialized", "warning"),
+    ("driver-too-old", "driver-too-old", "error"),
+    ("header-missing", "header-missing", "warning"),
+    ("header-lib-mismatch", "header-lib-mismatch", "error"),
+    ("renamed-so", "renamed-dll", None),
+    ("no-cudnn", "no-cudnn", "error"),
+    ("multiple", "multiple-installations", "info"),
+    ("path-empty-entry", "path-empty-entry", "warning"),
+    ("path-writable-dir", "path-writable-dir", "warning"),
+    ("path-missing-entry", "path-missing-entry", "info"),
+]
+docs = {}
+for name, want, sev in SCENARIOS:
+    if not os.path.isdir(os.path.join(D, name)):
+        check(False, "%s: tree not built" % name)
+        continue
+    docs[name] = static(name, want, sev)
+
+# A clean machine is healthy: no finding at all above info, verdict healthy.
+for name in ("clean-v9", "clean-v8", "clean-v7"):
+    doc = docs.get(name) or {}
+    check(doc.get("summary", {}).get("verdict") == "healthy", "%s: verdict %r" % (name, doc.get("summary")))
+    check(len(doc.get("facts", {}).get("list", {}).get("installations", [])) == 1, "%s: one installation" % name)
+
+# The findings name this machine: the fix of a missing directory is the right one.
+doc = docs.get("libcudnn-not-found") or {}
+f = next((f for f in doc.get("findings", []) if f["id"] == "linux-libcudnn-not-found"), {})
+check("/opt/cudnn/lib" in (f.get("fix") or ""), "libcudnn-not-found: fix %r" % f.get("fix"))
+doc = docs.get("driver-too-old") or {}
+f = next((f for f in doc.get("findings", []) if f["id"] == "driver-too-old"), {})
+check("450.80.02" in f.get("summary", "") and "CUDA 12" in f.get("summary", ""), "driver-too-old: %r" % f.get("summary"))
+doc = docs.get("path-writable-dir") or {}
+f = next((f for f in doc.get("findings", []) if f["id"] == "path-writable-dir"), {})
+check(f.get("evidence", {}).get("entry") == "/opt/shared/lib" and "chmod o-w" in (f.get("fix") or ""),
+      "path-writable-dir: %r" % f)
+doc = docs.get("cuda-major-mismatch") or {}
+f = next((f for f in doc.get("findings", []) if f["id"] == "cuda-major-mismatch"), {})
+check(f.get("evidence", {}).get("name") == "libcublasLt.so.12", "cuda-major-mismatch: %r" % f.get("evidence"))
+
+# ---- --facts: bad input is one line on stderr and exit 2 ------------------------------------
+
+rc, out, err = run(["doctor", "--root", os.path.join(D, "clean-v9"), "--system", "linux", "--json"])
+with tempfile.TemporaryDirectory() as t:
+    cut = os.path.join(t, "truncated.json")
+    with open(cut, "wb") as fh:
+        fh.write(out[: len(out) // 2])
+    garbage = os.path.join(t, "garbage.json")
+    with open(garbage, "wb") as fh:
+        fh.write(b"\x7fELF\x00\x01 not json at all {{{")
+    other = os.path.join(t, "other.json")
+    with open(other, "w") as fh:
+        json.dump({"schema_version": 1, "command": "list", "installations": []}, fh)
+    for label, path in (("truncated", cut), ("garbage", garbage), ("not a doctor document", other),
+                        ("missing file", os.path.join(t, "nope.json"))):
+        rc, o, e = run(["doctor", "--facts", path])
+        check(rc == 2, "--facts %s: exit %d, want 2" % (label, rc))
+        check(e.count("\n") == 1 and e.strip(), "--facts %s: stderr %r, want one line" % (label, e))
+        check(not o, "--facts %s: stdout %r" % (label, o[:200]))
+    rc, o, e = run(["doctor", "--facts", cut, "--root", "/"])
+    check(rc == 2, "--facts with --root: exit %d, want 2" % rc)
+
+# ---- live: the stub driver and cuDNN libraries ------------------------------------------------
+
+if not os.path.isdir(os.path.join(PROBE, "installs")):
+    print("skip: no probe fixtures")
+else:
+    def live(label, driver, install, want, extra_env=None, on_path=False):
+        """doctor --json, live, with the stub driver first on LD_LIBRARY_PATH and the
+        stub installation named by CUDNN_PATH (or on LD_LIBRARY_PATH). Findings about
+        this machine's own cuDNN (which meets a stub driver here) are left out."""
+        inst = os.path.join(PROBE, "installs", install)
+        env = dict(os.environ)
+        env.pop("CUDA_VISIBLE_DEVICES", None)
+        env["LC_ALL"] = "C"
+        env["LD_LIBRARY_PATH"] = driver + (":" + os.path.join(inst, "lib") if on_path else "")
+        env["CUDNN_PATH"] = inst
+        env.update(extra_env or {})
+        rc, out, err = run(["doctor", "--json", "--no-compile", "--timeout", "20"], env=env, timeout=600)
+        check(json_tool_ok(out), "%s: --json | python3 -m json.tool fails (rc %d, %s)" % (label, rc, err))
+        try:
+            doc = json.loads(out)
+        except ValueError:
+            check(False, "%s: not JSON" % label)
+            return None
+        check(doc.get("mode") == "live", "%s: mode %r" % (label, doc.get("mode")))
+        insts = doc.get("facts", {}).get("list", {}).get("installations", [])
+        mine = [i for i in insts if os.path.realpath(i.get("prefix", "")) == os.path.realpath(inst)]
+        check(len(mine) == 1, "%s: the stub installation was not found (%r)" % (label, [i.get("prefix") for i in insts]))
+        foreign = [i for i in insts if i not in mine]
+        fids = {i["id"] for i in foreign}
+
+        def ours(f):
+            ev = f.get("evidence", {})
+            if ev.get("installation") in fids:
+                return False
+            return not any(i.get("prefix") and i["prefix"] in f.get("summary", "") for i in foreign)
+
+        fs = [f for f in doc.get("findings", []) if ours(f)]
+        others = [(f["id"], f["summary"]) for f in loud(fs) if f["id"] != want]
+        check(not others, "%s: unexpected errors/warnings %r" % (label, others))
+        if want is not None:
+            check(any(f["id"] == want for f in fs), "%s: no finding %s (got %r)" % (label, want, ids(fs)))
+        shape(label, doc)
+        recheck(label, out, doc)
+        return doc
+
+    drv = lambda n: os.path.join(PROBE, "drivers", n)  # noqa: E731
+    live("live v9 + driver ok", drv("ok"), "v9-ok", None)
+    doc = live("live driver too old", drv("old"), "v9-ok", "driver-too-old")
+    live("live no device", drv("nodevice"), "v9-ok", "not-initialized")
+    doc = live("live CUDA_VISIBLE_DEVICES=-1", drv("hidden"), "v9-ok", "not-initialized",
+               {"CUDA_VISIBLE_DEVICES": "-1"})
+    if doc:
+        f = next((f for f in doc["findings"] if f["id"] == "not-initialized"), {})
+        check("CUDA_VISIBLE_DEVICES" in f.get("summary", "") and "unset CUDA_VISIBLE_DEVICES" in (f.get("fix") or ""),
+              "hidden: %r" % f)
+    if not os.path.exists("/proc/driver/nvidia/version"):
+        # a directory without libcuda.so.1 first: no driver (unless the machine has one)
+        live("live no driver", os.path.join(PROBE, "installs", "v9-ok", "include"), "v9-ok", "not-initialized")
+    cc60 = os.path.join(D, "drivers", "cc60")
+    if os.path.isdir(cc60):
+        doc = live("live sm_60 with cuDNN 9.19", cc60, "v9-ok", "gpu-too-old")
+        if doc:
+            f = next((f for f in doc["findings"] if f["id"] == "gpu-too-old"), {})
+            check(f.get("evidence", {}).get("compute_capability") == "6.0", "gpu-too-old: %r" % f.get("evidence"))
+    else:
+        check(False, "no drivers/cc60 fixture")
+    if os.path.isdir(os.path.join(PROBE, "installs", "v8-guide")):
+        live("live cuDNN 8.2.4 on sm_90", drv("ok"), "v8-guide", "guide-pair-unsupported-gpu", on_path=True)
+    else:
+        check(False, "no installs/v8-guide fixture")
+
+print("%d passed, %d failed" % (passed, failed))
+sys.exit(1 if failed else 0)

@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""cudnnctl doctor --facts: the checks re-run on facts recorded elsewhere.
+The facts of the H200 machine (docs/device/doctor-h200.json, written by
+scripts/device/doctor.sh) must give the same verdict here as there: two
+installations, the distro's 9.14 for a plain program, a passing GPU proof,
+no warnings. Then the facts are edited the way real machines go wrong, and
+each edit must give its finding; bad files must give one line and exit 2."""
+import argparse
+import copy
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--exe", required=True)
+ap.add_argument("--facts", required=True)
+args = ap.parse_args()
+EXE = os.path.abspath(args.exe)
+passed = failed = 0
+
+
+def check(cond, what):
+    global passed, failed
+    if cond:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL:", what, flush=True)
+
+
+def doctor(doc_or_path, extra=()):
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+        if isinstance(doc_or_path, str):
+            path = doc_or_path
+        else:
+            json.dump(doc_or_path, f)
+            path = f.name
+    p = subprocess.run([EXE, "doctor", "--facts", path] + list(extra), capture_output=True, timeout=120)
+    os.unlink(f.name)
+    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+
+
+def ids(out):
+    d = json.loads(out)
+    return [(f["severity"], f["id"]) for f in d["findings"]], d
+
+
+orig = json.load(open(args.facts))
+
+# 1. the recorded verdict, again
+rc, out, err = doctor(args.facts, ["--json"])
+check(rc == 0, f"H200 facts: exit {rc} ({err.strip()})")
+found, d = ids(out)
+check(found == [("info", "multiple-installations")], f"H200 facts: findings {found}")
+check(d["rechecked"] is True and d["summary"]["verdict"] == "healthy", "rechecked, healthy")
+check([a["status"] for a in d["areas"]] == [a["status"] for a in orig["areas"]], "the same area verdicts as on the machine")
+rc, text, err = doctor(args.facts)
+check(rc == 0 and "recorded facts" in text and "9.14.0" in text and "GPU work passed" in text, "text of the recheck")
+check(all(f.get("catalog") for f in d["findings"]), "every finding has its catalog row")
+
+
+def edited(fn):
+    doc = copy.deepcopy(orig)
+    fn(doc)
+    return doc
+
+
+def plain_verify(doc):
+    return next(v["document"] for v in doc["facts"]["verify"] if v["role"] == "plain-program")
+
+
+def driver_check(doc):
+    return next(c for l in plain_verify(doc)["layers"] for c in l["checks"] if c["id"] == "driver")
+
+
+# 2. the same machine, gone wrong in ways the facts can show
+def too_old(doc):
+    c = driver_check(doc)
+    c["status"] = "failed"
+    c["summary"] = "driver supports CUDA 12.2, older than the CUDA runtime 13.0"
+    c["evidence"]["state"] = "too-old"
+
+
+def hidden(doc):
+    driver_check(doc)["evidence"]["state"] = "hidden"
+    doc["facts"]["host"]["env"]["CUDA_VISIBLE_DEVICES"] = "-1"
+
+
+def maxwell(doc):
+    doc["facts"]["verify"][0]["document"]["probes"]["driver"]["facts"]["devices"][0].update(cc_major=5, cc_minor=2)
+
+
+def mixed(doc):
+    for v in doc["facts"]["verify"]:
+        for l in v["document"]["layers"]:
+            for c in l["checks"]:
+                if c["id"] == "version-checks":
+                    c["status"] = "failed"
+                    c["summary"] = "cudnnOpsVersionCheck: 1002 CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH"
+
+
+def empty_ld(doc):
+    sp = doc["facts"]["host"]["search_paths"][0]
+    sp["entries"].insert(0, {"index": 0, "entry": "", "kind": "empty"})
+
+
+cases = [
+    (too_old, "driver-too-old", "error"),
+    (hidden, "not-initialized", "warning"),
+    (maxwell, "gpu-too-old", "error"),
+    (mixed, "v9-sublibrary-version-mismatch", "error"),
+    (empty_ld, "path-empty-entry", "warning"),
+]
+for fn, want, sev in cases:
+    rc, out, err = doctor(edited(fn), ["--json"])
+    found, d = ids(out)
+    check((sev, want) in found, f"{fn.__name__}: want {sev} {want}, got {found}")
+    others = [f for f in found if f[1] != want and f[0] != "info"]
+    check(not others, f"{fn.__name__}: nothing else: {others}")
+    check(rc == (1 if sev == "error" else 0), f"{fn.__name__}: exit {rc}")
+
+# 3. files that are not a doctor's facts: one line on stderr, exit 2
+bad = {
+    "empty": b"",
+    "truncated": open(args.facts, "rb").read()[:5000],
+    "garbage": bytes(range(256)) * 4,
+    "other-command": json.dumps({"schema_version": 1, "command": "verify", "facts": {}}).encode(),
+    "future-schema": json.dumps({"schema_version": 99, "command": "doctor", "facts": {}}).encode(),
+}
+for name, data in bad.items():
+    with tempfile.NamedTemporaryFile("wb", suffix=".json", delete=False) as f:
+        f.write(data)
+    p = subprocess.run([EXE, "doctor", "--facts", f.name], capture_output=True, timeout=60)
+    os.unlink(f.name)
+    e = p.stderr.decode("utf-8", "replace").strip()
+    check(p.returncode == 2 and e.count("\n") == 0 and e.startswith("cudnnctl doctor: --facts"), f"{name}: exit {p.returncode}, stderr {e!r}")
+    check(p.stdout == b"", f"{name}: nothing on stdout")
+p = subprocess.run([EXE, "doctor", "--facts", "/nonexistent/facts.json"], capture_output=True, timeout=60)
+check(p.returncode == 2 and b"No such file" in p.stderr, "missing file")
+p = subprocess.run([EXE, "doctor", "--facts", "-"], input=open(args.facts, "rb").read(), capture_output=True, timeout=60)
+check(p.returncode == 0 and b"healthy" in p.stdout, "facts from standard input")
+p = subprocess.run([EXE, "doctor", "--facts", args.facts, "--root", "/"], capture_output=True, timeout=60)
+check(p.returncode == 2, "--facts with --root is refused")
+
+print(f"doctor --facts: {passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)

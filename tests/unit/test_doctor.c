@@ -1,0 +1,371 @@
+/* The doctor's checks as pure functions of facts: small facts documents
+ * written here, the findings they must (and must not) give, the order and
+ * merging of findings, the areas, and the fixes for each shell. */
+#include "testutil.h"
+
+#include "doctor/doctor.h"
+#include "formats/json.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A doctor document around facts (JSON text) on system sys, live or not;
+ * the checks run on it. */
+static cc_value *run(const char *facts, const char *sys, int live)
+{
+        char *text;
+        cc_value *doc = NULL;
+        cc_error err = {0};
+        int n;
+
+        n = snprintf(NULL, 0, "{\"command\":\"doctor\",\"machine\":{\"system\":\"%s\",\"live\":%s},\"facts\":%s}", sys,
+                     live ? "true" : "false", facts);
+        text = malloc((size_t)n + 1);
+        assert_non_null(text);
+        snprintf(text, (size_t)n + 1,
+                 "{\"command\":\"doctor\",\"machine\":{\"system\":\"%s\",\"live\":%s},\"facts\":%s}", sys,
+                 live ? "true" : "false", facts);
+        if (cc_json_parse(text, strlen(text), 0, &doc, &err) < 0)
+                fail_msg("bad test facts: %s: %s", err.msg, text);
+        free(text);
+        assert_int_equal(cc_doctor_run_checks(doc, &err), 0);
+        return doc;
+}
+
+static const cc_value *finding(const cc_value *doc, const char *id)
+{
+        const cc_value *fs = cc_v_get(doc, "findings");
+        size_t i;
+
+        for (i = 0; i < cc_v_len(fs); i++)
+                if (strcmp(cc_v_get_str(cc_v_at(fs, i), "id"), id) == 0)
+                        return cc_v_at(fs, i);
+        return NULL;
+}
+
+static size_t count(const cc_value *doc, const char *id)
+{
+        const cc_value *fs = cc_v_get(doc, "findings");
+        size_t i, n = 0;
+
+        for (i = 0; i < cc_v_len(fs); i++)
+                n += strcmp(cc_v_get_str(cc_v_at(fs, i), "id"), id) == 0;
+        return n;
+}
+
+static const char *area_status(const cc_value *doc, const char *id)
+{
+        const cc_value *as = cc_v_get(doc, "areas");
+        size_t i;
+
+        for (i = 0; i < cc_v_len(as); i++)
+                if (strcmp(cc_v_get_str(cc_v_at(as, i), "id"), id) == 0)
+                        return cc_v_get_str(cc_v_at(as, i), "status");
+        return NULL;
+}
+
+static void empty_facts(void **state)
+{
+        cc_value *doc = run("{}", "linux", 1);
+
+        (void)state;
+        /* nothing installed: the one error says so, with a fix */
+        assert_non_null(finding(doc, "no-cudnn"));
+        assert_string_equal(cc_v_get_str(finding(doc, "no-cudnn"), "severity"), "error");
+        assert_non_null(cc_v_get_str(finding(doc, "no-cudnn"), "fix"));
+        assert_int_equal(cc_v_len(cc_v_get(doc, "areas")), 7);
+        assert_string_equal(cc_v_get_str(cc_v_get(doc, "summary"), "verdict"), "errors");
+        assert_int_equal(cc_v_getint(cc_v_get(cc_v_get(doc, "summary"), "errors")), 1);
+        assert_string_equal(area_status(doc, "cudnn"), "error");
+        cc_v_free(doc);
+}
+
+#define ONE_INSTALL                                                                                                    \
+        "\"list\":{\"installations\":[{\"id\":1,\"prefix\":\"/usr\",\"version\":\"9.19.0\",\"majors\":[9],"            \
+        "\"provenance\":{\"kind\":\"distro-package\"}}]},"                                                             \
+        "\"which\":{\"results\":[{\"name\":\"libcudnn.so.9\",\"found\":true,\"path\":\"/usr/lib/libcudnn.so.9\","      \
+        "\"how\":\"ld.so.cache\",\"installation\":1}]}"
+
+static void hygiene(void **state)
+{
+        const char *facts =
+            "{" ONE_INSTALL ",\"host\":{\"shell\":\"bash\",\"search_paths\":[{\"variable\":\"LD_LIBRARY_PATH\","
+            "\"entries\":[{\"index\":1,\"entry\":\"\",\"kind\":\"empty\"},{\"index\":2,\"entry\":\"lib\",\"kind\":"
+            "\"relative\"},{\"index\":3,\"entry\":\"/tmp/x\",\"kind\":\"absolute\",\"exists\":true,\"is_dir\":true,"
+            "\"mode\":511,\"world_writable\":true},{\"index\":4,\"entry\":\"/gone\",\"kind\":\"absolute\","
+            "\"exists\":false},{\"index\":5,\"entry\":\"/usr/lib\",\"kind\":\"absolute\",\"exists\":true,\"is_dir\":"
+            "true,\"mode\":493,\"world_writable\":false}]},{\"variable\":\"PATH\",\"entries\":[{\"index\":1,"
+            "\"entry\":\"/nope\",\"kind\":\"absolute\",\"exists\":false}]}]}}";
+        cc_value *doc = run(facts, "linux", 0);
+        const cc_value *w = finding(doc, "path-writable-dir");
+
+        (void)state;
+        assert_int_equal(count(doc, "path-empty-entry"), 2);
+        assert_non_null(w);
+        assert_string_equal(cc_v_get_str(cc_v_get(w, "evidence"), "mode"), "0777");
+        assert_non_null(strstr(cc_v_get_str(w, "fix"), "chmod o-w '/tmp/x'"));
+        /* a missing LD_LIBRARY_PATH entry is a note; a missing PATH entry on Linux is not ours to judge */
+        assert_int_equal(count(doc, "path-missing-entry"), 1);
+        assert_string_equal(cc_v_get_str(finding(doc, "path-missing-entry"), "severity"), "info");
+        assert_string_equal(area_status(doc, "hygiene"), "warning");
+        /* most severe first: the warnings before the note */
+        {
+                const cc_value *fs = cc_v_get(doc, "findings");
+                size_t i;
+                int seen_info = 0;
+
+                for (i = 0; i < cc_v_len(fs); i++) {
+                        const char *sev = cc_v_get_str(cc_v_at(fs, i), "severity");
+
+                        if (strcmp(sev, "info") == 0)
+                                seen_info = 1;
+                        else
+                                assert_false(seen_info);
+                }
+        }
+        cc_v_free(doc);
+}
+
+static void setx(void **state)
+{
+        char facts[4096];
+        cc_value *doc;
+
+        (void)state;
+        snprintf(facts, sizeof(facts),
+                 "{" ONE_INSTALL
+                 ",\"host\":{\"shell\":\"powershell\",\"registry_path\":[{\"key\":\"HKCU\\\\Environment\","
+                 "\"length\":1024},{\"key\":\"HKLM\\\\x\",\"length\":900}]}}");
+        doc = run(facts, "windows", 1);
+        assert_int_equal(count(doc, "win-setx-truncation"), 1);
+        cc_v_free(doc);
+        snprintf(facts, sizeof(facts),
+                 "{" ONE_INSTALL ",\"host\":{\"registry_path\":[{\"key\":\"HKCU\\\\Environment\",\"length\":1023}]}}");
+        doc = run(facts, "windows", 1);
+        assert_null(finding(doc, "win-setx-truncation"));
+        cc_v_free(doc);
+        /* a Linux machine never gets it */
+        snprintf(facts, sizeof(facts), "{" ONE_INSTALL ",\"host\":{\"registry_path\":[{\"length\":1024}]}}");
+        doc = run(facts, "linux", 1);
+        assert_null(finding(doc, "win-setx-truncation"));
+        cc_v_free(doc);
+}
+
+#define VERIFY_DRIVER(state)                                                                                           \
+        ",\"verify\":[{\"installation\":1,\"role\":\"plain-program\",\"document\":{\"layers\":[{\"id\":\"runtime\","   \
+        "\"checks\":[{\"id\":\"driver\",\"status\":\"not-checked\",\"summary\":\"why\",\"evidence\":{\"state\":"       \
+        "\"" state "\"}}]}]}}]"
+
+static void driver_states(void **state)
+{
+        static const struct {
+                const char *state, *id, *sev;
+        } cases[] = {
+            {"stub-only", "not-initialized", "warning"}, {"no-driver", "not-initialized", "warning"},
+            {"stub-loaded", "not-initialized", "error"}, {"hidden", "not-initialized", "warning"},
+            {"no-device", "not-initialized", "warning"}, {"too-old", "driver-too-old", "error"},
+            {"error", "not-initialized", "error"},
+        };
+        size_t i;
+
+        (void)state;
+        for (i = 0; i < CC_ARRAY_LEN(cases); i++) {
+                char facts[2048];
+                cc_value *doc;
+                const cc_value *f;
+
+                snprintf(facts, sizeof(facts),
+                         "{" ONE_INSTALL ",\"host\":{\"shell\":\"fish\",\"env\":{\"CUDA_VISIBLE_DEVICES\":\"\"}}"
+                         ",\"verify\":[{\"installation\":1,\"role\":\"plain-program\",\"document\":{\"layers\":[{"
+                         "\"id\":\"runtime\",\"checks\":[{\"id\":\"driver\",\"status\":\"not-checked\",\"summary\":"
+                         "\"why\",\"evidence\":{\"state\":\"%s\"}}]}]}}]}",
+                         cases[i].state);
+                doc = run(facts, "linux", 1);
+                f = finding(doc, cases[i].id);
+                if (f == NULL)
+                        fail_msg("state %s: no %s", cases[i].state, cases[i].id);
+                assert_string_equal(cc_v_get_str(f, "severity"), cases[i].sev);
+                assert_non_null(cc_v_get_str(f, "fix"));
+                if (strcmp(cases[i].state, "hidden") == 0)
+                        assert_non_null(strstr(cc_v_get_str(f, "fix"), "set -e CUDA_VISIBLE_DEVICES"));
+                assert_string_equal(area_status(doc, "driver"), cases[i].sev);
+                cc_v_free(doc);
+                /* static: probes did not run, so the same facts say nothing about the driver state */
+                doc = run(facts, "linux", 0);
+                assert_null(finding(doc, "driver-too-old"));
+                cc_v_free(doc);
+        }
+        {
+                /* ok: nothing */
+                cc_value *doc = run("{" ONE_INSTALL VERIFY_DRIVER("ok") "}", "linux", 1);
+
+                assert_null(finding(doc, "not-initialized"));
+                assert_null(finding(doc, "driver-too-old"));
+                cc_v_free(doc);
+        }
+}
+
+static void static_driver_files(void **state)
+{
+        const char *none = "{\"list\":{\"installations\":[{\"id\":1,\"prefix\":\"/usr\",\"version\":\"9.19.0\","
+                           "\"majors\":[9],\"versions\":[{\"source\":\"dist-info\",\"cuda_major\":12}]}]},"
+                           "\"host\":{\"driver_files\":{\"files\":[],\"version\":null}}}";
+        const char *old = "{\"list\":{\"installations\":[{\"id\":1,\"prefix\":\"/usr\",\"version\":\"9.19.0\","
+                          "\"majors\":[9],\"versions\":[{\"source\":\"dist-info\",\"cuda_major\":12}]}]},"
+                          "\"host\":{\"driver_files\":{\"files\":[{\"path\":\"/usr/lib/libcuda.so.450.80.02\","
+                          "\"driver_version\":\"450.80.02\"}],\"version\":\"450.80.02\"}}}";
+        const char *ok = "{\"list\":{\"installations\":[{\"id\":1,\"prefix\":\"/usr\",\"version\":\"9.19.0\","
+                         "\"majors\":[9],\"versions\":[{\"source\":\"dist-info\",\"cuda_major\":12}]}]},"
+                         "\"host\":{\"driver_files\":{\"files\":[{\"path\":\"/usr/lib/libcuda.so.580.65.06\","
+                         "\"driver_version\":\"580.65.06\"}],\"version\":\"580.65.06\"}}}";
+        cc_value *doc;
+
+        (void)state;
+        doc = run(none, "linux", 0);
+        assert_non_null(finding(doc, "not-initialized"));
+        cc_v_free(doc);
+        doc = run(old, "linux", 0);
+        assert_non_null(finding(doc, "driver-too-old"));
+        assert_null(finding(doc, "not-initialized"));
+        cc_v_free(doc);
+        doc = run(ok, "linux", 0);
+        assert_null(finding(doc, "driver-too-old"));
+        assert_null(finding(doc, "not-initialized"));
+        assert_string_equal(area_status(doc, "driver"), "ok");
+        cc_v_free(doc);
+}
+
+#define GPU_FACTS(ver, cudart, major, minor)                                                                           \
+        "{\"list\":{\"installations\":[{\"id\":1,\"prefix\":\"/x\",\"version\":\"" ver "\",\"majors\":[9]}]},"         \
+        "\"verify\":[{\"installation\":1,\"role\":\"plain-program\",\"document\":{\"probes\":{\"cudnn\":{"             \
+        "\"facts\":{\"cudart_version\":" cudart "}},\"driver\":{\"facts\":{\"devices\":[{\"name\":\"G\","              \
+        "\"cc_major\":" major ",\"cc_minor\":" minor "}]}}}}}]}"
+
+static void gpu_arch(void **state)
+{
+        cc_value *doc;
+
+        (void)state;
+        /* the guide's pair on Hopper */
+        doc = run(GPU_FACTS("8.2.2", "11040", "9", "0"), "linux", 1);
+        assert_non_null(finding(doc, "guide-pair-unsupported-gpu"));
+        cc_v_free(doc);
+        doc = run(GPU_FACTS("9.19.0", "13010", "9", "0"), "linux", 1);
+        assert_null(finding(doc, "gpu-too-new"));
+        assert_null(finding(doc, "gpu-too-old"));
+        cc_v_free(doc);
+        doc = run(GPU_FACTS("9.19.0", "12080", "6", "0"), "linux", 1);
+        assert_non_null(finding(doc, "gpu-too-old"));
+        cc_v_free(doc);
+        doc = run(GPU_FACTS("9.5.1", "12060", "12", "0"), "linux", 1);
+        assert_non_null(finding(doc, "gpu-too-new"));
+        cc_v_free(doc);
+}
+
+static void dedup_and_fixes(void **state)
+{
+        struct cc_dctx d;
+        cc_error err = {0};
+        cc_value *doc;
+        char *s;
+
+        (void)state;
+        memset(&d, 0, sizeof(d));
+        d.err = &err;
+        d.shell = "bash";
+        s = cc_fix_prepend(&d, "LD_LIBRARY_PATH", "/opt/x", &err);
+        assert_string_equal(s, "export LD_LIBRARY_PATH='/opt/x'${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}");
+        free(s);
+        d.shell = "fish";
+        s = cc_fix_prepend(&d, "LD_LIBRARY_PATH", "/opt/x", &err);
+        assert_string_equal(s, "set -gx LD_LIBRARY_PATH '/opt/x' $LD_LIBRARY_PATH");
+        free(s);
+        d.shell = "powershell";
+        s = cc_fix_prepend(&d, "PATH", "C:\\cudnn\\bin", &err);
+        assert_string_equal(s, "$env:PATH = \"C:\\cudnn\\bin;\" + $env:PATH");
+        free(s);
+        d.shell = "cmd";
+        s = cc_fix_prepend(&d, "PATH", "C:\\cudnn\\bin", &err);
+        assert_string_equal(s, "set \"PATH=C:\\cudnn\\bin;%PATH%\"");
+        free(s);
+        s = cc_fix_unset(&d, "CUDA_VISIBLE_DEVICES", &err);
+        assert_string_equal(s, "set CUDA_VISIBLE_DEVICES=");
+        free(s);
+        /* the same mixed set seen by list and by verify's two checks: one finding per distinct summary */
+        doc = run("{\"list\":{\"installations\":[{\"id\":1,\"prefix\":\"/x\",\"version\":\"9.19.0\",\"majors\":[9],"
+                  "\"problems\":[{\"kind\":\"mixed-versions\",\"failure_mode\":\"v9-sublibrary-version-mismatch\","
+                  "\"summary\":\"two\"},{\"kind\":\"mixed-versions\",\"failure_mode\":"
+                  "\"v9-sublibrary-version-mismatch\",\"summary\":\"two\"}]}]}}",
+                  "linux", 0);
+        assert_int_equal(count(doc, "v9-sublibrary-version-mismatch"), 1);
+        cc_v_free(doc);
+}
+
+static void default_headers(void **state)
+{
+#define TWO                                                                                                            \
+        "{\"list\":{\"installations\":[{\"id\":1,\"prefix\":\"/usr\",\"version\":\"9.14.0\",\"majors\":[9],"           \
+        "\"files\":[{\"path\":\"/usr/include/x86_64-linux-gnu/cudnn_version_v9.h\",\"kind\":\"header\"},"              \
+        "{\"path\":\"/usr/include/x86_64-linux-gnu/cudnn_version.h\",\"kind\":\"header\",\"role\":"                    \
+        "\"cudnn_version\"}]},{\"id\":2,\"prefix\":\"/opt/c\",\"version\":\"%s\",\"majors\":[9]}]},"                   \
+        "\"which\":{\"results\":[{\"name\":\"libcudnn.so.9\",\"found\":true,\"path\":\"/opt/c/lib/libcudnn.so.9\","    \
+        "\"installation\":%d}]},\"host\":{\"include_search\":{\"cudnn_version_h\":"                                    \
+        "\"/usr/include/x86_64-linux-gnu/cudnn_version.h\"}}}"
+        char facts[2048];
+        cc_value *doc;
+
+        (void)state;
+        snprintf(facts, sizeof(facts), TWO, "9.19.0", 2);
+        doc = run(facts, "linux", 0);
+        assert_non_null(finding(doc, "header-lib-mismatch"));
+        cc_v_free(doc);
+        /* the headers are the plain program's own installation's: nothing */
+        snprintf(facts, sizeof(facts), TWO, "9.19.0", 1);
+        doc = run(facts, "linux", 0);
+        assert_null(finding(doc, "header-lib-mismatch"));
+        cc_v_free(doc);
+        /* two installations of the same release: nothing */
+        snprintf(facts, sizeof(facts), TWO, "9.14.0", 2);
+        doc = run(facts, "linux", 0);
+        assert_null(finding(doc, "header-lib-mismatch"));
+        cc_v_free(doc);
+}
+
+static void hostile_shapes(void **state)
+{
+        static const char *const facts[] = {
+            "[]",
+            "null",
+            "{\"list\":[1,2],\"which\":\"x\",\"deps\":{},\"verify\":7,\"host\":[]}",
+            "{\"list\":{\"installations\":[null,1,\"x\",{\"problems\":[null,{\"kind\":7}]}]}}",
+            "{\"verify\":[{\"installation\":\"1\",\"role\":5,\"document\":{\"layers\":[{\"checks\":[{}]}]}}]}",
+            "{\"host\":{\"search_paths\":[{\"entries\":[{\"kind\":\"empty\"}]},5,null]}}",
+        };
+        size_t i;
+
+        (void)state;
+        for (i = 0; i < CC_ARRAY_LEN(facts); i++) {
+                cc_value *doc = run(facts[i], i % 2 ? "windows" : "linux", (int)(i % 3 == 0));
+
+                assert_non_null(cc_v_get(doc, "summary"));
+                cc_v_free(doc);
+        }
+}
+
+int main(void)
+{
+        const struct CMUnitTest tests[] = {
+            cmocka_unit_test(empty_facts),
+            cmocka_unit_test(hygiene),
+            cmocka_unit_test(setx),
+            cmocka_unit_test(driver_states),
+            cmocka_unit_test(static_driver_files),
+            cmocka_unit_test(gpu_arch),
+            cmocka_unit_test(dedup_and_fixes),
+            cmocka_unit_test(default_headers),
+            cmocka_unit_test(hostile_shapes),
+        };
+
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}

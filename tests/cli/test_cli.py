@@ -5,7 +5,6 @@ output and exit status. The Windows build runs the same cases through Wine
 
 usage: test_cli.py --exe CUDNNCTL --fixtures DIR --system linux|windows [--wrapper=WINE]
 """
-import argparse
 import json
 import os
 import shutil
@@ -13,49 +12,32 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cliutil  # noqa: E402
+
 ARGS = None
-FAILS = []
-PASSES = 0
+EXE = None  # the program under test (cliutil.Program), made by main()
+CHECKS = cliutil.Checks()
+check = CHECKS.named
 
 
 def native(path):
     """The path as the program under test sees it."""
     if ARGS.system == "windows" and ARGS.wrapper:
-        return "Z:" + os.path.abspath(path).replace("/", "\\")
+        return cliutil.wine_path(path)
     return path
 
 
 def run(args, stdout_path=None, env=None):
-    cmd = ([ARGS.wrapper] if ARGS.wrapper else []) + [ARGS.exe] + args
-    e = dict(os.environ)
-    e["WINEDEBUG"] = "-all"
-    e.pop("NO_COLOR", None)
-    if env:
-        e.update(env)
-    if stdout_path:
-        with open(stdout_path, "wb") as f:
-            p = subprocess.run(cmd, stdout=f, stderr=subprocess.PIPE, env=e, timeout=300)
-        return p.returncode, b"", p.stderr
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=e, timeout=300)
-    return p.returncode, p.stdout, p.stderr
-
-
-def check(name, cond, detail=""):
-    global PASSES
-    if cond:
-        PASSES += 1
-        print("ok   %s" % name)
-    else:
-        FAILS.append(name)
-        print("FAIL %s %s" % (name, detail))
+    r = EXE.run(args, env=env, stdout_path=stdout_path)
+    return r.rc, r.out, r.err
 
 
 def inspect_json(*paths, extra=()):
     rc, out, err = run(["inspect", "--json"] + list(extra) + [native(p) for p in paths])
-    try:
-        doc = json.loads(out.decode("utf-8"))
-    except Exception as ex:  # noqa: BLE001 - report any parse failure
-        check("json parses for %s" % (paths,), False, "%s: %r" % (ex, out[:300]))
+    doc, why = cliutil.parse_json(out)
+    if why is not None:
+        check("json parses for %s" % (paths,), False, "%s: %r" % (why, out[:300]))
         return rc, None, err
     return rc, doc, err
 
@@ -331,16 +313,12 @@ def test_archives():
 
 
 def main():
-    global ARGS
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--exe", required=True)
-    ap.add_argument("--fixtures", required=True)
-    ap.add_argument("--system", default="linux")
-    ap.add_argument("--wrapper", default="")
-    ARGS = ap.parse_args()
-    if ARGS.wrapper and not shutil.which(ARGS.wrapper) and not os.path.exists(ARGS.wrapper):
+    global ARGS, EXE
+    ARGS = cliutil.parser(fixtures=True, system=True, wrapper=True).parse_args()
+    if cliutil.wrapper_missing(ARGS.wrapper):
         print("wrapper %s not found" % ARGS.wrapper)
         return 1
+    EXE = cliutil.Program(ARGS.exe, ARGS.wrapper, setenv={"WINEDEBUG": "-all"}, unset=("NO_COLOR",))
     tmp = tempfile.mkdtemp(prefix="cudnnctl-cli-")
     try:
         test_version_and_help()
@@ -353,8 +331,7 @@ def main():
         test_archives()
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print("%d passed, %d failed" % (PASSES, len(FAILS)))
-    return 1 if FAILS or PASSES == 0 else 0
+    return CHECKS.summary(need_passes=True)
 
 
 if __name__ == "__main__":

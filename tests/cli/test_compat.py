@@ -6,39 +6,28 @@ JSON document (read with python's json module), the exit statuses (0 all yes,
 1 some no, 3 unknown, 2 bad command line) and one-line errors.
 
 usage: test_compat.py --exe CUDNNCTL [--wrapper=WINE]"""
-import argparse
-import json
-import subprocess
+import os
 import sys
 
-ap = argparse.ArgumentParser()
-ap.add_argument("--exe", required=True)
-ap.add_argument("--wrapper", default="")
-ARGS = ap.parse_args()
-passed = failed = 0
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cliutil  # noqa: E402
 
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL:", what, flush=True)
+ARGS = cliutil.parser(wrapper=True).parse_args()
+CHECKS = cliutil.Checks()
+check = CHECKS.check
+EXE = cliutil.Program(ARGS.exe, ARGS.wrapper, timeout=120)
 
 
 def run(args):
-    cmd = ([ARGS.wrapper] if ARGS.wrapper else []) + [ARGS.exe, "compat"] + args
-    p = subprocess.run(cmd, capture_output=True, timeout=120)
-    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+    r = EXE.run(["compat"] + args)
+    return r.rc, r.out_text, r.err_text
 
 
 def doc_of(args, want_rc=None):
     rc, out, err = run(args + ["--json"])
-    try:
-        doc = json.loads(out)
-    except ValueError as e:
-        check(False, "%s: not JSON (%s): %r %r" % (args, e, out[:300], err[:300]))
+    doc, why = cliutil.parse_json(out)
+    if why is not None:
+        check(False, "%s: not JSON (%s): %r %r" % (args, why, out[:300], err[:300]))
         return rc, None
     if want_rc is not None:
         check(rc == want_rc, "%s: exit %d, want %d (%s)" % (args, rc, want_rc, err.strip()))
@@ -186,5 +175,4 @@ check("banana" in err and "CUDA" in err, "the error names the value: %r" % err)
 rc, out, err = run(["--help"])
 check(rc == 0 and "--cuda" in out and "Exit status" in out and "3" in out, "--help")
 
-print("compat: %d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+sys.exit(CHECKS.summary("compat"))

@@ -6,48 +6,28 @@ driver and cuDNN libraries of fixtures/gen-probe.sh. Each scenario must give
 its catalog finding and no other error or warning; a clean installation none.
 Also: every finding has evidence and a fix, --json is valid JSON, and
 --facts re-runs the checks to the same findings."""
-import argparse
 import json
 import os
-import subprocess
 import sys
 import tempfile
 
-ap = argparse.ArgumentParser()
-ap.add_argument("--exe", required=True)
-ap.add_argument("--fixtures", required=True)
-args = ap.parse_args()
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cliutil  # noqa: E402
 
-EXE = os.path.abspath(args.exe)
+args = cliutil.parser(fixtures=True).parse_args()
 FX = os.path.abspath(args.fixtures)
 D = os.path.join(FX, "doctor")
 PROBE = os.path.join(FX, "probe")
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL:", what, flush=True)
+CHECKS = cliutil.Checks()
+check = CHECKS.check
+EXE = cliutil.Program(os.path.abspath(args.exe), setenv={"LC_ALL": "C"}, unset=("NO_COLOR",))
+json_tool_ok = cliutil.json_tool_ok
 
 
 def run(argv, env=None, stdin=None, timeout=300):
-    e = dict(os.environ)
-    e.pop("NO_COLOR", None)
-    e["LC_ALL"] = "C"
-    if env is not None:
-        e = env
-    p = subprocess.run([EXE] + argv, capture_output=True, env=e, timeout=timeout, input=stdin)
-    return p.returncode, p.stdout, p.stderr.decode("utf-8", "replace")
-
-
-def json_tool_ok(out):
-    """What `cudnnctl doctor --json | python3 -m json.tool` does."""
-    p = subprocess.run([sys.executable, "-m", "json.tool"], input=out, capture_output=True)
-    return p.returncode == 0
+    """env, when given, is the whole environment."""
+    r = EXE.run(argv, environ=env, stdin=stdin, timeout=timeout)
+    return r.rc, r.out, r.err_text
 
 
 def loud(findings):
@@ -81,9 +61,8 @@ def recheck(label, doc_bytes, doc):
         path = t.name
     try:
         rc, out, err = run(["doctor", "--json", "--facts", path])
-        try:
-            again = json.loads(out)
-        except ValueError:
+        again, why = cliutil.parse_json(out)
+        if why is not None:
             check(False, "%s --facts: not JSON (rc %d, %s)" % (label, rc, err))
             return
         check(ids(again.get("findings", [])) == ids(doc.get("findings", [])),
@@ -107,9 +86,8 @@ def static(name, want, severity=None):
     argv = ["doctor", "--root", tree, "--system", "linux"] + sets_of(name)
     rc, out, err = run(argv + ["--json"])
     check(json_tool_ok(out), "%s: --json | python3 -m json.tool fails (rc %d, %s)" % (name, rc, err))
-    try:
-        doc = json.loads(out)
-    except ValueError:
+    doc, why = cliutil.parse_json(out)
+    if why is not None:
         check(False, "%s: not JSON" % name)
         return None
     check(doc.get("mode") == "static", "%s: mode %r" % (name, doc.get("mode")))
@@ -239,9 +217,8 @@ else:
         env.update(extra_env or {})
         rc, out, err = run(["doctor", "--json", "--no-compile", "--timeout", "20"], env=env, timeout=600)
         check(json_tool_ok(out), "%s: --json | python3 -m json.tool fails (rc %d, %s)" % (label, rc, err))
-        try:
-            doc = json.loads(out)
-        except ValueError:
+        doc, why = cliutil.parse_json(out)
+        if why is not None:
             check(False, "%s: not JSON" % label)
             return None
         check(doc.get("mode") == "live", "%s: mode %r" % (label, doc.get("mode")))
@@ -292,5 +269,4 @@ else:
     else:
         check(False, "no installs/v8-guide fixture")
 
-print("%d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+sys.exit(CHECKS.summary())

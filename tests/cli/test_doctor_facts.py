@@ -5,29 +5,21 @@ scripts/device/doctor.sh) must give the same verdict here as there: two
 installations, the distro's 9.14 for a plain program, a passing GPU proof,
 no warnings. Then the facts are edited the way real machines go wrong, and
 each edit must give its finding; bad files must give one line and exit 2."""
-import argparse
 import copy
 import json
 import os
-import subprocess
 import sys
 import tempfile
 
-ap = argparse.ArgumentParser()
-ap.add_argument("--exe", required=True)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cliutil  # noqa: E402
+
+ap = cliutil.parser()
 ap.add_argument("--facts", required=True)
 args = ap.parse_args()
-EXE = os.path.abspath(args.exe)
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL:", what, flush=True)
+EXE = cliutil.Program(os.path.abspath(args.exe), timeout=60)
+CHECKS = cliutil.Checks()
+check = CHECKS.check
 
 
 def doctor(doc_or_path, extra=()):
@@ -37,9 +29,9 @@ def doctor(doc_or_path, extra=()):
         else:
             json.dump(doc_or_path, f)
             path = f.name
-    p = subprocess.run([EXE, "doctor", "--facts", path] + list(extra), capture_output=True, timeout=120)
+    p = EXE.run(["doctor", "--facts", path] + list(extra), timeout=120)
     os.unlink(f.name)
-    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+    return p.rc, p.out_text, p.err_text
 
 
 def ids(out):
@@ -132,17 +124,16 @@ bad = {
 for name, data in bad.items():
     with tempfile.NamedTemporaryFile("wb", suffix=".json", delete=False) as f:
         f.write(data)
-    p = subprocess.run([EXE, "doctor", "--facts", f.name], capture_output=True, timeout=60)
+    p = EXE.run(["doctor", "--facts", f.name])
     os.unlink(f.name)
-    e = p.stderr.decode("utf-8", "replace").strip()
-    check(p.returncode == 2 and e.count("\n") == 0 and e.startswith("cudnnctl doctor: --facts"), f"{name}: exit {p.returncode}, stderr {e!r}")
-    check(p.stdout == b"", f"{name}: nothing on stdout")
-p = subprocess.run([EXE, "doctor", "--facts", "/nonexistent/facts.json"], capture_output=True, timeout=60)
-check(p.returncode == 2 and b"No such file" in p.stderr, "missing file")
-p = subprocess.run([EXE, "doctor", "--facts", "-"], input=open(args.facts, "rb").read(), capture_output=True, timeout=60)
-check(p.returncode == 0 and b"healthy" in p.stdout, "facts from standard input")
-p = subprocess.run([EXE, "doctor", "--facts", args.facts, "--root", "/"], capture_output=True, timeout=60)
-check(p.returncode == 2, "--facts with --root is refused")
+    e = p.err_text.strip()
+    check(p.rc == 2 and e.count("\n") == 0 and e.startswith("cudnnctl doctor: --facts"), f"{name}: exit {p.rc}, stderr {e!r}")
+    check(p.out == b"", f"{name}: nothing on stdout")
+p = EXE.run(["doctor", "--facts", "/nonexistent/facts.json"])
+check(p.rc == 2 and b"No such file" in p.err, "missing file")
+p = EXE.run(["doctor", "--facts", "-"], stdin=open(args.facts, "rb").read())
+check(p.rc == 0 and b"healthy" in p.out, "facts from standard input")
+p = EXE.run(["doctor", "--facts", args.facts, "--root", "/"])
+check(p.rc == 2, "--facts with --root is refused")
 
-print(f"doctor --facts: {passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+sys.exit(CHECKS.summary("doctor --facts"))

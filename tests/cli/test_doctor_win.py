@@ -9,33 +9,24 @@ nothing but notes. Every document must parse with python's json module.
 usage: test_doctor_win.py --exe CUDNNCTL --fixtures DIR
 Exits 77 (skipped) when the fixtures could not be made here (no mingw-w64).
 """
-import argparse
-import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cliutil  # noqa: E402
+
 ARGS = None
-FAILS = []
-PASSES = 0
+EXE = None  # the program under test (cliutil.Program), made by main()
+CHECKS = cliutil.Checks(limit=2500)
+check = CHECKS.named
 TMP = None
 
 SYS = "C:\\Windows\\System32;C:\\Windows"
 CUDA118 = "Program Files/NVIDIA GPU Computing Toolkit/CUDA/v11.8"
 CUDA124 = "Program Files/NVIDIA GPU Computing Toolkit/CUDA/v12.4"
 
-
-def check(name, cond, detail=""):
-    global PASSES
-    if cond:
-        PASSES += 1
-        print("ok   %s" % name)
-    else:
-        FAILS.append(name)
-        d = detail if isinstance(detail, str) else json.dumps(detail, default=str)
-        print("FAIL %s %s" % (name, d[:2500]))
 
 
 def win(rel):
@@ -102,19 +93,14 @@ def python311(t, dest="Python311"):
 
 
 def doctor(label, t, sets, extra=()):
-    cmd = [ARGS.exe, "doctor", "--json", "--root", t, "--system", "windows"] + list(extra)
-    cmd += ["--set=" + s for s in sets]
-    env = dict(os.environ)
-    env["LC_ALL"] = "C"
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, timeout=300)
-    try:
-        doc = json.loads(p.stdout.decode("utf-8"))
-    except ValueError as ex:
-        check("%s: doctor --json parses" % label, False, "%s rc=%d err=%r" % (ex, p.returncode, p.stderr[:500]))
-        return p.returncode, None
+    p = EXE.run(["doctor", "--json", "--root", t, "--system", "windows"] + list(extra) + ["--set=" + s for s in sets])
+    doc, why = cliutil.parse_json(p.out)
+    if why is not None:
+        check("%s: doctor --json parses" % label, False, "%s rc=%d err=%r" % (why, p.rc, p.err[:500]))
+        return p.rc, None
     check("%s: doctor --json parses, command doctor, static" % label,
           doc.get("command") == "doctor" and doc.get("mode") == "static", doc.get("mode"))
-    return p.returncode, doc
+    return p.rc, doc
 
 
 def found(doc, fid):
@@ -403,12 +389,11 @@ def s_setx():
 
 
 def main():
-    global ARGS, TMP
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--exe", required=True)
-    ap.add_argument("--fixtures", required=True)
+    global ARGS, EXE, TMP
+    ap = cliutil.parser(fixtures=True)
     ap.add_argument("--keep", action="store_true", help="keep the trees")
     ARGS = ap.parse_args()
+    EXE = cliutil.Program(ARGS.exe, setenv={"LC_ALL": "C"})
     d = os.path.join(ARGS.fixtures, "doctor-win")
     if not os.path.isdir(d) or os.path.exists(os.path.join(d, ".skipped")):
         print("skipped: no doctor Windows fixtures (gen-doctor-win.sh: %s)"
@@ -427,8 +412,7 @@ def main():
             print("trees kept in %s" % TMP)
         else:
             shutil.rmtree(TMP, ignore_errors=True)
-    print("%d passed, %d failed" % (PASSES, len(FAILS)))
-    return 1 if FAILS else 0
+    return CHECKS.summary()
 
 
 if __name__ == "__main__":

@@ -4,47 +4,34 @@
 numberings, CUDA and Windows errors, a multi-line log, the version rule, the
 JSON document, exit statuses, and hostile input (10 MB of text, binary bytes,
 an empty string) answered without crashing."""
-import argparse
-import json
 import os
 import random
-import subprocess
 import sys
-import time
 
-ap = argparse.ArgumentParser()
-ap.add_argument("--exe", required=True)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cliutil  # noqa: E402
+
+ap = cliutil.parser(wrapper=True)
 ap.add_argument("--cases", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "explain_cases.txt"))
-ap.add_argument("--wrapper", default="")
 args = ap.parse_args()
 
-EXE = os.path.abspath(args.exe)
-WRAP = [args.wrapper] if args.wrapper else []
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL:", what, flush=True)
+EXE = cliutil.Program(os.path.abspath(args.exe), args.wrapper, timeout=120)
+CHECKS = cliutil.Checks()
+check = CHECKS.check
 
 
 def run(argv, stdin=None, timeout=120):
-    t = time.monotonic()
-    p = subprocess.run(WRAP + [EXE] + argv, input=stdin, capture_output=True, timeout=timeout)
-    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace"), time.monotonic() - t
+    r = EXE.run(argv, stdin=stdin, timeout=timeout)
+    return r.rc, r.out_text, r.err_text, r.wall
 
 
 def explain(argv, stdin=None):
     rc, out, err, wall = run(["explain", "--json"] + argv, stdin)
-    try:
-        doc = json.loads(out) if out.strip() else None
-    except ValueError:
-        check(False, "not JSON for %r: %s" % (argv, out[:300]))
-        doc = None
+    doc = None
+    if out.strip():
+        doc, why = cliutil.parse_json(out)
+        if why is not None:
+            check(False, "not JSON for %r: %s" % (argv, out[:300]))
     return rc, doc, err, wall
 
 
@@ -78,7 +65,7 @@ with open(args.cases, encoding="utf-8") as f:
         rc, doc, err, _ = explain([text])
         check(rc == 0 and want in ids(doc), "case %r: rc %d, ids %s, want %s %s" % (text, rc, ids(doc), want, err))
         # the same text inside a log is still recognised (not under Wine: every run costs seconds there)
-        if WRAP:
+        if args.wrapper:
             continue
         rc, doc, err, _ = explain(["--file", "-"], ("[12:00:01] starting\n%s\n[12:00:02] exit\n" % text).encode())
         check(rc == 0 and want in ids(doc), "case in a log %r: ids %s" % (text, ids(doc)))
@@ -300,5 +287,4 @@ rc, doc, err, wall = explain(["-"], long_line)
 check(rc in (0, 3) and wall < 60, "a long repeated prefix: rc %d, %.1f s" % (rc, wall))
 print("explain: 10 MB answered in %.1f s" % wall)
 
-print("%d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+sys.exit(CHECKS.summary())

@@ -5,7 +5,6 @@ Windows cases through Wine (--wrapper), with paths given as Windows paths.
 
 usage: test_finding.py --exe CUDNNCTL --fixtures DIR --system linux|windows [--wrapper=WINE]
 """
-import argparse
 import json
 import os
 import shutil
@@ -13,45 +12,32 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cliutil  # noqa: E402
+
 ARGS = None
-FAILS = []
-PASSES = 0
+EXE = None  # the program under test (cliutil.Program), made by main()
+CHECKS = cliutil.Checks(limit=2000)
+check = CHECKS.named
 
 
 def native(path):
     """The path as the program under test sees it."""
     if ARGS.system == "windows" and ARGS.wrapper:
-        return "Z:" + os.path.abspath(path).replace("/", "\\")
+        return cliutil.wine_path(path)
     return path
 
 
 def run(args, env=None, prefix=()):
-    cmd = list(prefix) + ([ARGS.wrapper] if ARGS.wrapper else []) + [ARGS.exe] + args
-    e = dict(os.environ)
-    e["WINEDEBUG"] = "-all"
-    e.pop("NO_COLOR", None)
-    if env:
-        e.update(env)
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=e, timeout=300)
-    return p.returncode, p.stdout, p.stderr
-
-
-def check(name, cond, detail=""):
-    global PASSES
-    if cond:
-        PASSES += 1
-        print("ok   %s" % name)
-    else:
-        FAILS.append(name)
-        print("FAIL %s %s" % (name, str(detail)[:2000]))
+    r = EXE.run(args, env=env, prefix=prefix)
+    return r.rc, r.out, r.err
 
 
 def list_json(extra, env=None, prefix=()):
     rc, out, err = run(["list", "--json"] + extra, env=env, prefix=prefix)
-    try:
-        doc = json.loads(out.decode("utf-8"))
-    except Exception as ex:  # noqa: BLE001 - report any parse failure
-        check("list --json parses (%s)" % " ".join(extra), False, "%s: %r %r" % (ex, out[:300], err[:300]))
+    doc, why = cliutil.parse_json(out)
+    if why is not None:
+        check("list --json parses (%s)" % " ".join(extra), False, "%s: %r %r" % (why, out[:300], err[:300]))
         return rc, None, err
     return rc, doc, err
 
@@ -93,10 +79,9 @@ def test_real_machine(tmp):
     if doc is None:
         return
     # the JSON is valid for python3 -m json.tool too
-    p = subprocess.run([sys.executable, "-m", "json.tool"], input=json.dumps(doc).encode(), stdout=subprocess.PIPE)
     raw = subprocess.run([ARGS.exe, "list", "--json"], stdout=subprocess.PIPE).stdout
-    p2 = subprocess.run([sys.executable, "-m", "json.tool"], input=raw, stdout=subprocess.PIPE)
-    check("live list --json: python3 -m json.tool accepts it", p.returncode == 0 and p2.returncode == 0)
+    check("live list --json: python3 -m json.tool accepts it",
+          cliutil.json_tool_ok(json.dumps(doc).encode()) and cliutil.json_tool_ok(raw))
     check("live list --json: header", doc["schema_version"] == 1 and doc["command"] == "list"
           and doc["tool"] == "cudnnctl" and doc["machine"]["live"] is True, {k: doc.get(k) for k in ("command",)})
     check("live list --json: roots have a state and sources",
@@ -372,16 +357,12 @@ def test_permissions(tmp):
 
 
 def main():
-    global ARGS
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--exe", required=True)
-    ap.add_argument("--fixtures", required=True)
-    ap.add_argument("--system", default="linux")
-    ap.add_argument("--wrapper", default="")
-    ARGS = ap.parse_args()
-    if ARGS.wrapper and not shutil.which(ARGS.wrapper) and not os.path.exists(ARGS.wrapper):
+    global ARGS, EXE
+    ARGS = cliutil.parser(fixtures=True, system=True, wrapper=True).parse_args()
+    if cliutil.wrapper_missing(ARGS.wrapper):
         print("wrapper %s not found" % ARGS.wrapper)
         return 1
+    EXE = cliutil.Program(ARGS.exe, ARGS.wrapper, setenv={"WINEDEBUG": "-all"}, unset=("NO_COLOR",))
     if not os.path.isdir(os.path.join(ARGS.fixtures, "trees")):
         print("fixture trees missing under %s (gen-trees.sh)" % ARGS.fixtures)
         return 1
@@ -398,8 +379,7 @@ def main():
         test_permissions(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print("%d passed, %d failed" % (PASSES, len(FAILS)))
-    return 1 if FAILS or PASSES == 0 else 0
+    return CHECKS.summary(need_passes=True)
 
 
 if __name__ == "__main__":

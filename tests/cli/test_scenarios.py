@@ -12,7 +12,6 @@ usage: test_scenarios.py --exe CUDNNCTL --fixtures DIR
 Exits 77 (skipped) when the fixtures could not be made here (no gcc/ldconfig
 and no mingw-w64).
 """
-import argparse
 import json
 import os
 import shutil
@@ -20,9 +19,13 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cliutil  # noqa: E402
+
 ARGS = None
-FAILS = []
-PASSES = 0
+EXE = None  # the program under test (cliutil.Program), made by main()
+CHECKS = cliutil.Checks(limit=1500)
+check = CHECKS.named
 
 WHEEL = "/home/user/venv/lib/python3.11/site-packages/nvidia/cudnn/lib"
 SITE = "/home/user/venv/lib/python3.11/site-packages"
@@ -30,30 +33,15 @@ MULTI = "/usr/lib/x86_64-linux-gnu"
 CUDA118 = "C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v11.8\\bin"
 
 
-def check(name, cond, detail=""):
-    global PASSES
-    if cond:
-        PASSES += 1
-        print("ok   %s" % name)
-    else:
-        FAILS.append(name)
-        d = detail if isinstance(detail, str) else json.dumps(detail, default=str)
-        print("FAIL %s %s" % (name, d[:1500]))
-
 
 def scen(name):
     return os.path.join(ARGS.fixtures, "scenarios", name)
 
 
 def run(args, as_nobody=False, timeout=300):
-    cmd = [ARGS.exe] + args
-    if as_nobody:
-        cmd = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] + cmd
-    env = dict(os.environ)
-    env.pop("NO_COLOR", None)
-    env["LC_ALL"] = "C"
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, timeout=timeout)
-    return p.returncode, p.stdout, p.stderr
+    nobody = ("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups") if as_nobody else ()
+    r = EXE.run(args, timeout=timeout, prefix=nobody)
+    return r.rc, r.out, r.err
 
 
 def machine(name, sets=(), system=None):
@@ -67,10 +55,9 @@ def machine(name, sets=(), system=None):
 
 def jrun(label, args, **kw):
     rc, out, err = run(args + ["--json"], **kw)
-    try:
-        doc = json.loads(out.decode("utf-8"))
-    except ValueError as ex:
-        check("%s: JSON output" % label, False, "%s rc=%d out=%r err=%r" % (ex, rc, out[:300], err[:300]))
+    doc, why = cliutil.parse_json(out)
+    if why is not None:
+        check("%s: JSON output" % label, False, "%s rc=%d out=%r err=%r" % (why, rc, out[:300], err[:300]))
         return rc, None
     return rc, doc
 
@@ -972,11 +959,9 @@ def json_tool():
 
 
 def main():
-    global ARGS
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--exe", required=True)
-    ap.add_argument("--fixtures", required=True)
-    ARGS = ap.parse_args()
+    global ARGS, EXE
+    ARGS = cliutil.parser(fixtures=True).parse_args()
+    EXE = cliutil.Program(ARGS.exe, setenv={"LC_ALL": "C"}, unset=("NO_COLOR",))
     if not os.path.isdir(os.path.join(ARGS.fixtures, "scenarios")):
         print("skipped: no scenario fixtures (gen-scenarios.sh did not run)")
         return 77
@@ -1007,10 +992,7 @@ def main():
     else:
         print("skip Windows scenarios: %s" % win_skip)
     json_tool()
-    print("%d passed, %d failed" % (PASSES, len(FAILS)))
-    for f in FAILS:
-        print("  failed: %s" % f)
-    return 1 if FAILS or PASSES == 0 else 0
+    return CHECKS.summary(list_failures=True, need_passes=True)
 
 
 if __name__ == "__main__":

@@ -5,68 +5,42 @@ and 9 libraries built at test time (fixtures/gen-probe.sh): chosen versions
 and statuses, a crash in a constructor, a hang in cudnnCreate, a missing
 sub-library, mixed sub-library versions, noise on stdout. Each must give the
 right verdict, and the tool must survive every one within its time limit."""
-import argparse
 import json
 import os
-import subprocess
 import sys
-import time
 
-ap = argparse.ArgumentParser()
-ap.add_argument("--exe", required=True)
-ap.add_argument("--fixtures", required=True)
-args = ap.parse_args()
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cliutil  # noqa: E402
 
-EXE = os.path.abspath(args.exe)
+args = cliutil.parser(fixtures=True).parse_args()
+EXE = cliutil.Program(os.path.abspath(args.exe), timeout=120)
 PROBE = os.path.join(args.fixtures, "probe")
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL:", what, flush=True)
+CHECKS = cliutil.Checks()
+check = CHECKS.check
 
 
 def run(argv, env_extra=None, unset=(), timeout=120):
-    env = dict(os.environ)
-    for k in unset:
-        env.pop(k, None)
-    env.update(env_extra or {})
-    t = time.monotonic()
-    p = subprocess.run([EXE] + argv, capture_output=True, env=env, timeout=timeout)
-    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace"), time.monotonic() - t
+    r = EXE.run(argv, env=env_extra, unset=unset, timeout=timeout)
+    return r.rc, r.out_text, r.err_text, r.wall
 
 
 def verify_json(argv, env_extra=None, unset=()):
     rc, out, err, wall = run(argv + ["--json"], env_extra, unset)
-    try:
-        doc = json.loads(out)
-    except ValueError:
+    doc, why = cliutil.parse_json(out)
+    if why is not None:
         print("not JSON:", argv, out[:500], err[:500])
-        doc = None
     return rc, doc, err, wall
 
 
-def checks_of(doc):
-    return {c["id"]: c for l in doc.get("layers", []) for c in l["checks"]}
+checks_of = cliutil.checks_of
 
 
 def layer(doc, lid):
     return next((l for l in doc.get("layers", []) if l["id"] == lid), {})
 
 
-def expect(doc, name, cid, status, contains=None):
-    c = checks_of(doc).get(cid)
-    if c is None:
-        check(False, "%s: no check %s" % (name, cid))
-        return
-    check(c["status"] == status, "%s: %s is %s, want %s (%s)" % (name, cid, c["status"], status, c["summary"]))
-    if contains is not None:
-        check(contains in c["summary"], "%s: %s summary %r lacks %r" % (name, cid, c["summary"], contains))
+def expect(doc, name, cid, status, *contains):
+    cliutil.expect_check(check, doc, name, cid, status, *contains)
 
 
 # ---- this machine: the real cuDNN 9.19 of CUDA 13.0, no NVIDIA driver ------------
@@ -117,8 +91,7 @@ check(rc == 2, "bad --timeout: rc %d" % rc)
 
 if not os.path.isdir(os.path.join(PROBE, "installs")):
     print("skip: no probe fixtures")
-    print("%d passed, %d failed" % (passed, failed))
-    sys.exit(1 if failed else 0)
+    sys.exit(CHECKS.summary())
 
 
 def fx(name, driver, extra=(), env=None):
@@ -229,5 +202,4 @@ if doc:
     expect(doc, "--root", "runtime", "not-checked", "--root")
     expect(doc, "--root", "compile", "not-checked", "--root")
 
-print("%d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+sys.exit(CHECKS.summary())

@@ -18,80 +18,53 @@ with a compiler it must pass.
 usage: test_verify_win.py --exe CUDNNCTL.EXE --fixtures DIR [--wrapper=WINE]
 exit 77: no Windows probe fixtures (mingw-w64 missing when they were built)
 """
-import argparse
 import json
 import os
-import subprocess
 import sys
-import time
 
-ap = argparse.ArgumentParser()
-ap.add_argument("--exe", required=True)
-ap.add_argument("--fixtures", required=True)
-ap.add_argument("--wrapper", default="")
-args = ap.parse_args()
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cliutil  # noqa: E402
 
+args = cliutil.parser(fixtures=True, wrapper=True).parse_args()
 W = os.path.join(args.fixtures, "probe", "win")
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL:", what, flush=True)
+EXE = cliutil.Program(args.exe, args.wrapper, setenv={"WINEDEBUG": "-all"}, unset=("CUDA_VISIBLE_DEVICES", "WINEPATH"),
+                      timeout=120)
+CHECKS = cliutil.Checks()
+check = CHECKS.check
 
 
 def native(path):
     """The path as the program under test sees it (Wine maps / to Z:)."""
-    if args.wrapper:
-        return "Z:" + os.path.abspath(path).replace("/", "\\")
-    return os.path.abspath(path)
+    return cliutil.wine_path(path) if args.wrapper else os.path.abspath(path)
 
 
 def run(argv, driver, timeout=120):
-    cmd = ([args.wrapper] if args.wrapper else []) + [args.exe] + argv
-    env = dict(os.environ)
-    env["WINEDEBUG"] = "-all"
-    env.pop("CUDA_VISIBLE_DEVICES", None)
-    env.pop("WINEPATH", None)
+    env = {}
     if driver is not None:
         d = native(os.path.join(W, "drivers", driver))
         if args.wrapper:
             env["WINEPATH"] = d
         else:
-            env["PATH"] = d + os.pathsep + env.get("PATH", "")
-    t = time.monotonic()
-    p = subprocess.run(cmd, capture_output=True, env=env, timeout=timeout)
-    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace"), \
-        time.monotonic() - t
+            env["PATH"] = d + os.pathsep + os.environ.get("PATH", "")
+    r = EXE.run(argv, env=env, timeout=timeout)
+    return r.rc, r.out_text, r.err_text, r.wall
 
 
 def verify(name, driver, extra=(), timeout="10", install=None):
     target = install if install is not None else native(os.path.join(W, "installs", name))
     rc, out, err, wall = run(["verify", target, "--json", "--timeout", timeout] + list(extra), driver)
-    try:
-        doc = json.loads(out)
-    except ValueError:
+    doc, why = cliutil.parse_json(out)
+    if why is not None:
         check(False, "%s: not JSON (rc %d): %r %r" % (name, rc, out[:300], err[:500]))
         doc = {"layers": []}
     return rc, doc, err, wall
 
 
-def checks_of(doc):
-    return {c["id"]: c for l in doc.get("layers", []) for c in l["checks"]}
+checks_of = cliutil.checks_of
 
 
 def expect(doc, name, cid, status, *contains):
-    c = checks_of(doc).get(cid)
-    if c is None:
-        check(False, "%s: no check %s" % (name, cid))
-        return
-    check(c["status"] == status, "%s: %s is %s, want %s (%s)" % (name, cid, c["status"], status, c["summary"]))
-    for s in contains:
-        check(s in c["summary"], "%s: %s summary %r lacks %r" % (name, cid, c["summary"], s))
+    cliutil.expect_check(check, doc, name, cid, status, *contains)
 
 
 if not os.path.isdir(os.path.join(W, "installs")):
@@ -202,5 +175,4 @@ rc, out, err, wall = run(["verify", ok_dir, "--no-gpu", "--no-compile", "--timeo
 check(rc == 0 and "verdict: passed-with-unchecked" in out and "cudart64_13.dll is CUDA 13.0" in out,
       "v9-ok text: rc %d\n%s%s" % (rc, out, err))
 
-print("%d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+sys.exit(CHECKS.summary())

@@ -1,0 +1,161 @@
+"""What the CLI test scripts (tests/cli/test_*.py) share: the command line
+they are given, counting checks, running the program under test, reading its
+JSON.
+
+CTest runs each script as `python3 tests/cli/test_X.py --exe CUDNNCTL ...`
+(tests/CMakeLists.txt); a script imports this module from its own directory:
+
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import cliutil  # noqa: E402
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+
+def parser(fixtures=False, system=False, wrapper=False):
+    """An argument parser with --exe (required) and, when asked, --fixtures
+    (required), --system (linux or windows, default linux) and --wrapper (a
+    program that runs the exe, e.g. wine: CTest's ${CLI_WRAPPER})."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--exe", required=True)
+    if fixtures:
+        ap.add_argument("--fixtures", required=True)
+    if system:
+        ap.add_argument("--system", default="linux")
+    if wrapper:
+        ap.add_argument("--wrapper", default="")
+    return ap
+
+
+def wrapper_missing(wrapper):
+    """Whether a --wrapper was given that is neither on PATH nor a file."""
+    return bool(wrapper) and not shutil.which(wrapper) and not os.path.exists(wrapper)
+
+
+def wine_path(path):
+    """The path as a program under Wine sees it (Z: is the Unix root)."""
+    return "Z:" + os.path.abspath(path).replace("/", "\\")
+
+
+class Checks:
+    """Counts checks. check(cond, what) says nothing when cond holds and
+    "FAIL: what" when not; named(name, cond, detail) says "ok   name" or
+    "FAIL name detail" (detail: a string, or anything json can show, cut to
+    `limit` characters)."""
+
+    def __init__(self, limit=None):
+        self.passed = 0
+        self.failures = []
+        self.limit = limit
+
+    def check(self, cond, what):
+        if cond:
+            self.passed += 1
+        else:
+            self.failures.append(what)
+            print("FAIL:", what, flush=True)
+
+    def named(self, name, cond, detail=""):
+        if cond:
+            self.passed += 1
+            print("ok   %s" % name)
+        else:
+            self.failures.append(name)
+            d = detail if isinstance(detail, str) else json.dumps(detail, default=str)
+            print("FAIL %s %s" % (name, d[:self.limit]))
+
+    def summary(self, label="", list_failures=False, need_passes=False):
+        """Print "[label: ]N passed, M failed" (and each failure); the exit
+        status: 1 when a check failed (or, with need_passes, none passed)."""
+        print("%s%d passed, %d failed" % (label + ": " if label else "", self.passed, len(self.failures)))
+        if list_failures:
+            for f in self.failures:
+                print("  failed: %s" % f)
+        return 1 if self.failures or (need_passes and self.passed == 0) else 0
+
+
+class Result:
+    """What a run gave: rc, out and err (bytes), wall (seconds)."""
+
+    def __init__(self, rc, out, err, wall):
+        self.rc, self.out, self.err, self.wall = rc, out, err, wall
+
+    @property
+    def out_text(self):
+        return self.out.decode("utf-8", "replace")
+
+    @property
+    def err_text(self):
+        return self.err.decode("utf-8", "replace")
+
+
+class Program:
+    """The program under test: [WRAPPER] EXE ARGS..., with this process's
+    environment less `unset` plus `setenv`, and a time limit."""
+
+    def __init__(self, exe, wrapper="", setenv=None, unset=(), timeout=300):
+        self.cmd = ([wrapper] if wrapper else []) + [exe]
+        self.setenv = dict(setenv or {})
+        self.unset = tuple(unset)
+        self.timeout = timeout
+
+    def environ(self, env=None, unset=()):
+        """The environment of a run: the base one less `unset`, plus `env`."""
+        e = dict(os.environ)
+        for k in self.unset:
+            e.pop(k, None)
+        e.update(self.setenv)
+        for k in unset:
+            e.pop(k, None)
+        e.update(env or {})
+        return e
+
+    def run(self, args, env=None, unset=(), environ=None, stdin=None, timeout=None, prefix=(), stdout_path=None):
+        """Run it with args. environ, when given, is the whole environment;
+        prefix goes before the command (setpriv...); stdout_path takes
+        standard output (out is then empty)."""
+        cmd = list(prefix) + self.cmd + list(args)
+        e = environ if environ is not None else self.environ(env, unset)
+        limit = timeout if timeout is not None else self.timeout
+        t = time.monotonic()
+        if stdout_path:
+            with open(stdout_path, "wb") as f:
+                p = subprocess.run(cmd, stdout=f, stderr=subprocess.PIPE, env=e, timeout=limit, input=stdin)
+            return Result(p.returncode, b"", p.stderr, time.monotonic() - t)
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=e, timeout=limit, input=stdin)
+        return Result(p.returncode, p.stdout, p.stderr, time.monotonic() - t)
+
+
+def parse_json(out):
+    """(document, None) for JSON text (bytes are read as UTF-8), else (None, why)."""
+    try:
+        return json.loads(out.decode("utf-8") if isinstance(out, bytes) else out), None
+    except Exception as ex:  # noqa: BLE001 - any parse failure is the answer
+        return None, str(ex)
+
+
+def json_tool_ok(out):
+    """What `... --json | python3 -m json.tool` does: whether it accepts out (bytes)."""
+    p = subprocess.run([sys.executable, "-m", "json.tool"], input=out, capture_output=True)
+    return p.returncode == 0
+
+
+def checks_of(doc):
+    """A verify document's checks by id."""
+    return {c["id"]: c for l in doc.get("layers", []) for c in l["checks"]}
+
+
+def expect_check(check, doc, name, cid, status, *contains):
+    """check(cond, what) that verify's check cid has status and a summary holding each of contains."""
+    c = checks_of(doc).get(cid)
+    if c is None:
+        check(False, "%s: no check %s" % (name, cid))
+        return
+    check(c["status"] == status, "%s: %s is %s, want %s (%s)" % (name, cid, c["status"], status, c["summary"]))
+    for s in contains:
+        check(s in c["summary"], "%s: %s summary %r lacks %r" % (name, cid, c["summary"], s))

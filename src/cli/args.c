@@ -118,3 +118,61 @@ int cli_timeout_ms(const struct cli_cmd *cmd, const char *arg, int *ms)
         *ms = (int)v * 1000;
         return 0;
 }
+
+char *cli_read_input(const struct cli_cmd *cmd, const char *what, const char *path, size_t max, size_t *len,
+                     int *missing)
+{
+        int is_stdin = strcmp(path, "-") == 0;
+        const char *name = is_stdin ? "standard input" : path;
+        FILE *f = is_stdin ? stdin : fopen(path, "rb");
+        char *buf = NULL;
+        size_t cap = 0, n = 0;
+
+        if (missing != NULL)
+                *missing = 0;
+        if (f == NULL) {
+                if (missing != NULL)
+                        *missing = errno == ENOENT;
+                cli_error(cmd, "%s%s: %s", what, name, strerror(errno));
+                return NULL;
+        }
+        for (;;) {
+                size_t got;
+
+                if (n == cap) {
+                        char *nb;
+
+                        if (cap >= max) {
+                                cli_error(cmd, "%s%s: larger than %zu MiB", what, name, max >> 20);
+                                goto fail;
+                        }
+                        cap = cap ? cap * 2 : 65536;
+                        if (cap > max)
+                                cap = max;
+                        nb = realloc(buf, cap + 1);
+                        if (nb == NULL) {
+                                cli_error(cmd, "%s%s: out of memory", what, name);
+                                goto fail;
+                        }
+                        buf = nb;
+                }
+                got = fread(buf + n, 1, cap - n, f);
+                n += got;
+                if (got == 0)
+                        break;
+        }
+        if (ferror(f)) {
+                cli_error(cmd, "%s%s: read error", what, name);
+                goto fail;
+        }
+        if (!is_stdin)
+                fclose(f);
+        buf[n] = '\0';
+        *len = n;
+        return buf;
+fail:
+        if (!is_stdin)
+                fclose(f);
+        free(buf);
+        return NULL;
+}

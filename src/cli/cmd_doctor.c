@@ -2,7 +2,6 @@
  * facts from another machine (--facts FILE). */
 #include "cli.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,57 +21,6 @@ static const struct cli_opt opts[] = {
 };
 
 enum { MAX_FACTS = 256 << 20 };
-
-/* The whole file (or standard input for "-"), at most MAX_FACTS bytes. */
-static char *read_all(const struct cli_cmd *cmd, const char *path, size_t *len)
-{
-        FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-        char *buf = NULL;
-        size_t cap = 0, n = 0;
-
-        if (f == NULL) {
-                cli_error(cmd, "--facts %s: %s", path, strerror(errno));
-                return NULL;
-        }
-        for (;;) {
-                size_t got;
-
-                if (n == cap) {
-                        char *nb;
-
-                        if (cap >= MAX_FACTS) {
-                                cli_error(cmd, "--facts %s: larger than %d MiB", path, MAX_FACTS >> 20);
-                                goto fail;
-                        }
-                        cap = cap ? cap * 2 : 65536;
-                        nb = realloc(buf, cap + 1);
-                        if (nb == NULL) {
-                                cli_error(cmd, "--facts %s: out of memory", path);
-                                goto fail;
-                        }
-                        buf = nb;
-                }
-                got = fread(buf + n, 1, cap - n, f);
-                n += got;
-                if (got == 0) {
-                        if (ferror(f)) {
-                                cli_error(cmd, "--facts %s: read error", path);
-                                goto fail;
-                        }
-                        break;
-                }
-        }
-        if (f != stdin)
-                fclose(f);
-        buf[n] = '\0';
-        *len = n;
-        return buf;
-fail:
-        if (f != stdin)
-                fclose(f);
-        free(buf);
-        return NULL;
-}
 
 int cmd_doctor(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env *env)
 {
@@ -137,7 +85,7 @@ int cmd_doctor(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env 
                                        "apply");
                         goto usage;
                 }
-                text = read_all(cmd, facts, &len);
+                text = cli_read_input(cmd, "--facts ", facts, MAX_FACTS, &len, NULL);
                 if (text == NULL) {
                         status = CLI_USAGE;
                         goto done;

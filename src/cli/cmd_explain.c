@@ -2,7 +2,6 @@
  * commands that show which one applies, the fix. */
 #include "cli.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,63 +17,6 @@ static const struct cli_opt opts[] = {
     {"help", 'h', 0, OPT_HELP},
     {NULL, 0, 0, 0},
 };
-
-/* The whole of a file or of standard input ("-"); NULL after printing why. */
-static char *read_all(const struct cli_cmd *cmd, const char *path, size_t *len, int *missing)
-{
-        FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-        char *buf = NULL;
-        size_t cap = 0, n = 0;
-
-        *missing = 0;
-        if (f == NULL) {
-                *missing = errno == ENOENT;
-                cli_error(cmd, "%s: %s", path, strerror(errno));
-                return NULL;
-        }
-        for (;;) {
-                size_t got;
-
-                if (n == cap) {
-                        char *nb;
-
-                        if (cap >= (size_t)MAX_INPUT) {
-                                cli_error(cmd, "%s: larger than %d MiB", strcmp(path, "-") ? path : "standard input",
-                                          MAX_INPUT >> 20);
-                                goto fail;
-                        }
-                        cap = cap ? cap * 2 : 65536;
-                        nb = realloc(buf, cap + 1);
-                        if (nb == NULL) {
-                                cli_error(cmd, "out of memory reading %s", path);
-                                goto fail;
-                        }
-                        buf = nb;
-                }
-                got = fread(buf + n, 1, cap - n, f);
-                n += got;
-                if (got == 0)
-                        break;
-        }
-        if (ferror(f)) {
-                cli_error(cmd, "%s: read error", strcmp(path, "-") ? path : "standard input");
-                goto fail;
-        }
-        if (f != stdin)
-                fclose(f);
-        if (buf == NULL && (buf = malloc(1)) == NULL) {
-                cli_error(cmd, "out of memory");
-                return NULL;
-        }
-        buf[n] = '\0';
-        *len = n;
-        return buf;
-fail:
-        if (f != stdin)
-                fclose(f);
-        free(buf);
-        return NULL;
-}
 
 /* The input as it goes into one line of an error message. */
 static void echo(const char *s, size_t len, char *out, size_t size)
@@ -162,7 +104,7 @@ int cmd_explain(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env
         if (file != NULL) {
                 int missing;
 
-                input = read_all(cmd, file, &len, &missing);
+                input = cli_read_input(cmd, "", file, MAX_INPUT, &len, &missing);
                 if (input == NULL) {
                         status = missing ? CLI_NOTFOUND : CLI_FAILURE;
                         goto done;

@@ -808,7 +808,7 @@ static cc_value *verify_facts(cc_machine *m, const cudnnctl_doctor_options *o, c
                               cc_error *err)
 {
         const cc_value *insts = cc_v_get(list, "installations");
-        cc_value *arr = cc_v_array(err);
+        cc_value *arr = cc_v_array(err), *driver = NULL; /* one driver probe for all */
         size_t i, n = cc_v_len(insts), done = 0;
         int pass;
 
@@ -840,10 +840,12 @@ static cc_value *verify_facts(cc_machine *m, const cudnnctl_doctor_options *o, c
                         TRY(cc_v_set_int(e, "installation", id, err));
                         TRY(cc_v_set_str(e, "role", first ? (plain ? "plain-program" : "first-found") : "other", err));
                         done++;
-                        TRY(set_document(e, cc_verify_listed(m, &vo, list, &doc, &ve), &doc, &ve, err));
+                        TRY(set_document(e, cc_verify_listed(m, &vo, list, &driver, &doc, &ve), &doc, &ve, err));
                 }
+        cc_v_free(driver);
         return arr;
 fail:
+        cc_v_free(driver);
         cc_v_free(arr);
         return NULL;
 }

@@ -50,6 +50,7 @@ struct vctx {
         char *header_file;
         cc_value *layers;
         int nfailed, nnot;
+        cc_value **driver; /* the driver probe shared between runs, or NULL */
 };
 
 /* ---- small helpers ------------------------------------------------------- */
@@ -852,8 +853,13 @@ static int layer_runtime(struct vctx *v, cc_value *doc, cc_value **cudnn_probe, 
         {
                 const char *dargs[] = {"driver"};
 
-                drv = probe(v, dargs, 1, timeout, err);
+                if (v->driver != NULL && *v->driver != NULL)
+                        drv = cc_v_copy(*v->driver, err);
+                else
+                        drv = probe(v, dargs, 1, timeout, err);
                 if (drv == NULL)
+                        goto fail;
+                if (v->driver != NULL && *v->driver == NULL && (*v->driver = cc_v_copy(drv, err)) == NULL)
                         goto fail;
         }
         dnn = probe(v, (const char *const *)args.v, args.n, timeout, err);
@@ -1434,11 +1440,11 @@ fail:
 
 int cudnnctl_verify(cudnnctl_machine *m, const cudnnctl_verify_options *opts, cudnnctl_value **out, cudnnctl_error *err)
 {
-        return cc_verify_listed(m, opts, NULL, out, err);
+        return cc_verify_listed(m, opts, NULL, NULL, out, err);
 }
 
-int cc_verify_listed(cc_machine *m, const cudnnctl_verify_options *opts, const cc_value *listed, cc_value **out,
-                     cc_error *err)
+int cc_verify_listed(cc_machine *m, const cudnnctl_verify_options *opts, const cc_value *listed, cc_value **driver,
+                     cc_value **out, cc_error *err)
 {
         cudnnctl_verify_options defaults;
         struct vctx v;
@@ -1461,6 +1467,7 @@ int cc_verify_listed(cc_machine *m, const cudnnctl_verify_options *opts, const c
         memset(&v, 0, sizeof(v));
         v.m = m;
         v.o = opts;
+        v.driver = driver;
         memset(&lo, 0, sizeof(lo));
         /* INSTALL as a path is searched too, where the usual places miss it:
          * a library file's directory, and the prefix above lib/, lib64/, bin/. */

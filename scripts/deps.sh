@@ -14,6 +14,7 @@ pkgs=(
         lld llvm                                                # lld-link, llvm-dlltool: MSVC-style PE fixtures
         wine64 wine                                             # Windows tests
         zip unzip xz-utils                                      # archive fixtures
+        python3-torch                                           # frameworks: Debian's CPU-only PyTorch 1.13
 )
 missing=()
 for p in "${pkgs[@]}"; do

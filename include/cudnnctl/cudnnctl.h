@@ -274,6 +274,7 @@ typedef struct cudnnctl_doctor_options {
         int timeout_ms;        /* per probe child; 0: 60000 */
         const char *probe_exe; /* the program re-executed as the probe child; NULL: this program */
         int no_compile;        /* leave out the compile-and-link proof */
+        int no_frameworks;     /* leave out the Python frameworks (cudnnctl_frameworks) */
 } cudnnctl_doctor_options;
 
 /* One check-up of the whole stack (docs/json.md, command "doctor"): the
@@ -289,6 +290,32 @@ CUDNNCTL_API int cudnnctl_doctor(cudnnctl_machine *m, const cudnnctl_doctor_opti
 CUDNNCTL_API int cudnnctl_doctor_recheck(const cudnnctl_value *doc, cudnnctl_value **out, cudnnctl_error *err);
 CUDNNCTL_API int cudnnctl_doctor_text(const cudnnctl_value *doc, int verbose, int color, char **out,
                                       cudnnctl_error *err);
+
+/* ---- frameworks -------------------------------------------------------- */
+
+typedef struct cudnnctl_frameworks_options {
+        /* The interpreters to ask (paths, or names searched on PATH); none:
+         * the active virtual and conda environments, python3 and python on
+         * PATH, the system's python3, and the environments `list` found. */
+        const char *const *python;
+        size_t npython;
+        int gpu;            /* CUDNNCTL_GPU_*: one small convolution per framework that sees a GPU */
+        int timeout_ms;     /* per interpreter child; 0: 60000 */
+        const char *expect; /* the installation the frameworks should load (an id or a path), or NULL */
+} cudnnctl_frameworks_options;
+
+/* For each Python interpreter and each framework it can import (PyTorch,
+ * TensorFlow, JAX, ONNX Runtime, CuPy): the cuDNN and CUDA it was built
+ * with, the cuDNN it reports at run time, the files actually mapped into
+ * the process (after a real cuDNN call when there is a GPU), the
+ * installation they belong to, and verdicts (docs/json.md, command
+ * "frameworks"). Each interpreter runs the tool's own probe script in child
+ * processes with a time limit; a hang, crash or flood of output is a fact.
+ * Live machine only (CUDNNCTL_ERR_UNSUPPORTED with a root). */
+CUDNNCTL_API int cudnnctl_frameworks(cudnnctl_machine *m, const cudnnctl_frameworks_options *opts, cudnnctl_value **out,
+                                     cudnnctl_error *err);
+CUDNNCTL_API int cudnnctl_frameworks_text(const cudnnctl_value *doc, int verbose, int color, char **out,
+                                          cudnnctl_error *err);
 
 /* ---- compat ------------------------------------------------------------ */
 

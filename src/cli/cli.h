@@ -145,5 +145,6 @@ int cmd_verify(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env 
 int cmd_compat(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env *env);
 int cmd_doctor(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env *env);
 int cmd_explain(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env *env);
+int cmd_frameworks(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env *env);
 
 #endif

@@ -5,7 +5,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_JSON = 1, OPT_GPU, OPT_NO_GPU, OPT_TIMEOUT, OPT_NO_COMPILE, OPT_VERBOSE, OPT_FACTS, OPT_HELP };
+enum {
+        OPT_JSON = 1,
+        OPT_GPU,
+        OPT_NO_GPU,
+        OPT_TIMEOUT,
+        OPT_NO_COMPILE,
+        OPT_NO_FRAMEWORKS,
+        OPT_VERBOSE,
+        OPT_FACTS,
+        OPT_HELP
+};
 
 static const struct cli_opt opts[] = {
     {"json", 0, 0, OPT_JSON},
@@ -13,6 +23,7 @@ static const struct cli_opt opts[] = {
     {"no-gpu", 0, 0, OPT_NO_GPU},
     {"timeout", 0, 1, OPT_TIMEOUT},
     {"no-compile", 0, 0, OPT_NO_COMPILE},
+    {"no-frameworks", 0, 0, OPT_NO_FRAMEWORKS},
     {"verbose", 'v', 0, OPT_VERBOSE},
     {"facts", 0, 1, OPT_FACTS},
     CLI_MACHINE_OPTS,
@@ -53,6 +64,9 @@ int cmd_doctor(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env 
                         break;
                 case OPT_NO_COMPILE:
                         o.no_compile = 1;
+                        break;
+                case OPT_NO_FRAMEWORKS:
+                        o.no_frameworks = 1;
                         break;
                 case OPT_VERBOSE:
                         verbose = 1;

@@ -43,7 +43,7 @@ def shape(label, doc):
     for f in doc.get("findings", []):
         tag = "%s: %s" % (label, f.get("id"))
         check(f.get("severity") in ("error", "warning", "info"), tag + ": severity %r" % f.get("severity"))
-        check(f.get("area") in ("driver", "toolkit", "cudnn", "loader", "headers", "runtime", "hygiene"),
+        check(f.get("area") in ("driver", "toolkit", "cudnn", "loader", "headers", "runtime", "hygiene", "frameworks"),
               tag + ": area %r" % f.get("area"))
         check(isinstance(f.get("summary"), str) and f["summary"], tag + ": no summary")
         check(isinstance(f.get("evidence"), dict) and f["evidence"], tag + ": no evidence")
@@ -215,7 +215,9 @@ else:
         env["LD_LIBRARY_PATH"] = driver + (":" + os.path.join(inst, "lib") if on_path else "")
         env["CUDNN_PATH"] = inst
         env.update(extra_env or {})
-        rc, out, err = run(["doctor", "--json", "--no-compile", "--timeout", "20"], env=env, timeout=600)
+        # the frameworks are left out: cli.frameworks and the run below test them
+        rc, out, err = run(["doctor", "--json", "--no-compile", "--no-frameworks", "--timeout", "20"], env=env,
+                           timeout=600)
         check(json_tool_ok(out), "%s: --json | python3 -m json.tool fails (rc %d, %s)" % (label, rc, err))
         doc, why = cliutil.parse_json(out)
         if why is not None:
@@ -268,5 +270,38 @@ else:
         live("live cuDNN 8.2.4 on sm_90", drv("ok"), "v8-guide", "guide-pair-unsupported-gpu", on_path=True)
     else:
         check(False, "no installs/v8-guide fixture")
+
+# ---- live: the frameworks area on this machine -------------------------------------------------
+
+# A fake interpreter environment is cli.frameworks' work; here the doctor's own use of the
+# facts: the area is there, every finding of it is a framework finding, and Debian's
+# CPU-only python3-torch (installed by scripts/deps.sh) is reported with its fix.
+rc, out, err = run(["doctor", "--json", "--no-compile", "--no-gpu", "--timeout", "60"], timeout=600)
+doc, why = cliutil.parse_json(out)
+check(why is None, "doctor (frameworks): not JSON (%s)" % err)
+if doc:
+    area = next((a for a in doc.get("areas", []) if a.get("id") == "frameworks"), None)
+    check(area is not None and area.get("title") == "Python frameworks", "frameworks area: %r" % area)
+    its = doc.get("facts", {}).get("frameworks", {}).get("interpreters")
+    check(isinstance(its, list) and len(its) >= 1, "frameworks facts: %r" % its)
+    if os.path.isdir("/usr/lib/python3/dist-packages/torch") and os.path.exists("/usr/bin/python3"):
+        f = next((f for f in doc.get("findings", []) if f["id"] == "framework-cpu-only"
+                  and f.get("evidence", {}).get("python") == "/usr/bin/python3"), None)
+        check(f is not None and f["severity"] == "warning" and f["area"] == "frameworks",
+              "python3-torch: no framework-cpu-only finding (%r)" % [x["id"] for x in doc.get("findings", [])])
+        check(f is not None and "python3-torch" in (f.get("fix") or ""), "python3-torch: fix %r" % (f or {}).get("fix"))
+        check("CPU-only" in (area or {}).get("summary", ""), "frameworks area summary: %r" % area)
+        check((area or {}).get("status") == "warning", "frameworks area status: %r" % area)
+    elif os.environ.get("CI"):
+        check(False, "python3-torch is not installed (scripts/deps.sh installs it)")
+    else:
+        print("SKIP python3-torch: not installed")
+    recheck("doctor (frameworks)", out, doc)
+    # --no-frameworks: the area says why it was not checked
+    rc, out, err = run(["doctor", "--json", "--no-compile", "--no-gpu", "--no-frameworks"], timeout=600)
+    d2, why = cliutil.parse_json(out)
+    a2 = next((a for a in (d2 or {}).get("areas", []) if a.get("id") == "frameworks"), {})
+    check(a2.get("status") == "not-checked" and "--no-frameworks" in a2.get("summary", ""),
+          "--no-frameworks: area %r" % a2)
 
 sys.exit(CHECKS.summary())

@@ -74,7 +74,8 @@ static void empty_facts(void **state)
         assert_non_null(finding(doc, "no-cudnn"));
         assert_string_equal(cc_v_get_str(finding(doc, "no-cudnn"), "severity"), "error");
         assert_non_null(cc_v_get_str(finding(doc, "no-cudnn"), "fix"));
-        assert_int_equal(cc_v_len(cc_v_get(doc, "areas")), 7);
+        assert_int_equal(cc_v_len(cc_v_get(doc, "areas")), 8);
+        assert_string_equal(area_status(doc, "frameworks"), "not-checked");
         assert_string_equal(cc_v_get_str(cc_v_get(doc, "summary"), "verdict"), "errors");
         assert_int_equal(cc_v_getint(cc_v_get(cc_v_get(doc, "summary"), "errors")), 1);
         assert_string_equal(area_status(doc, "cudnn"), "error");
@@ -353,6 +354,89 @@ static void hostile_shapes(void **state)
         }
 }
 
+/* The frameworks' facts: judged again, then one finding per problem. */
+#define FW_LIST                                                                                                        \
+        "\"list\":{\"installations\":[{\"id\":1,\"prefix\":\"/usr\",\"version\":\"9.14.0\",\"majors\":[9],"            \
+        "\"provenance\":{\"kind\":\"distro-package\"},\"directories\":[{\"path\":\"/usr/lib/x86_64-linux-gnu\","       \
+        "\"aliases\":[\"/lib/x86_64-linux-gnu\"]}]},{\"id\":2,\"prefix\":\"/v/site/nvidia/cudnn\",\"version\":"        \
+        "\"9.19.0\",\"majors\":[9],\"provenance\":{\"kind\":\"pip-wheel\"},\"directories\":[{\"path\":"                \
+        "\"/v/site/nvidia/cudnn/lib\"}]}]},\"which\":{\"results\":[{\"name\":\"libcudnn.so.9\",\"found\":true,"        \
+        "\"path\":\"/lib/x86_64-linux-gnu/libcudnn.so.9\",\"installation\":1,\"installation_version\":\"9.14.0\"}]}"
+#define FW_TORCH(RUNTIME, DIR)                                                                                         \
+        "{\"name\":\"torch\",\"state\":\"ok\",\"info\":{\"version\":\"2.11.0\",\"file\":\"/v/site/torch/"              \
+        "__init__.py\"},"                                                                                              \
+        "\"distributions\":[{\"name\":\"torch\",\"version\":\"2.11.0\",\"requires\":[\"nvidia-cudnn-cu13==9.19.0."     \
+        "56\"],"                                                                                                       \
+        "\"location\":\"/v/site\"}],\"build\":{\"cuda\":\"13.0\",\"cudnn\":\"9.19.0\",\"cuda_build\":true},"           \
+        "\"runtime\":{\"cudnn\":\"" RUNTIME                                                                            \
+        "\"},\"gpu_call\":{\"what\":\"conv2d\",\"ok\":true},\"modules\":{\"when\":"                                    \
+        "\"after-gpu-call\",\"files\":[{\"path\":\"" DIR "/libcudnn.so.9\",\"family\":\"cudnn\"},{\"path\":\"" DIR     \
+        "/libcudnn_graph.so.9\",\"family\":\"cudnn\"}]}}"
+#define FW_INTERP(FWS)                                                                                                 \
+        "\"frameworks\":{\"expect\":null,\"interpreters\":[{\"path\":\"/v/bin/python3\",\"state\":\"probed\","         \
+        "\"python\":{\"prefix\":\"/v\"},\"distributions\":[{\"name\":\"nvidia-cudnn-cu13\",\"version\":\"9.19.0.56\"," \
+        "\"location\":\"/v/site\"}],\"frameworks\":[" FWS "]}]}"
+
+static void frameworks_findings(void **state)
+{
+        cc_value *doc;
+        const cc_value *f;
+
+        (void)state;
+        /* PyTorch loads its pinned wheel; a plain program gets the distro's 9.14: an info note, no warning */
+        doc = run("{" FW_LIST "," FW_INTERP(FW_TORCH("9.19.0", "/v/site/nvidia/cudnn/lib")) "}", "linux", 1);
+        f = finding(doc, "framework-other-cudnn");
+        assert_non_null(f);
+        assert_string_equal(cc_v_get_str(f, "severity"), "info");
+        assert_non_null(strstr(cc_v_get_str(f, "summary"), "own cuDNN 9.19.0"));
+        assert_non_null(strstr(cc_v_get_str(f, "summary"), "9.14.0"));
+        assert_int_equal(cc_v_getint(cc_v_path(doc, "summary/warnings")), 0);
+        assert_string_equal(area_status(doc, "frameworks"), "ok");
+        assert_string_equal(cc_v_get_str(cc_v_path(doc, "facts/frameworks/interpreters/0/frameworks/0"), "verdict"),
+                            "pass");
+        cc_v_free(doc);
+
+        /* the distro's older copy first: older than the build, not the pinned wheel */
+        doc = run("{" FW_LIST "," FW_INTERP(FW_TORCH("9.14.0", "/lib/x86_64-linux-gnu")) "}", "linux", 1);
+        assert_non_null(finding(doc, "runtime-older-than-build"));
+        assert_string_equal(cc_v_get_str(finding(doc, "runtime-older-than-build"), "severity"), "error");
+        f = finding(doc, "framework-other-cudnn");
+        assert_non_null(f);
+        assert_string_equal(cc_v_get_str(f, "severity"), "warning");
+        assert_string_equal(cc_v_get_str(cc_v_get(f, "evidence"), "expected"), "/v/site/nvidia/cudnn/lib");
+        assert_string_equal(area_status(doc, "frameworks"), "error");
+        cc_v_free(doc);
+
+        /* TensorFlow without CUDA: on Windows the catalog's entry 10, elsewhere a CPU-only build */
+        doc = run("{" FW_LIST "," FW_INTERP("{\"name\":\"tensorflow\",\"state\":\"ok\",\"info\":{\"version\":"
+                                            "\"2.18.0\"},\"build\":{\"cuda_build\":false}}") "}",
+                  "windows", 1);
+        assert_non_null(finding(doc, "win-tf-native-gpu-dropped"));
+        assert_null(finding(doc, "framework-cpu-only"));
+        assert_non_null(strstr(cc_v_get_str(finding(doc, "win-tf-native-gpu-dropped"), "fix"), "WSL2"));
+        cc_v_free(doc);
+        doc = run("{" FW_LIST "," FW_INTERP("{\"name\":\"tensorflow\",\"state\":\"ok\",\"info\":{\"version\":"
+                                            "\"2.18.0\"},\"build\":{\"cuda_build\":false}}") "}",
+                  "linux", 1);
+        assert_non_null(finding(doc, "framework-cpu-only"));
+        cc_v_free(doc);
+
+        /* two frameworks, two copies; a probe that hung */
+        doc = run("{" FW_LIST "," FW_INTERP(FW_TORCH("9.19.0", "/v/site/nvidia/cudnn/lib") "," FW_TORCH(
+                      "9.14.0", "/lib/x86_64-linux-gnu") ",{\"name\":\"jax\",\"state\":\"timed-out\",\"error\":"
+                                                         "\"the jax probe timed out\"}") "}",
+                  "linux", 1);
+        assert_non_null(finding(doc, "two-stacks-one-process"));
+        assert_non_null(finding(doc, "framework-probe-failed"));
+        assert_non_null(strstr(cc_v_get_str(finding(doc, "framework-probe-failed"), "summary"), "timed out"));
+        cc_v_free(doc);
+
+        /* not gathered: the area says why */
+        doc = run("{" FW_LIST ",\"frameworks\":{\"reason\":\"not checked (--no-frameworks)\"}}", "linux", 1);
+        assert_string_equal(area_status(doc, "frameworks"), "not-checked");
+        cc_v_free(doc);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -365,6 +449,7 @@ int main(void)
             cmocka_unit_test(dedup_and_fixes),
             cmocka_unit_test(default_headers),
             cmocka_unit_test(hostile_shapes),
+            cmocka_unit_test(frameworks_findings),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);

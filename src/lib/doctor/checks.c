@@ -1,6 +1,7 @@
 /* The doctor's check runner: findings, areas, the summary; and the helpers
  * the checks share. Checks are pure functions of the facts. */
 #include "doctor.h"
+#include "../frameworks/frameworks.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -204,14 +205,77 @@ const cc_value *cc_dx_devices(const struct cc_dctx *d)
 static const struct {
         const char *id, *title;
 } areas[] = {
-    {"driver", "NVIDIA driver and GPUs"},     {"toolkit", "CUDA toolkits"}, {"cudnn", "cuDNN installations"},
-    {"loader", "what a plain program loads"}, {"headers", "headers"},       {"runtime", "run-time proof"},
+    {"driver", "NVIDIA driver and GPUs"},
+    {"toolkit", "CUDA toolkits"},
+    {"cudnn", "cuDNN installations"},
+    {"loader", "what a plain program loads"},
+    {"headers", "headers"},
+    {"runtime", "run-time proof"},
     {"hygiene", "loader-path hygiene"},
+    {"frameworks", "Python frameworks"},
 };
 
 static int sev_rank(const char *s)
 {
         return s == NULL ? 3 : strcmp(s, "error") == 0 ? 0 : strcmp(s, "warning") == 0 ? 1 : 2;
+}
+
+static const char *nz_str(const char *s)
+{
+        return s != NULL ? s : "?";
+}
+
+/* "torch 2.11.0: cuDNN 9.19.0 from DIR; tensorflow 2.18: CPU-only". */
+static char *frameworks_line(const struct cc_dctx *d, const char **status, cc_error *err)
+{
+        const cc_value *fw = cc_v_get(d->facts, "frameworks"), *its = cc_v_get(fw, "interpreters");
+        cc_buf b = {0};
+        size_t i, k, n = 0;
+
+        if (fw == NULL || its == NULL) {
+                *status = "not-checked";
+                return cc_strdup(err, cc_v_get_str(fw, "reason") ? cc_v_get_str(fw, "reason")
+                                                                 : "not checked (no framework facts)");
+        }
+        for (i = 0; i < cc_v_len(its); i++) {
+                const cc_value *fws = cc_v_get(cc_v_at(its, i), "frameworks");
+
+                for (k = 0; k < cc_v_len(fws); k++) {
+                        const cc_value *f = cc_v_at(fws, k), *cu = cc_v_get(f, "cudnn");
+                        const char *ver = cc_v_get_str(cc_v_get(f, "info"), "version");
+                        const char *state = cc_v_get_str(f, "state");
+                        int cpu = cc_v_get(cc_v_get(f, "build"), "cuda_build") != NULL &&
+                                  !cc_v_getbool(cc_v_path(f, "build/cuda_build"));
+                        int rc;
+
+                        if (state == NULL || strcmp(state, "ok") != 0)
+                                rc = cc_buf_printf(&b, err, "%s%s: %s", n ? "; " : "", nz_str(cc_v_get_str(f, "name")),
+                                                   state ? state : "no answer");
+                        else if (cpu)
+                                rc = cc_buf_printf(&b, err, "%s%s %s: CPU-only", n ? "; " : "",
+                                                   nz_str(cc_v_get_str(f, "name")), ver ? ver : "");
+                        else if (cc_v_getbool(cc_v_get(cu, "loaded")))
+                                rc = cc_buf_printf(&b, err, "%s%s %s: cuDNN %s from %s", n ? "; " : "",
+                                                   nz_str(cc_v_get_str(f, "name")), ver ? ver : "",
+                                                   cc_v_get_str(cu, "version") ? cc_v_get_str(cu, "version") : "?",
+                                                   nz_str(cc_v_get_str(cu, "directory")));
+                        else
+                                rc = cc_buf_printf(&b, err, "%s%s %s: no cuDNN mapped", n ? "; " : "",
+                                                   nz_str(cc_v_get_str(f, "name")), ver ? ver : "");
+                        if (rc < 0) {
+                                cc_buf_free(&b);
+                                return NULL;
+                        }
+                        n++;
+                }
+        }
+        if (n == 0) {
+                *status = "none";
+                cc_buf_free(&b);
+                return cc_asprintf(err, "none found in %zu Python interpreter%s", cc_v_len(its),
+                                   cc_v_len(its) == 1 ? "" : "s");
+        }
+        return cc_buf_steal(&b);
 }
 
 /* The one-line verdict of an area when it has no warning or error. */
@@ -357,6 +421,8 @@ static char *area_line(const struct cc_dctx *d, const char *id, const char **sta
                 }
                 return cc_buf_steal(&b);
         }
+        if (strcmp(id, "frameworks") == 0)
+                return frameworks_line(d, status, err);
         if (strcmp(id, "hygiene") == 0) {
                 const cc_value *sp = cc_v_get(d->host, "search_paths");
                 size_t n = 0;
@@ -451,8 +517,8 @@ int cc_doctor_run_checks(cc_value *doc, cc_error *err)
         cc_value *areas_v = NULL, *sum = NULL;
         size_t i, j, nerr = 0, nwarn = 0, ninfo = 0;
         const char *sys = cc_v_get_str(cc_v_get(doc, "machine"), "system");
-        int (*const groups[])(struct cc_dctx *) = {cc_checks_install, cc_checks_loader, cc_checks_runtime,
-                                                   cc_checks_hygiene, cc_checks_windows};
+        int (*const groups[])(struct cc_dctx *) = {cc_checks_install, cc_checks_loader,  cc_checks_runtime,
+                                                   cc_checks_hygiene, cc_checks_windows, cc_checks_frameworks};
 
         memset(&d, 0, sizeof(d));
         d.facts = cc_v_get(doc, "facts");
@@ -468,6 +534,16 @@ int cc_doctor_run_checks(cc_value *doc, cc_error *err)
         d.findings = cc_v_array(err);
         if (d.findings == NULL)
                 return -1;
+        /* The frameworks' verdicts are decided again from their facts (so
+         * a recheck on another machine's facts decides the same way). */
+        {
+                cc_value *fw = cc_v_getm(cc_v_getm(doc, "facts"), "frameworks");
+
+                if (cc_v_getm(fw, "interpreters") != NULL &&
+                    cc_fw_judge(cc_v_getm(fw, "interpreters"), d.list, cc_dx_plain_cudnn(&d),
+                                cc_v_get_str(fw, "expect"), d.windows, err) < 0)
+                        goto fail;
+        }
         for (i = 0; i < CC_ARRAY_LEN(groups); i++)
                 if (groups[i](&d) < 0)
                         goto fail;

@@ -66,6 +66,7 @@ int cc_checks_loader(struct cc_dctx *d);
 int cc_checks_runtime(struct cc_dctx *d);
 int cc_checks_hygiene(struct cc_dctx *d);
 int cc_checks_windows(struct cc_dctx *d);
+int cc_checks_frameworks(struct cc_dctx *d);
 
 /* Run every check on a doctor document's facts and set its "areas",
  * "findings" and "summary" (replacing any). */

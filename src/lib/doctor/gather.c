@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../formats/json.h"
+#include "../frameworks/frameworks.h"
 #include "../machine/machine.h"
 #include "../platform/platform.h"
 #include "../verify/verify.h"
@@ -885,6 +886,36 @@ fail:
         return NULL;
 }
 
+/* The frameworks of the machine's Python interpreters (judged later, with
+ * the checks); with a root, or when left out, why not. */
+static cc_value *frameworks_facts(cc_machine *m, const cudnnctl_doctor_options *o, const cc_value *list, cc_error *err)
+{
+        cudnnctl_frameworks_options fo;
+        cc_value *f = cc_v_object(err), *its;
+
+        if (f == NULL)
+                return NULL;
+        if (!m->live || o->no_frameworks) {
+                if (cc_v_set_str(f, "reason",
+                                 o->no_frameworks ? "not checked (--no-frameworks)"
+                                                  : "not checked (static check: no interpreter is run)",
+                                 err) < 0) {
+                        cc_v_free(f);
+                        return NULL;
+                }
+                return f;
+        }
+        memset(&fo, 0, sizeof(fo));
+        fo.gpu = o->gpu;
+        fo.timeout_ms = o->timeout_ms;
+        its = cc_fw_gather(m, &fo, list, err);
+        if (its == NULL || cc_v_set_null(f, "expect", err) < 0 || cc_v_set(f, "interpreters", its, err) < 0) {
+                cc_v_free(f);
+                return NULL;
+        }
+        return f;
+}
+
 int cudnnctl_doctor(cudnnctl_machine *m, const cudnnctl_doctor_options *opts, cudnnctl_value **out, cudnnctl_error *err)
 {
         cudnnctl_doctor_options defaults;
@@ -938,6 +969,7 @@ int cudnnctl_doctor(cudnnctl_machine *m, const cudnnctl_doctor_options *opts, cu
         w0 = NULL;
         TRY(cc_v_set(facts, "verify", verify, err));
         verify = NULL;
+        TRY(cc_v_set(facts, "frameworks", frameworks_facts(m, opts, cc_v_get(facts, "list"), err), err));
         TRY(cc_v_set_int(facts, "gather_ms", (cc_monotonic_us() - t0) / 1000, err));
         TRY(cc_v_set(doc, "facts", facts, err));
         facts = NULL;

@@ -19,6 +19,7 @@ static void ans_init(cc_kb_answer *ans)
         ans->verdict = CC_KB_UNKNOWN;
         ans->reason[0] = '\0';
         ans->source[0] = '\0';
+        ans->conditional = 0;
 }
 
 static int ans_set(cc_kb_answer *ans, int verdict, const char *fmt, ...) CC_PRINTF(3, 4);
@@ -871,7 +872,7 @@ int cc_kb_cudnn_known_bad_for(const cudnnctl_ver *cudnn, const char *framework, 
         const cc_kb_table *t;
         char vb[48];
         size_t r;
-        int hits = 0;
+        int hits = 0, conditional = 0;
 
         ans_init(ans);
         if (cudnn == NULL || cudnn->n == 0)
@@ -894,10 +895,13 @@ int cc_kb_cudnn_known_bad_for(const cudnnctl_ver *cudnn, const char *framework, 
                 else
                         cat(ans->reason, sizeof(ans->reason), "; ");
                 cat(ans->reason, sizeof(ans->reason), "%s%s%s", fw ? fw : "", fw ? ": " : "", why ? why : "?");
-                if (cond != NULL)
+                if (cond != NULL) {
                         cat(ans->reason, sizeof(ans->reason), " (when %s)", cond);
+                        conditional++;
+                }
                 ans_source(ans, cc_kb_cell(t, r, "source"));
         }
+        ans->conditional = hits > 0 && conditional == hits;
         if (hits == 0) {
                 /* the lists consulted */
                 for (r = 0; r < t->nrows; r++)

@@ -13,6 +13,7 @@ typedef struct cc_kb_answer {
         int verdict;      /* CC_KB_* */
         char reason[512]; /* one line: why (names the versions and the rule) */
         char source[256]; /* the source keys / references of the rows used ("SM 8.2.2; compat.md"), or "" */
+        int conditional;  /* YES only under a condition the tables name (every row that matched has one) */
 } cc_kb_answer;
 
 /* The minimum driver of a CUDA toolkit release (`cuda` as "11.4", "11.4.3",

@@ -99,21 +99,32 @@ cc_value *cc_probe_run(const cc_probe_ctl *c, const char *const *args, size_t na
         int bad = 0, ok = 0;
 
         memset(&sr, 0, sizeof(sr));
-        if (c->exe == NULL && (self = cc_self_exe(err)) == NULL)
-                return NULL;
-        argv = cc_calloc(err, nargs + 3, sizeof(*argv));
-        if (argv == NULL)
-                goto done;
-        argv[0] = c->exe ? c->exe : self;
-        argv[1] = "__probe";
-        for (i = 0; i < nargs; i++)
-                argv[i + 2] = args[i];
+        if (c->argv != NULL) {
+                argv = cc_calloc(err, c->nargv + nargs + 1, sizeof(*argv));
+                if (argv == NULL)
+                        goto done;
+                for (i = 0; i < c->nargv; i++)
+                        argv[i] = c->argv[i];
+                for (i = 0; i < nargs; i++)
+                        argv[c->nargv + i] = args[i];
+        } else {
+                if (c->exe == NULL && (self = cc_self_exe(err)) == NULL)
+                        return NULL;
+                argv = cc_calloc(err, nargs + 3, sizeof(*argv));
+                if (argv == NULL)
+                        goto done;
+                argv[0] = c->exe ? c->exe : self;
+                argv[1] = "__probe";
+                for (i = 0; i < nargs; i++)
+                        argv[i + 2] = args[i];
+        }
         memset(&so, 0, sizeof(so));
         so.argv = argv;
         so.env_set = c->env_set;
         so.nenv_set = c->nenv_set;
         so.env_unset = c->env_unset;
         so.nenv_unset = c->nenv_unset;
+        so.cwd = c->cwd;
         so.timeout_ms = c->timeout_ms > 0 ? c->timeout_ms : 60000;
         so.max_output = (size_t)1 << 20;
         if (cc_spawn_run(&so, &sr, err) < 0)

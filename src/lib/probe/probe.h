@@ -33,6 +33,12 @@ typedef struct cc_probe_ctl {
         size_t nenv_set;
         const char *const *env_unset;
         size_t nenv_unset;
+        /* Another program speaking the same protocol (the framework probe:
+         * an interpreter and its script): argv[0..nargv) then args, instead
+         * of `exe __probe args`. */
+        const char *const *argv;
+        size_t nargv;
+        const char *cwd; /* NULL: the parent's */
 } cc_probe_ctl;
 
 /* Run one probe child with args (args[0] is the kind) and gather what it

@@ -1,0 +1,710 @@
+/* cudnnctl frameworks: find the Python interpreters, run the tool's probe
+ * script (fwprobe.py, compiled in) with each of them in child processes
+ * with a time limit, and gather what each framework says and maps. The
+ * verdicts are judge.c's. */
+#include "frameworks.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../machine/tree.h"
+#include "../platform/platform.h"
+#include "../probe/probe.h"
+
+extern const char cc_fwprobe_py[];
+extern const size_t cc_fwprobe_py_len;
+
+#define TRY(x)                                                                                                         \
+        do {                                                                                                           \
+                if ((x) < 0)                                                                                           \
+                        goto fail;                                                                                     \
+        } while (0)
+
+enum { MAX_INTERPRETERS = 16 };
+
+static const char *const framework_names[] = {"torch", "tensorflow", "jax", "onnxruntime", "cupy"};
+
+/* What the probe's environment adds: no bytecode written into the user's
+ * site-packages, no hub downloads, no whole-GPU preallocation. */
+static const char *const probe_env[] = {
+    "PYTHONDONTWRITEBYTECODE=1",      "PYTHONUNBUFFERED=1",
+    "PYTHONIOENCODING=utf-8",         "HF_HUB_OFFLINE=1",
+    "TRANSFORMERS_OFFLINE=1",         "XLA_PYTHON_CLIENT_PREALLOCATE=false",
+    "TF_FORCE_GPU_ALLOW_GROWTH=true", "CUDNNCTL_FWPROBE=1",
+};
+
+struct fwctx {
+        cc_machine *m;
+        const cudnnctl_frameworks_options *o;
+        char *dir;    /* the private directory holding the script */
+        char *script; /* its path */
+        cc_strv env;  /* the children's env_set */
+};
+
+/* ---- candidates ------------------------------------------------------------ */
+
+static int is_file(cc_machine *m, const char *p)
+{
+        cc_stat st;
+
+        return p != NULL && cc_tree_stat(m->tree, p, &st, NULL) == 0 && st.type == CC_FT_FILE;
+}
+
+static int add_candidate(cc_value *cands, const char *path, const char *source, cc_error *err)
+{
+        size_t i;
+        cc_value *c;
+
+        for (i = 0; i < cc_v_len(cands); i++) {
+                c = cc_v_atm(cands, i);
+                if (strcmp(cc_v_get_str(c, "path"), path) == 0) {
+                        cc_value *s = cc_v_getm(c, "sources");
+                        size_t k;
+
+                        for (k = 0; k < cc_v_len(s); k++)
+                                if (strcmp(cc_v_getstr(cc_v_at(s, k)), source) == 0)
+                                        return 0;
+                        return cc_v_push(s, cc_v_str(source, err), err);
+                }
+        }
+        if (cc_v_len(cands) >= MAX_INTERPRETERS)
+                return 0;
+        c = cc_v_object(err);
+        if (cc_v_push(cands, c, err) < 0 || cc_v_set_str(c, "path", path, err) < 0 ||
+            cc_v_set(c, "sources", cc_v_array(err), err) < 0)
+                return -1;
+        return cc_v_push(cc_v_getm(c, "sources"), cc_v_str(source, err), err);
+}
+
+/* The first of PREFIX/rel... that is a file, added as a candidate. */
+static int add_first(struct fwctx *x, cc_value *cands, const char *prefix, const char *const *rel, size_t n,
+                     const char *source, cc_error *err)
+{
+        size_t i;
+
+        for (i = 0; i < n; i++) {
+                char *p;
+                int rc = 0;
+
+                if (rel[i] == NULL)
+                        continue;
+                p = cc_asprintf(err, "%s%s%s", prefix, x->m->system == CC_SYS_WINDOWS ? "\\" : "/", rel[i]);
+                if (p == NULL)
+                        return -1;
+                if (is_file(x->m, p)) {
+                        rc = add_candidate(cands, p, source, err);
+                        free(p);
+                        return rc;
+                }
+                free(p);
+        }
+        return 0;
+}
+
+/* An environment's interpreter from its prefix. */
+static int add_env(struct fwctx *x, cc_value *cands, const char *prefix, const char *minor, const char *source,
+                   cc_error *err)
+{
+        char ver[32];
+        const char *lnx[] = {NULL, "bin/python3", "bin/python"};
+        static const char *const win[] = {"python.exe", "Scripts\\python.exe"};
+
+        if (x->m->system == CC_SYS_WINDOWS)
+                return add_first(x, cands, prefix, win, 2, source, err);
+        if (minor != NULL && strlen(minor) < 16) {
+                snprintf(ver, sizeof(ver), "bin/python%s", minor);
+                lnx[0] = ver;
+        }
+        return add_first(x, cands, prefix, lnx, 3, source, err);
+}
+
+/* A site-packages root from `list` back to its environment's prefix:
+ * PREFIX/lib/pythonX.Y/site-packages, PREFIX/lib/python3/dist-packages,
+ * PREFIX\Lib\site-packages. */
+static int add_from_site(struct fwctx *x, cc_value *cands, const char *site, const char *why, cc_error *err)
+{
+        char *prefix = NULL, *src = NULL, minor[16] = "";
+        const char *p;
+        int rc = 0;
+
+        if (x->m->system == CC_SYS_WINDOWS) {
+                size_t n = strlen(site);
+
+                if (n > 18 && cc_strcasecmp(site + n - 18, "\\Lib\\site-packages") == 0)
+                        prefix = cc_strndup(err, site, n - 18);
+        } else if ((p = strstr(site, "/lib/python")) != NULL) {
+                const char *q = p + 11, *slash = strchr(q, '/');
+
+                if (slash != NULL && (size_t)(slash - q) < sizeof(minor) &&
+                    (strcmp(slash, "/site-packages") == 0 || strcmp(slash, "/dist-packages") == 0)) {
+                        memcpy(minor, q, (size_t)(slash - q));
+                        minor[slash - q] = '\0';
+                        prefix = cc_strndup(err, site, (size_t)(p - site));
+                }
+        }
+        if (prefix == NULL)
+                return 0;
+        src = cc_asprintf(err, "the environment of %s (%s)", site, why);
+        if (src == NULL) {
+                free(prefix);
+                return -1;
+        }
+        rc = add_env(x, cands, prefix[0] ? prefix : "/", minor[0] && strcmp(minor, "3") ? minor : NULL, src, err);
+        free(src);
+        free(prefix);
+        return rc;
+}
+
+static cc_value *candidates(struct fwctx *x, const cc_value *list, cc_error *err)
+{
+        cc_machine *m = x->m;
+        cc_value *cands = cc_v_array(err);
+        const char *path_value = cc_machine_getenv(m, "PATH");
+        const char *venv = cc_machine_getenv(m, "VIRTUAL_ENV"), *conda = cc_machine_getenv(m, "CONDA_PREFIX");
+        static const char *const names[] = {"python3", "python"};
+        const cc_value *roots = cc_v_get(list, "roots");
+        size_t i;
+
+        if (cands == NULL)
+                return NULL;
+        if (x->o->npython > 0) {
+                for (i = 0; i < x->o->npython; i++) {
+                        const char *py = x->o->python[i];
+                        char *p = NULL;
+                        cc_error e = {0};
+
+                        if (strchr(py, '/') != NULL || strchr(py, '\\') != NULL)
+                                p = cc_machine_abs(m, py, err);
+                        else if ((p = cc_find_program(py, path_value ? path_value : "", &e)) == NULL)
+                                p = cc_strdup(err, py); /* reported as not found when it runs */
+                        if (p == NULL || add_candidate(cands, p, "--python", err) < 0) {
+                                free(p);
+                                goto fail;
+                        }
+                        free(p);
+                }
+                return cands;
+        }
+        if (venv != NULL && venv[0] && add_env(x, cands, venv, NULL, "VIRTUAL_ENV", err) < 0)
+                goto fail;
+        if (conda != NULL && conda[0] && add_env(x, cands, conda, NULL, "CONDA_PREFIX", err) < 0)
+                goto fail;
+        for (i = 0; i < CC_ARRAY_LEN(names); i++) {
+                cc_error e = {0};
+                char *p = cc_find_program(names[i], path_value ? path_value : "", &e);
+                char src[32];
+
+                if (p == NULL)
+                        continue;
+                snprintf(src, sizeof(src), "%s on PATH", names[i]);
+                if (add_candidate(cands, p, src, err) < 0) {
+                        free(p);
+                        goto fail;
+                }
+                free(p);
+        }
+        if (m->system != CC_SYS_WINDOWS && is_file(m, "/usr/bin/python3") &&
+            add_candidate(cands, "/usr/bin/python3", "the system's python3", err) < 0)
+                goto fail;
+        for (i = 0; i < cc_v_len(roots); i++) {
+                const cc_value *r = cc_v_at(roots, i);
+                const char *walk = cc_v_get_str(r, "walk"), *state = cc_v_get_str(r, "state");
+                const char *site =
+                    cc_v_get_str(r, "canonical") ? cc_v_get_str(r, "canonical") : cc_v_get_str(r, "path");
+                const char *why = cc_v_getstr(cc_v_path(r, "sources/0"));
+
+                if (walk == NULL || strcmp(walk, "site-packages") != 0 || state == NULL ||
+                    strcmp(state, "searched") != 0 || site == NULL)
+                        continue;
+                if (add_from_site(x, cands, site, why ? why : "list", err) < 0)
+                        goto fail;
+        }
+        return cands;
+fail:
+        cc_v_free(cands);
+        return NULL;
+}
+
+/* ---- running the probe -------------------------------------------------- */
+
+static int env_key_in(const char *kv, const char *const *set, size_t n)
+{
+        size_t i;
+        const char *eq = strchr(kv, '=');
+        size_t kl = eq ? (size_t)(eq - kv) : strlen(kv);
+
+        for (i = 0; i < n; i++)
+                if (strncmp(set[i], kv, kl) == 0 && set[i][kl] == '=')
+                        return 1;
+        return 0;
+}
+
+static int setup(struct fwctx *x, cc_error *err)
+{
+        size_t i;
+
+        x->dir = cc_make_temp_dir("cudnnctl-fw", err);
+        if (x->dir == NULL)
+                return -1;
+        x->script = cc_path_join(x->dir, "fwprobe.py", err);
+        if (x->script == NULL || cc_write_file(x->script, cc_fwprobe_py, cc_fwprobe_py_len, 0, err) < 0)
+                return -1;
+        for (i = 0; i < x->m->env.kv.n; i++)
+                if (!env_key_in(x->m->env.kv.v[i], probe_env, CC_ARRAY_LEN(probe_env)) &&
+                    cc_strv_push(&x->env, x->m->env.kv.v[i], err) < 0)
+                        return -1;
+        for (i = 0; i < CC_ARRAY_LEN(probe_env); i++)
+                if (cc_strv_push(&x->env, probe_env[i], err) < 0)
+                        return -1;
+        return 0;
+}
+
+/* One child: PYTHON -B fwprobe.py ARGS... NULL only when out of memory; a
+ * child that cannot start gives {"ran": false, "error": why}. */
+static cc_value *run(struct fwctx *x, const char *python, const char *const *args, size_t nargs, cc_error *err)
+{
+        cc_probe_ctl c;
+        const char *argv[3];
+        cc_error e = {0};
+        cc_value *r;
+
+        argv[0] = python;
+        argv[1] = "-B";
+        argv[2] = x->script;
+        memset(&c, 0, sizeof(c));
+        c.argv = argv;
+        c.nargv = 3;
+        c.cwd = x->dir;
+        c.timeout_ms = x->o->timeout_ms > 0 ? x->o->timeout_ms : 60000;
+        c.env_set = (const char *const *)x->env.v;
+        c.nenv_set = x->env.n;
+        r = cc_probe_run(&c, args, nargs, &e);
+        if (r != NULL)
+                return r;
+        if (e.code == CC_ERR_NOMEM) {
+                *err = e;
+                return NULL;
+        }
+        r = cc_v_object(err);
+        if (cc_v_set_bool(r, "ran", 0, err) < 0 || cc_v_set_str(r, "error", e.msg, err) < 0) {
+                cc_v_free(r);
+                return NULL;
+        }
+        return r;
+}
+
+/* How a child went, without its facts. */
+static cc_value *run_summary(const cc_value *r, cc_error *err)
+{
+        static const char *const keys[] = {"ran",     "error",         "how",          "exit",
+                                           "signal",  "crashed",       "timed_out",    "wall_ms",
+                                           "died_in", "printed_bytes", "protocol_cut", "bad_lines"};
+        cc_value *s = cc_v_object(err);
+        size_t i;
+
+        for (i = 0; s != NULL && i < CC_ARRAY_LEN(keys); i++)
+                if (cc_v_get(r, keys[i]) != NULL &&
+                    cc_v_set(s, keys[i], cc_v_copy(cc_v_get(r, keys[i]), err), err) < 0) {
+                        cc_v_free(s);
+                        return NULL;
+                }
+        return s;
+}
+
+/* The child's last words: the last non-empty line of what it printed. */
+static char *last_line(const cc_value *r, cc_error *err)
+{
+        const char *t = cc_v_get_str(r, "output_tail");
+        size_t n, end;
+
+        if (t == NULL)
+                return NULL;
+        n = strlen(t);
+        while (n > 0 && (t[n - 1] == '\n' || t[n - 1] == '\r' || t[n - 1] == ' '))
+                n--;
+        end = n;
+        while (n > 0 && t[n - 1] != '\n')
+                n--;
+        if (end == n)
+                return NULL;
+        if (end - n > 400)
+                end = n + 400;
+        return cc_strndup(err, t + n, end - n);
+}
+
+/* Why a child gave no usable answer, in one line (NULL if it did). */
+static char *failure(const cc_value *r, const char *what, cc_error *err)
+{
+        char *last;
+        char *s;
+
+        if (!cc_v_getbool(cc_v_get(r, "ran")))
+                return cc_asprintf(err, "%s could not be started: %s", what,
+                                   cc_v_get_str(r, "error") ? cc_v_get_str(r, "error") : "(no reason given)");
+        last = last_line(r, err);
+        s = cc_asprintf(err, "%s: %s%s%s%s", what, cc_v_get_str(r, "how") ? cc_v_get_str(r, "how") : "ended",
+                        cc_v_get_str(r, "died_in") ? " in step '" : "",
+                        cc_v_get_str(r, "died_in") ? cc_v_get_str(r, "died_in") : "",
+                        cc_v_get_str(r, "died_in") ? "'" : "");
+        if (s != NULL && last != NULL) {
+                char *t = cc_asprintf(err, "%s: %s", s, last);
+
+                free(s);
+                s = t;
+        }
+        free(last);
+        return s;
+}
+
+/* The distributions of a framework (the first, not shadowed, is the one
+ * imported). */
+static int dist_of(const char *fw, const char *dist)
+{
+        char n[128];
+        size_t i;
+
+        for (i = 0; dist[i] && i + 1 < sizeof(n); i++)
+                n[i] = (char)(dist[i] == '_' || dist[i] == '.' ? '-' : cc_ascii_tolower((unsigned char)dist[i]));
+        n[i] = '\0';
+        if (strcmp(fw, "torch") == 0)
+                return strcmp(n, "torch") == 0;
+        if (strcmp(fw, "tensorflow") == 0)
+                return cc_starts_with(n, "tensorflow") || cc_starts_with(n, "tf-nightly");
+        if (strcmp(fw, "jax") == 0)
+                return strcmp(n, "jax") == 0;
+        if (strcmp(fw, "onnxruntime") == 0)
+                return cc_starts_with(n, "onnxruntime") || cc_starts_with(n, "ort-nightly");
+        if (strcmp(fw, "cupy") == 0)
+                return cc_starts_with(n, "cupy");
+        return 0;
+}
+
+static int framework_entry(struct fwctx *x, cc_value *interp, const char *python, const char *name, cc_error *err)
+{
+        static const char *const copy_keys[] = {"info",     "build",   "runtime",      "devices",
+                                                "gpu_call", "modules", "loaded_cudnn", "query_error"};
+        const cc_value *dists = cc_v_get(interp, "distributions");
+        const char *args[3];
+        cc_value *fw = cc_v_object(err), *r = NULL, *others;
+        const cc_value *facts, *imp;
+        const char *state;
+        size_t i, nargs = 2;
+
+        if (fw == NULL || cc_v_push(cc_v_getm(interp, "frameworks"), fw, err) < 0)
+                return -1;
+        TRY(cc_v_set_str(fw, "name", name, err));
+        {
+                const cc_value *f = cc_v_get(cc_v_get(interp, "found"), name);
+
+                TRY(cc_v_set_str(fw, "origin", cc_v_get_str(f, "origin"), err));
+        }
+        others = cc_v_array(err);
+        TRY(cc_v_set(fw, "distributions", others, err));
+        for (i = 0; i < cc_v_len(dists); i++) {
+                const cc_value *d = cc_v_at(dists, i);
+
+                if (cc_v_get_str(d, "name") != NULL && dist_of(name, cc_v_get_str(d, "name")))
+                        TRY(cc_v_push(others, cc_v_copy(d, err), err));
+        }
+        args[0] = "framework";
+        args[1] = name;
+        if (x->o->gpu != CUDNNCTL_GPU_OFF)
+                args[nargs++] = "--gpu";
+        r = run(x, python, args, nargs, err);
+        if (r == NULL)
+                goto fail;
+        TRY(cc_v_set(fw, "probe", run_summary(r, err), err));
+        facts = cc_v_get(r, "facts");
+        imp = cc_v_get(facts, "import");
+        if (imp == NULL)
+                state = cc_v_getbool(cc_v_get(r, "timed_out")) ? "timed-out"
+                        : cc_v_getbool(cc_v_get(r, "crashed")) ? "crashed"
+                                                               : "failed";
+        else if (!cc_v_getbool(cc_v_get(imp, "ok")))
+                state = "import-failed";
+        else if (cc_v_get(facts, "query_error") != NULL)
+                state = "query-failed";
+        else if (cc_v_get(facts, "info") == NULL)
+                state = cc_v_getbool(cc_v_get(r, "timed_out")) ? "timed-out"
+                        : cc_v_getbool(cc_v_get(r, "crashed")) ? "crashed"
+                                                               : "failed";
+        else
+                state = "ok";
+        TRY(cc_v_set_str(fw, "state", state, err));
+        if (imp != NULL)
+                TRY(cc_v_set(fw, "import", cc_v_copy(imp, err), err));
+        if (strcmp(state, "ok") != 0 || cc_v_get_str(r, "died_in") != NULL) {
+                char *why = NULL;
+
+                if (strcmp(state, "import-failed") == 0)
+                        why = cc_asprintf(err, "import %s failed: %s", name, cc_v_get_str(imp, "error"));
+                else if (strcmp(state, "query-failed") == 0)
+                        why = cc_asprintf(err, "asking %s failed: %s", name, cc_v_get_str(facts, "query_error"));
+                else {
+                        char what[64];
+
+                        snprintf(what, sizeof(what), "the %s probe", name);
+                        why = failure(r, what, err);
+                }
+                if (why == NULL)
+                        goto fail;
+                TRY(cc_v_set_str(fw, "error", why, err));
+                free(why);
+                TRY(cc_v_set_str(fw, "output_tail", cc_v_get_str(r, "output_tail"), err));
+        }
+        for (i = 0; i < CC_ARRAY_LEN(copy_keys); i++)
+                if (cc_v_get(facts, copy_keys[i]) != NULL)
+                        TRY(cc_v_set(fw, copy_keys[i], cc_v_copy(cc_v_get(facts, copy_keys[i]), err), err));
+        cc_v_free(r);
+        return 0;
+fail:
+        cc_v_free(r);
+        return -1;
+}
+
+/* The same interpreter reached through another path (python -> python3). */
+static cc_value *same_as(cc_value *interps, const cc_value *py)
+{
+        size_t i;
+
+        for (i = 0; i < cc_v_len(interps); i++) {
+                const cc_value *o = cc_v_get(cc_v_at(interps, i), "python");
+                const char *a = cc_v_get_str(o, "prefix"), *b = cc_v_get_str(o, "real_executable");
+
+                if (a != NULL && b != NULL && cc_v_get_str(py, "prefix") != NULL &&
+                    cc_v_get_str(py, "real_executable") != NULL && strcmp(a, cc_v_get_str(py, "prefix")) == 0 &&
+                    strcmp(b, cc_v_get_str(py, "real_executable")) == 0)
+                        return cc_v_atm(interps, i);
+        }
+        return NULL;
+}
+
+/* Canonical locations for the distributions (judge.c compares directories
+ * with what /proc/self/maps shows, which has every link resolved). */
+static int canonical_locations(cc_value *dists, cc_error *err)
+{
+        size_t i;
+
+        for (i = 0; i < cc_v_len(dists); i++) {
+                cc_value *d = cc_v_atm(dists, i);
+                const char *loc = cc_v_get_str(d, "location");
+                char *real = loc ? cc_realpath(loc, NULL) : NULL;
+
+                if (real != NULL && strcmp(real, loc) != 0 && cc_v_set_str(d, "real_location", real, err) < 0) {
+                        free(real);
+                        return -1;
+                }
+                free(real);
+        }
+        return 0;
+}
+
+static int interpreter(struct fwctx *x, cc_value *interps, const cc_value *cand, cc_error *err)
+{
+        const char *path = cc_v_get_str(cand, "path");
+        const char *args[] = {"survey"};
+        cc_value *it = NULL, *r = NULL, *dup;
+        const cc_value *facts, *py, *found;
+        size_t i;
+
+        r = run(x, path, args, 1, err);
+        if (r == NULL)
+                return -1;
+        facts = cc_v_get(r, "facts");
+        py = cc_v_get(facts, "python");
+        if (cc_v_type(py) != CUDNNCTL_OBJECT)
+                py = NULL; /* not what the script says: no answer */
+        if (py != NULL && (dup = same_as(interps, py)) != NULL) {
+                cc_value *al = cc_v_getm(dup, "aliases"), *src = cc_v_getm(dup, "sources");
+                const cc_value *s = cc_v_get(cand, "sources");
+
+                TRY(cc_v_push(al, cc_v_str(path, err), err));
+                for (i = 0; i < cc_v_len(s); i++)
+                        TRY(cc_v_push(src, cc_v_copy(cc_v_at(s, i), err), err));
+                cc_v_free(r);
+                return 0;
+        }
+        it = cc_v_object(err);
+        if (it == NULL || cc_v_push(interps, it, err) < 0)
+                goto fail;
+        TRY(cc_v_set_str(it, "path", path, err));
+        TRY(cc_v_set(it, "sources", cc_v_copy(cc_v_get(cand, "sources"), err), err));
+        TRY(cc_v_set(it, "aliases", cc_v_array(err), err));
+        TRY(cc_v_set(it, "probe", run_summary(r, err), err));
+        if (py == NULL) {
+                char *why = failure(r, "the interpreter", err);
+
+                if (why == NULL)
+                        goto fail;
+                TRY(cc_v_set_str(it, "state", cc_v_getbool(cc_v_get(r, "ran")) ? "failed" : "not-runnable", err));
+                TRY(cc_v_set_str(it, "error", why, err));
+                free(why);
+                TRY(cc_v_set_str(it, "output_tail", cc_v_get_str(r, "output_tail"), err));
+                cc_v_free(r);
+                return 0;
+        }
+        TRY(cc_v_set(it, "python", cc_v_copy(py, err), err));
+        if (cc_v_get_str(py, "unsupported") != NULL) {
+                TRY(cc_v_set_str(it, "state", "unsupported", err));
+                TRY(cc_v_set_str(it, "error", cc_v_get_str(py, "unsupported"), err));
+                cc_v_free(r);
+                return 0;
+        }
+        TRY(cc_v_set_str(it, "state", "probed", err));
+        TRY(cc_v_set(it, "distributions",
+                     cc_v_type(cc_v_get(facts, "distributions")) == CUDNNCTL_ARRAY
+                         ? cc_v_copy(cc_v_get(facts, "distributions"), err)
+                         : cc_v_array(err),
+                     err));
+        TRY(canonical_locations(cc_v_getm(it, "distributions"), err));
+        found = cc_v_get(facts, "found");
+        if (cc_v_type(found) != CUDNNCTL_OBJECT)
+                found = NULL;
+        TRY(cc_v_set(it, "found", found ? cc_v_copy(found, err) : cc_v_object(err), err));
+        TRY(cc_v_set(it, "frameworks", cc_v_array(err), err));
+        for (i = 0; i < CC_ARRAY_LEN(framework_names); i++)
+                if (cc_v_getbool(cc_v_get(cc_v_get(found, framework_names[i]), "importable")))
+                        TRY(framework_entry(x, it, path, framework_names[i], err));
+        cc_v_free(r);
+        return 0;
+fail:
+        cc_v_free(r);
+        return -1;
+}
+
+cc_value *cc_fw_gather(cc_machine *m, const cudnnctl_frameworks_options *o, const cc_value *list, cc_error *err)
+{
+        struct fwctx x;
+        cc_value *cands = NULL, *interps = NULL;
+        size_t i;
+
+        memset(&x, 0, sizeof(x));
+        x.m = m;
+        x.o = o;
+        if (setup(&x, err) < 0)
+                goto fail;
+        cands = candidates(&x, list, err);
+        interps = cc_v_array(err);
+        if (cands == NULL || interps == NULL)
+                goto fail;
+        for (i = 0; i < cc_v_len(cands); i++)
+                if (interpreter(&x, interps, cc_v_at(cands, i), err) < 0)
+                        goto fail;
+        goto done;
+fail:
+        cc_v_free(interps);
+        interps = NULL;
+done:
+        cc_v_free(cands);
+        if (x.dir != NULL) {
+                cc_error e = {0};
+
+                (void)cc_remove_tree(x.dir, &e);
+        }
+        free(x.dir);
+        free(x.script);
+        cc_strv_free(&x.env);
+        return interps;
+}
+
+/* ---- the document ----------------------------------------------------------- */
+
+/* The which result of the cuDNN shim a plain program loads, or NULL. */
+static int plain_program(cc_machine *m, cudnnctl_value **w, const cc_value **res, cc_error *err)
+{
+        const char *names[] = {"cudnn"};
+        cudnnctl_which_options wo;
+        const cc_value *rs;
+        size_t i;
+
+        *res = NULL;
+        memset(&wo, 0, sizeof(wo));
+        if (cudnnctl_which(m, names, 1, &wo, w, err) < 0)
+                return -1;
+        rs = cc_v_get(*w, "results");
+        for (i = 0; i < cc_v_len(rs); i++)
+                if (cc_v_getbool(cc_v_get(cc_v_at(rs, i), "found"))) {
+                        *res = cc_v_at(rs, i);
+                        break;
+                }
+        return 0;
+}
+
+int cc_fw_summary(cc_value *doc, cc_error *err)
+{
+        const cc_value *its = cc_v_get(doc, "interpreters");
+        int64_t probed = 0, fws = 0, fail = 0, warn = 0, note = 0;
+        cc_value *s = cc_v_object(err);
+        size_t i, k;
+
+        for (i = 0; i < cc_v_len(its); i++) {
+                const cc_value *it = cc_v_at(its, i), *f = cc_v_get(it, "frameworks");
+
+                probed += cc_v_get_str(it, "state") && strcmp(cc_v_get_str(it, "state"), "probed") == 0;
+                for (k = 0; k < cc_v_len(f); k++) {
+                        const char *v = cc_v_get_str(cc_v_at(f, k), "verdict");
+
+                        fws++;
+                        fail += v && strcmp(v, "fail") == 0;
+                        warn += v && strcmp(v, "warn") == 0;
+                        note += v && strcmp(v, "note") == 0;
+                }
+        }
+        if (cc_v_set_int(s, "interpreters", (int64_t)cc_v_len(its), err) < 0 ||
+            cc_v_set_int(s, "probed", probed, err) < 0 || cc_v_set_int(s, "frameworks", fws, err) < 0 ||
+            cc_v_set_int(s, "failed", fail, err) < 0 || cc_v_set_int(s, "warnings", warn, err) < 0 ||
+            cc_v_set_int(s, "notes", note, err) < 0)
+                return -1;
+        return cc_v_set(doc, "summary", s, err);
+}
+
+int cudnnctl_frameworks(cudnnctl_machine *m, const cudnnctl_frameworks_options *opts, cudnnctl_value **out,
+                        cudnnctl_error *err)
+{
+        cudnnctl_frameworks_options defaults;
+        cudnnctl_value *list = NULL, *w = NULL;
+        cc_value *doc = NULL, *interps = NULL;
+        const cc_value *plain = NULL;
+        int64_t t0 = cc_monotonic_us();
+
+        if (out == NULL || m == NULL)
+                return cc_err(err, CC_ERR_USAGE, "cudnnctl_frameworks: no machine or no place for the result");
+        *out = NULL;
+        if (opts == NULL) {
+                memset(&defaults, 0, sizeof(defaults));
+                opts = &defaults;
+        }
+        if (!m->live)
+                return cc_err(err, CC_ERR_UNSUPPORTED,
+                              "frameworks runs Python interpreters, so it looks at this machine only: not with --root "
+                              "or another --system");
+        if (cudnnctl_list(m, NULL, &list, err) < 0 || plain_program(m, &w, &plain, err) < 0)
+                goto fail;
+        interps = cc_fw_gather(m, opts, list, err);
+        if (interps == NULL || cc_fw_judge(interps, list, plain, opts->expect, m->system == CC_SYS_WINDOWS, err) < 0)
+                goto fail;
+        doc = cc_doc_new("frameworks", m, err);
+        if (doc == NULL)
+                goto fail;
+        TRY(cc_v_set_str(doc, "gpu_requested",
+                         opts->gpu == CUDNNCTL_GPU_ON    ? "on"
+                         : opts->gpu == CUDNNCTL_GPU_OFF ? "off"
+                                                         : "auto",
+                         err));
+        TRY(cc_v_set_str(doc, "expect", opts->expect, err));
+        TRY(cc_v_set(doc, "plain_program", plain ? cc_v_copy(plain, err) : cc_v_null(err), err));
+        TRY(cc_v_set(doc, "interpreters", interps, err));
+        interps = NULL;
+        TRY(cc_fw_summary(doc, err));
+        TRY(cc_v_set_int(cc_v_getm(doc, "summary"), "wall_ms", (cc_monotonic_us() - t0) / 1000, err));
+        cc_v_free(list);
+        cc_v_free(w);
+        *out = doc;
+        return 0;
+fail:
+        cc_v_free(list);
+        cc_v_free(w);
+        cc_v_free(interps);
+        cc_v_free(doc);
+        return -1;
+}

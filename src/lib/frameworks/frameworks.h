@@ -1,0 +1,32 @@
+/* cudnnctl frameworks: which cuDNN each Python framework was built with and
+ * which files it actually loads (frameworks.c gathers, judge.c decides). */
+#ifndef CC_FRAMEWORKS_H
+#define CC_FRAMEWORKS_H
+
+#include "../machine/machine.h"
+
+/* The interpreters' facts (the "interpreters" array of the frameworks
+ * document), gathered on the live machine. `list` is the list document
+ * (for the environments discovery found). */
+cc_value *cc_fw_gather(cc_machine *m, const cudnnctl_frameworks_options *o, const cc_value *list, cc_error *err);
+
+/* Decide, from facts alone (so the doctor can decide again on facts from
+ * another machine): for every framework of every interpreter in
+ * `interpreters`, its "cudnn" (the copy it loads: version, directory,
+ * installation) and its "verdicts" (cuda-build, version-rule,
+ * one-directory, expected-copy, gpu-call), replacing earlier ones.
+ * `list` is the list document, `plain` the which result of the cuDNN
+ * shim a plain program loads (or NULL), `expect` what --expect named (or
+ * NULL), `windows` whether the machine is Windows. */
+int cc_fw_judge(cc_value *interpreters, const cc_value *list, const cc_value *plain, const char *expect, int windows,
+                cc_error *err);
+
+/* The "summary" of a frameworks document (or of the doctor's frameworks
+ * facts): interpreters, probed, frameworks, failed, warnings, notes. */
+int cc_fw_summary(cc_value *doc, cc_error *err);
+
+/* Parse a version as "M", "M.m" or "M.m.p[.b]" into parts; returns the
+ * number of parts (0: not a version). */
+int cc_fw_version_parts(const char *s, int parts[4]);
+
+#endif

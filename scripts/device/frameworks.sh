@@ -82,6 +82,12 @@ for it, f in jax:
         it["path"], f.get("info", {}).get("version"), f.get("info", {}).get("plugin"),
         f.get("build", {}).get("cudnn"), f.get("cudnn", {}).get("version"),
         [x["path"] for x in f.get("cudnn", {}).get("directories", [])], f.get("gpu_call")))
+    v = {x["id"]: x["status"] for x in f.get("verdicts", [])}
+    want(f.get("info", {}).get("plugin") and f.get("runtime", {}).get("cudnn"),
+         "JAX's plugin reports the cuDNN it loads: %s (%s)" % (f.get("runtime", {}).get("cudnn"),
+                                                               f.get("runtime", {}).get("cudnn_source")))
+    want(v.get("cuda-build") == "pass" and v.get("one-directory") == "pass" and v.get("gpu-call") == "pass",
+         "JAX verdicts: %s" % v)
 print("summary:", d["summary"])
 sys.exit(0 if ok else 1)
 PY

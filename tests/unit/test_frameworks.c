@@ -616,6 +616,32 @@ static void expected_copy(void **state)
         }
 }
 
+/* JAX requires no cuDNN wheel itself: its CUDA plugin does. */
+static void jax_plugin_requirement(void **state)
+{
+        const char *dists = "[{\"name\":\"jax-cuda13-plugin\",\"version\":\"0.11.2\",\"location\":\"" SITE
+                            "\",\"requires\":[\"nvidia-cudnn-cu13<10.0,>=9.8; extra == 'with-cuda'\"]},"
+                            "{\"name\":\"nvidia-cudnn-cu13\",\"version\":\"9.19.0.56\",\"location\":\"" SITE "\"}]";
+        cc_value *its;
+
+        (void)state;
+        its =
+            judge_one("jax", BUILD("9.12.0") "," RUNTIME("9.19.0") "," MODULES(CUDNN_FILE(WHEEL_LIB "/libcudnn.so.9")),
+                      dists, LIST, NULL, NULL, 0);
+        expect_verdict("jax plugin", first_fw(its), "expected-copy", "pass",
+                       "the wheel JAX requires|nvidia-cudnn-cu13");
+        expect_str("jax plugin", "expected_kind",
+                   cc_v_get_str(verdict_of(first_fw(its), "expected-copy"), "expected_kind"), "wheel");
+        cc_v_free(its);
+        /* the same requirement on another framework's plugin-like name is not taken */
+        its = judge_one("torch",
+                        BUILD("9.12.0") "," RUNTIME("9.19.0") "," MODULES(CUDNN_FILE(WHEEL_LIB "/libcudnn.so.9")),
+                        dists, LIST, NULL, NULL, 0);
+        assert_null(cc_v_get_str(verdict_of(first_fw(its), "expected-copy"), "expected_kind"));
+        assert_string_equal(cc_v_get_str(verdict_of(first_fw(its), "expected-copy"), "status"), "unknown");
+        cc_v_free(its);
+}
+
 /* ---- the CUDA build and the GPU call ------------------------------------- */
 
 struct build_case {
@@ -1141,14 +1167,23 @@ static void version_parts(void **state)
 int main(void)
 {
         const struct CMUnitTest tests[] = {
-            cmocka_unit_test(version_rule),      cmocka_unit_test(version_rule_cuda_build),
-            cmocka_unit_test(version_source),    cmocka_unit_test(cudnn_block),
-            cmocka_unit_test(one_directory),     cmocka_unit_test(installation_mapping),
-            cmocka_unit_test(expected_copy),     cmocka_unit_test(cuda_build),
-            cmocka_unit_test(gpu_call),          cmocka_unit_test(probe_failed),
-            cmocka_unit_test(worst_and_rejudge), cmocka_unit_test(hostile_facts),
-            cmocka_unit_test(hostile_expect),    cmocka_unit_test(text),
-            cmocka_unit_test(text_escapes),      cmocka_unit_test(no_interpreter_text),
+            cmocka_unit_test(version_rule),
+            cmocka_unit_test(version_rule_cuda_build),
+            cmocka_unit_test(version_source),
+            cmocka_unit_test(cudnn_block),
+            cmocka_unit_test(one_directory),
+            cmocka_unit_test(installation_mapping),
+            cmocka_unit_test(expected_copy),
+            cmocka_unit_test(jax_plugin_requirement),
+            cmocka_unit_test(cuda_build),
+            cmocka_unit_test(gpu_call),
+            cmocka_unit_test(probe_failed),
+            cmocka_unit_test(worst_and_rejudge),
+            cmocka_unit_test(hostile_facts),
+            cmocka_unit_test(hostile_expect),
+            cmocka_unit_test(text),
+            cmocka_unit_test(text_escapes),
+            cmocka_unit_test(no_interpreter_text),
             cmocka_unit_test(version_parts),
         };
 

@@ -424,10 +424,10 @@ static int one_directory_verdict(cc_value *fw, cc_value *vs, cc_error *err)
         return rc;
 }
 
-/* "nvidia-cudnn-cu12==9.1.0.70; platform_system == 'Linux'" -> name and pin. */
-static int cudnn_requirement(const cc_value *fw, char *name, size_t nsize, char *pin, size_t psize)
+/* "nvidia-cudnn-cu12==9.1.0.70; platform_system == 'Linux'" -> name and pin
+ * ("" when the requirement is a range), from one distribution's requires. */
+static int requirement_in(const cc_value *req, char *name, size_t nsize, char *pin, size_t psize)
 {
-        const cc_value *req = cc_v_get(cc_v_at(cc_v_get(fw, "distributions"), 0), "requires");
         size_t i;
 
         for (i = 0; i < cc_v_len(req); i++) {
@@ -456,6 +456,32 @@ static int cudnn_requirement(const cc_value *fw, char *name, size_t nsize, char 
                         pin[p] = '\0';
                 }
                 return 1;
+        }
+        return 0;
+}
+
+/* The cuDNN wheel a framework requires: its own distribution's, else (JAX)
+ * its CUDA plugin's (jax-cuda13-plugin requires nvidia-cudnn-cu13). */
+static int cudnn_requirement(const cc_value *interp, const cc_value *fw, char *name, size_t nsize, char *pin,
+                             size_t psize)
+{
+        const cc_value *ds = cc_v_get(interp, "distributions");
+        const char *fname = cc_v_get_str(fw, "name");
+        size_t i;
+
+        if (requirement_in(cc_v_get(cc_v_at(cc_v_get(fw, "distributions"), 0), "requires"), name, nsize, pin, psize))
+                return 1;
+        if (fname == NULL || strcmp(fname, "jax") != 0)
+                return 0;
+        for (i = 0; i < cc_v_len(ds); i++) {
+                const cc_value *d = cc_v_at(ds, i);
+                const char *n = cc_v_get_str(d, "name");
+
+                if (n == NULL || cc_v_getbool(cc_v_get(d, "shadowed")) ||
+                    !(cc_starts_with(n, "jax-cuda") || cc_starts_with(n, "jax_cuda")) || strstr(n, "plugin") == NULL)
+                        continue;
+                if (requirement_in(cc_v_get(d, "requires"), name, nsize, pin, psize))
+                        return 1;
         }
         return 0;
 }
@@ -503,7 +529,7 @@ static int expected_verdict(const struct jctx *j, const cc_value *interp, const 
                                   cc_v_get_str(in, "version") ? cc_v_get_str(in, "version") : "unknown");
                 kind = "expect";
                 expected_in = in;
-        } else if (cudnn_requirement(fw, req, sizeof(req), pin, sizeof(pin))) {
+        } else if (cudnn_requirement(interp, fw, req, sizeof(req), pin, sizeof(pin))) {
                 const cc_value *ds = cc_v_get(interp, "distributions");
 
                 for (i = 0; i < cc_v_len(ds) && want == NULL; i++) {

@@ -137,4 +137,59 @@ check(p.rc == 0 and b"healthy" in p.out, "facts from standard input")
 p = EXE.run(["doctor", "--facts", args.facts, "--root", "/"])
 check(p.rc == 2, "--facts with --root is refused")
 
+# The frameworks' facts of the same machine (docs/device/doctor-frameworks-h200.json,
+# scripts/device/frameworks.sh): PyTorch and JAX load the wheel's 9.19.0, a plain
+# program the distro's 9.14.0, ONNX Runtime is the CPU-only package. The verdicts are
+# judged again here; then the facts are edited the way frameworks go wrong.
+fwpath = os.path.join(os.path.dirname(os.path.abspath(args.facts)), "doctor-frameworks-h200.json")
+fworig = json.load(open(fwpath))
+rc, out, err = doctor(fwpath, ["--json"])
+found, d = ids(out)
+check(rc == 0, f"H200 frameworks facts: exit {rc} ({err.strip()})")
+check(found == [(f["severity"], f["id"]) for f in fworig["findings"]], f"H200 frameworks facts: findings {found}")
+area = next(a for a in d["areas"] if a["id"] == "frameworks")
+check(area == next(a for a in fworig["areas"] if a["id"] == "frameworks"), f"frameworks area: {area}")
+check("torch 2.11.0+cu130: cuDNN 9.19.0 from /opt/torch/.venv" in area["summary"], f"frameworks area: {area}")
+own = [f for f in d["findings"] if f["id"] == "framework-other-cudnn"]
+check(own and own[0]["severity"] == "info" and "own cuDNN 9.19.0" in own[0]["summary"]
+      and "9.14.0" in own[0]["summary"], f"PyTorch's own copy against the plain program's: {own}")
+
+
+def torch_of(doc):
+    for it in doc["facts"]["frameworks"]["interpreters"]:
+        for f in it.get("frameworks", []):
+            if f["name"] == "torch":
+                return f
+    return None
+
+
+# PyTorch finds the distro's 9.14 first (LD_LIBRARY_PATH): older than its build, not its wheel
+e = copy.deepcopy(fworig)
+t = torch_of(e)
+check(t is not None, "the recorded facts have PyTorch")
+if t:
+    t["runtime"]["cudnn"] = "9.14.0"
+    for m in t["modules"]["files"]:
+        if m["family"] == "cudnn":
+            m["path"] = "/usr/lib/x86_64-linux-gnu/" + os.path.basename(m["path"])
+    rc, out, err = doctor(e, ["--json"])
+    found, d = ids(out)
+    check(rc == 1 and ("error", "runtime-older-than-build") in found and ("warning", "framework-other-cudnn") in found,
+          f"torch on the distro's 9.14: exit {rc}, {found}")
+    # half from each: a mixed load
+    e2 = copy.deepcopy(fworig)
+    t2 = torch_of(e2)
+    cud = [m for m in t2["modules"]["files"] if m["family"] == "cudnn"]
+    cud[0]["path"] = "/usr/lib/x86_64-linux-gnu/" + os.path.basename(cud[0]["path"])
+    rc, out, err = doctor(e2, ["--json"])
+    found, d = ids(out)
+    check(("error", "framework-mixed-load") in found, f"torch from two directories: {found}")
+    # a CPU-only PyTorch
+    e3 = copy.deepcopy(fworig)
+    torch_of(e3)["build"]["cuda_build"] = False
+    rc, out, err = doctor(e3, ["--json"])
+    found, d = ids(out)
+    check(("warning", "framework-cpu-only") in found and sum(1 for x in found if x[1] == "framework-cpu-only") == 2,
+          f"CPU-only torch: {found}")
+
 sys.exit(CHECKS.summary("doctor --facts"))

@@ -22,21 +22,6 @@ static const char *nz(const char *s)
         return s != NULL ? s : "?";
 }
 
-static const char *label(const char *name)
-{
-        static const char *const map[][2] = {{"torch", "PyTorch"},
-                                             {"tensorflow", "TensorFlow"},
-                                             {"jax", "JAX"},
-                                             {"onnxruntime", "ONNX Runtime"},
-                                             {"cupy", "CuPy"}};
-        size_t i;
-
-        for (i = 0; name != NULL && i < CC_ARRAY_LEN(map); i++)
-                if (strcmp(name, map[i][0]) == 0)
-                        return map[i][1];
-        return name ? name : "a framework";
-}
-
 static const cc_value *verdict_of(const cc_value *fw, const char *id)
 {
         const cc_value *vs = cc_v_get(fw, "verdicts");
@@ -88,7 +73,7 @@ static int own_copy_note(struct cc_dctx *d, const cc_value *it, const cc_value *
                 return 0;
         f = cc_finding(d, "framework-other-cudnn", "info", "frameworks",
                        "%s loads its own cuDNN %s from %s; a plain program gets cuDNN %s from %s",
-                       label(cc_v_get_str(fw, "name")), fv, cc_v_get_str(cu, "directory"), pv,
+                       cc_fw_label(cc_v_get_str(fw, "name")), fv, cc_v_get_str(cu, "directory"), pv,
                        cc_v_get_str(plain, "path"));
         if (f == NULL)
                 return -1;
@@ -99,7 +84,7 @@ static int own_copy_note(struct cc_dctx *d, const cc_value *it, const cc_value *
                               "nothing to do if each gets the release it needs. %s follows its environment's "
                               "nvidia-cudnn wheel (pip install another release there to change it); a plain program "
                               "follows the loader path",
-                              label(cc_v_get_str(fw, "name")));
+                              cc_fw_label(cc_v_get_str(fw, "name")));
 }
 
 static int one_framework(struct cc_dctx *d, const cc_value *it, const cc_value *fw)
@@ -109,7 +94,7 @@ static int one_framework(struct cc_dctx *d, const cc_value *it, const cc_value *
         cc_value *f;
 
         if (state == NULL || strcmp(state, "ok") != 0) {
-                f = cc_finding(d, "framework-probe-failed", "warning", "frameworks", "%s in %s: %s", label(name),
+                f = cc_finding(d, "framework-probe-failed", "warning", "frameworks", "%s in %s: %s", cc_fw_label(name),
                                nz(cc_v_get_str(it, "path")),
                                cc_v_get_str(fw, "error") ? cc_v_get_str(fw, "error") : "the probe gave no answer");
                 if (f == NULL)
@@ -124,8 +109,8 @@ static int one_framework(struct cc_dctx *d, const cc_value *it, const cc_value *
                 int tfwin = d->windows && name && strcmp(name, "tensorflow") == 0;
 
                 f = cc_finding(d, tfwin ? "win-tf-native-gpu-dropped" : "framework-cpu-only", "warning", "frameworks",
-                               "%s %s in %s is a CPU-only build: it never loads cuDNN", label(name), version_or(fw),
-                               nz(cc_v_get_str(it, "path")));
+                               "%s %s in %s is a CPU-only build: it never loads cuDNN", cc_fw_label(name),
+                               version_or(fw), nz(cc_v_get_str(it, "path")));
                 if (f == NULL)
                         return -1;
                 TRY(common_ev(d, f, it, fw));
@@ -142,7 +127,7 @@ static int one_framework(struct cc_dctx *d, const cc_value *it, const cc_value *
                     cc_fw_version_parts(bs, bparts) && cc_fw_version_parts(rs, rparts) && bparts[0] != rparts[0];
 
                 f = cc_finding(d, other_major ? "major-mismatch" : "runtime-older-than-build", "error", "frameworks",
-                               "%s %s in %s: %s", label(name), version_or(fw), nz(cc_v_get_str(it, "path")),
+                               "%s %s in %s: %s", cc_fw_label(name), version_or(fw), nz(cc_v_get_str(it, "path")),
                                nz(cc_v_get_str(v, "summary")));
                 if (f == NULL)
                         return -1;
@@ -152,23 +137,23 @@ static int one_framework(struct cc_dctx *d, const cc_value *it, const cc_value *
                                    "make %s load a cuDNN of major %d with a minor of at least the build's: take the "
                                    "directory %s off LD_LIBRARY_PATH/PATH (run with env -u LD_LIBRARY_PATH to see), or "
                                    "install the release the framework pins in its environment",
-                                   label(name), bparts[0],
+                                   cc_fw_label(name), bparts[0],
                                    cc_v_get_str(cc_v_get(fw, "cudnn"), "directory")
                                        ? cc_v_get_str(cc_v_get(fw, "cudnn"), "directory")
                                        : "(unknown)"));
         } else if (status_is(v, "warn") || status_is(v, "note")) {
                 f = cc_finding(d, "known-bad-version", status_is(v, "warn") ? "warning" : "info", "frameworks",
-                               "%s in %s: %s", label(name), nz(cc_v_get_str(it, "path")),
+                               "%s in %s: %s", cc_fw_label(name), nz(cc_v_get_str(it, "path")),
                                nz(cc_v_get_str(v, "summary")));
                 if (f == NULL)
                         return -1;
                 TRY(common_ev(d, f, it, fw));
                 TRY(cc_finding_fix(f, d->err, "install a cuDNN release the tables do not list as bad for %s",
-                                   label(name)));
+                                   cc_fw_label(name)));
         }
         v = verdict_of(fw, "one-directory");
         if (status_is(v, "fail")) {
-                f = cc_finding(d, "framework-mixed-load", "error", "frameworks", "%s in %s: %s", label(name),
+                f = cc_finding(d, "framework-mixed-load", "error", "frameworks", "%s in %s: %s", cc_fw_label(name),
                                nz(cc_v_get_str(it, "path")), nz(cc_v_get_str(v, "summary")));
                 if (f == NULL)
                         return -1;
@@ -195,7 +180,7 @@ static int one_framework(struct cc_dctx *d, const cc_value *it, const cc_value *
                                            "To give %s another release, install that nvidia-cudnn wheel in its "
                                            "environment; to give plain programs the framework's copy, put %s first on "
                                            "the loader path",
-                                           label(name), label(name),
+                                           cc_fw_label(name), cc_fw_label(name),
                                            cc_v_get_str(cc_v_get(fw, "cudnn"), "directory")
                                                ? cc_v_get_str(cc_v_get(fw, "cudnn"), "directory")
                                                : "its directory"));
@@ -204,7 +189,8 @@ static int one_framework(struct cc_dctx *d, const cc_value *it, const cc_value *
                                            "make %s load %s: take the directory it loads now (%s) off "
                                            "LD_LIBRARY_PATH/PATH, or reinstall the pinned wheel (pip install the "
                                            "release the framework requires)",
-                                           label(name), cc_v_get_str(v, "expected") ? cc_v_get_str(v, "expected") : "",
+                                           cc_fw_label(name),
+                                           cc_v_get_str(v, "expected") ? cc_v_get_str(v, "expected") : "",
                                            cc_v_get_str(cc_v_get(fw, "cudnn"), "directory")
                                                ? cc_v_get_str(cc_v_get(fw, "cudnn"), "directory")
                                                : "?"));
@@ -224,8 +210,8 @@ static int one_framework(struct cc_dctx *d, const cc_value *it, const cc_value *
                 else if (name && strcmp(name, "tensorflow") == 0 && e &&
                          (strstr(e, "INTERNAL_ERROR") != NULL || strstr(e, "Failed to get convolution algorithm")))
                         id = "internal-error-gpu-memory";
-                f = cc_finding(d, id, "error", "frameworks", "%s in %s: %s", label(name), nz(cc_v_get_str(it, "path")),
-                               nz(e));
+                f = cc_finding(d, id, "error", "frameworks", "%s in %s: %s", cc_fw_label(name),
+                               nz(cc_v_get_str(it, "path")), nz(e));
                 if (f == NULL)
                         return -1;
                 TRY(common_ev(d, f, it, fw));
@@ -266,15 +252,16 @@ static int two_stacks(struct cc_dctx *d, const cc_value *it)
                         f = cc_finding(d, "two-stacks-one-process", "warning", "frameworks",
                                        "%s loads cuDNN %s from %s and %s cuDNN %s from %s: imported in one process "
                                        "(%s), the first one loaded wins",
-                                       label(cc_v_get_str(a, "name")), va ? va : "?", da,
-                                       label(cc_v_get_str(b, "name")), vb ? vb : "?", db, nz(cc_v_get_str(it, "path")));
+                                       cc_fw_label(cc_v_get_str(a, "name")), va ? va : "?", da,
+                                       cc_fw_label(cc_v_get_str(b, "name")), vb ? vb : "?", db,
+                                       nz(cc_v_get_str(it, "path")));
                         if (f == NULL)
                                 return -1;
                         TRY(cc_finding_ev_str(f, "python", cc_v_get_str(it, "path"), d->err));
                         TRY(cc_finding_fix(f, d->err,
                                            "align %s and %s on one cuDNN release, or use them in separate processes or "
                                            "environments",
-                                           label(cc_v_get_str(a, "name")), label(cc_v_get_str(b, "name"))));
+                                           cc_fw_label(cc_v_get_str(a, "name")), cc_fw_label(cc_v_get_str(b, "name"))));
                 }
         return 0;
 }
@@ -309,7 +296,7 @@ static int conda_order(struct cc_dctx *d, const cc_value *it)
                         continue;
                 f = cc_finding(d, "conda-vs-system-order", "warning", "frameworks",
                                "%s in the conda environment %s loads cuDNN %s from %s, not the environment's own %s",
-                               label(cc_v_get_str(fw, "name")), prefix,
+                               cc_fw_label(cc_v_get_str(fw, "name")), prefix,
                                cc_v_get_str(cc_v_get(fw, "cudnn"), "version")
                                    ? cc_v_get_str(cc_v_get(fw, "cudnn"), "version")
                                    : "?",

@@ -25,6 +25,10 @@ int cc_fw_judge(cc_value *interpreters, const cc_value *list, const cc_value *pl
  * facts): interpreters, probed, frameworks, failed, warnings, notes. */
 int cc_fw_summary(cc_value *doc, cc_error *err);
 
+/* The name people know a framework module by: "torch" -> "PyTorch"; the
+ * module name itself when it is none of the five; "a framework" for NULL. */
+const char *cc_fw_label(const char *name);
+
 /* Parse a version as "M", "M.m" or "M.m.p[.b]" into parts; returns the
  * number of parts (0: not a version). */
 int cc_fw_version_parts(const char *s, int parts[4]);

@@ -289,19 +289,19 @@ static cc_value *last_verdict(cc_value *arr)
         return cc_v_atm(arr, cc_v_len(arr) - 1);
 }
 
-static const char *label(const char *name)
+const char *cc_fw_label(const char *name)
 {
-        if (strcmp(name, "torch") == 0)
-                return "PyTorch";
-        if (strcmp(name, "tensorflow") == 0)
-                return "TensorFlow";
-        if (strcmp(name, "jax") == 0)
-                return "JAX";
-        if (strcmp(name, "onnxruntime") == 0)
-                return "ONNX Runtime";
-        if (strcmp(name, "cupy") == 0)
-                return "CuPy";
-        return name;
+        static const char *const map[][2] = {{"torch", "PyTorch"},
+                                             {"tensorflow", "TensorFlow"},
+                                             {"jax", "JAX"},
+                                             {"onnxruntime", "ONNX Runtime"},
+                                             {"cupy", "CuPy"}};
+        size_t i;
+
+        for (i = 0; name != NULL && i < CC_ARRAY_LEN(map); i++)
+                if (strcmp(name, map[i][0]) == 0)
+                        return map[i][1];
+        return name ? name : "a framework";
 }
 
 /* The fix for a build without CUDA. */
@@ -342,12 +342,12 @@ static int cuda_build_verdict(const struct jctx *j, const char *name, cc_value *
 
         if (cb == NULL || cc_v_type(cb) != CUDNNCTL_BOOL)
                 return verdict(vs, "cuda-build", "unknown", err, "whether %s was built with CUDA was not read",
-                               label(name));
+                               cc_fw_label(name));
         if (cc_v_getbool(cb))
-                return verdict(vs, "cuda-build", "pass", err, "%s was built with CUDA%s%s", label(name),
+                return verdict(vs, "cuda-build", "pass", err, "%s was built with CUDA%s%s", cc_fw_label(name),
                                cuda ? " " : "", cuda ? cuda : "");
-        if (verdict(vs, "cuda-build", "fail", err, "%s%s%s is a CPU-only build: it never loads cuDNN", label(name),
-                    cc_v_get_str(cc_v_get(fw, "info"), "version") ? " " : "",
+        if (verdict(vs, "cuda-build", "fail", err, "%s%s%s is a CPU-only build: it never loads cuDNN",
+                    cc_fw_label(name), cc_v_get_str(cc_v_get(fw, "info"), "version") ? " " : "",
                     cc_v_get_str(cc_v_get(fw, "info"), "version") ? cc_v_get_str(cc_v_get(fw, "info"), "version")
                                                                   : "") < 0)
                 return -1;
@@ -363,7 +363,8 @@ static int version_rule_verdict(const char *name, cc_value *fw, cc_value *vs, cc
         cc_kb_answer a;
 
         if (rerr != NULL && strstr(rerr, "ncompatib") != NULL)
-                return verdict(vs, "version-rule", "fail", err, "%s refuses the cuDNN it loads: %s", label(name), rerr);
+                return verdict(vs, "version-rule", "fail", err, "%s refuses the cuDNN it loads: %s", cc_fw_label(name),
+                               rerr);
         if (cc_v_type(cc_v_get(b, "cuda_build")) == CUDNNCTL_BOOL && !cc_v_getbool(cc_v_get(b, "cuda_build")))
                 return verdict(vs, "version-rule", "unknown", err, "no cuDNN: a CPU-only build");
         if (bs == NULL || rs == NULL)
@@ -541,7 +542,7 @@ static int expected_verdict(const struct jctx *j, const cc_value *interp, const 
                             !dist_name_eq(cc_v_get_str(d, "name") ? cc_v_get_str(d, "name") : "", req))
                                 continue;
                         want = cc_asprintf(err, j->windows ? "%s\\nvidia\\cudnn\\bin" : "%s/nvidia/cudnn/lib", loc);
-                        why = cc_asprintf(err, "the wheel %s requires (%s %s%s%s%s)", label(name), req,
+                        why = cc_asprintf(err, "the wheel %s requires (%s %s%s%s%s)", cc_fw_label(name), req,
                                           cc_v_get_str(d, "version") ? cc_v_get_str(d, "version") : "",
                                           pin[0] ? ", pinned " : "", pin, "");
                         kind = "wheel";
@@ -550,7 +551,7 @@ static int expected_verdict(const struct jctx *j, const cc_value *interp, const 
                                 free(why);
                                 return verdict(vs, "expected-copy", "warn", err,
                                                "%s pins %s==%s but %s is installed: pip put another release beside it",
-                                               label(name), req, pin, cc_v_get_str(d, "version"));
+                                               cc_fw_label(name), req, pin, cc_v_get_str(d, "version"));
                         }
                 }
                 if (want == NULL && kind == NULL) {
@@ -564,7 +565,7 @@ static int expected_verdict(const struct jctx *j, const cc_value *interp, const 
                 for (i = 0; pkg != NULL && i < cc_v_len(dirs) && want == NULL; i++)
                         if (path_under(cc_v_get_str(cc_v_at(dirs, i), "path"), pkg, j->windows)) {
                                 want = cc_strdup(err, cc_v_get_str(cc_v_at(dirs, i), "path"));
-                                why = cc_asprintf(err, "the copy %s bundles", label(name));
+                                why = cc_asprintf(err, "the copy %s bundles", cc_fw_label(name));
                                 kind = "bundled";
                         }
                 free(pkg);
@@ -588,15 +589,15 @@ static int expected_verdict(const struct jctx *j, const cc_value *interp, const 
         }
         if (loaded == NULL) {
                 rc = verdict(vs, "expected-copy", "unknown", err, "%s maps no cuDNN library; expected: %s in %s",
-                             label(name), why, want);
+                             cc_fw_label(name), why, want);
         } else if (same_dir(j, loaded, want) || (expected_in != NULL && installation_of(j, loaded) == expected_in)) {
-                rc = verdict(vs, "expected-copy", "pass", err, "%s loads %s: %s", label(name), why, loaded);
+                rc = verdict(vs, "expected-copy", "pass", err, "%s loads %s: %s", cc_fw_label(name), why, loaded);
         } else if (strcmp(kind, "plain") == 0) {
-                rc = verdict(vs, "expected-copy", "note", err, "%s loads cuDNN %s from %s; %s is in %s", label(name),
-                             lver ? lver : "(version unknown)", loaded, why, want);
+                rc = verdict(vs, "expected-copy", "note", err, "%s loads cuDNN %s from %s; %s is in %s",
+                             cc_fw_label(name), lver ? lver : "(version unknown)", loaded, why, want);
         } else {
-                rc = verdict(vs, "expected-copy", "warn", err, "%s loads cuDNN %s from %s, not %s in %s", label(name),
-                             lver ? lver : "(version unknown)", loaded, why, want);
+                rc = verdict(vs, "expected-copy", "warn", err, "%s loads cuDNN %s from %s, not %s in %s",
+                             cc_fw_label(name), lver ? lver : "(version unknown)", loaded, why, want);
         }
         if (rc == 0 && (cc_v_set_str(last_verdict(vs), "expected", want, err) < 0 ||
                         cc_v_set_str(last_verdict(vs), "expected_kind", kind, err) < 0))
@@ -617,7 +618,7 @@ static int gpu_verdict(const char *name, cc_value *fw, cc_value *vs, cc_error *e
                                                                           : "the probe did not say how");
         if (c == NULL)
                 return verdict(vs, "gpu-call", "unknown", err,
-                               "no GPU call: %s sees no GPU, or GPU work was not asked for", label(name));
+                               "no GPU call: %s sees no GPU, or GPU work was not asked for", cc_fw_label(name));
         if (cc_v_getbool(cc_v_get(c, "ok")))
                 return verdict(vs, "gpu-call", "pass", err, "%s: done", what ? what : "the GPU call");
         return verdict(vs, "gpu-call", "fail", err, "%s: %s", what ? what : "the GPU call",

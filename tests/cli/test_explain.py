@@ -287,4 +287,24 @@ rc, doc, err, wall = explain(["-"], long_line)
 check(rc in (0, 3) and wall < 60, "a long repeated prefix: rc %d, %.1f s" % (rc, wall))
 print("explain: 10 MB answered in %.1f s" % wall)
 
+# ---- a finding id of the doctor: its catalog entry ----------------------------------------
+
+cat = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "kb", "catalog.tsv")
+cat_ids = []
+with open(cat, encoding="utf-8") as f:
+    for line in f:
+        if line.startswith("#") or line.startswith("id\t") or not line.strip():
+            continue
+        cat_ids.append(line.split("\t", 1)[0])
+check(len(cat_ids) >= 40, "catalog ids: %d" % len(cat_ids))
+# under Wine each run takes a second or two: a sample there, every id here
+for cid in (cat_ids[::10] if args.wrapper else cat_ids):
+    rc, doc, err, wall = explain([cid])
+    m = first(doc) if doc else None
+    check(rc == 0 and m is not None and m.get("kind") == "catalog-id" and m.get("id") == cid and m.get("fix"),
+          "explain %s: rc %d, %r" % (cid, rc, m and {k: m.get(k) for k in ("kind", "id")}))
+rc, doc, err, wall = explain(["framework-cpu-only-not"])
+check(rc != 0 or not any(m.get("kind") == "catalog-id" for m in (doc or {}).get("matches", [])),
+      "a near id is no catalog id")
+
 sys.exit(CHECKS.summary())

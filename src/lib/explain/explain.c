@@ -20,7 +20,7 @@ enum {
         MAX_OCCURRENCES = 10000 /* occurrences of one recogniser looked for */
 };
 
-enum { K_MESSAGE = 1, K_STATUS, K_CUDA, K_WIN };
+enum { K_MESSAGE = 1, K_STATUS, K_CUDA, K_WIN, K_ID };
 
 static const char *kind_name(int k)
 {
@@ -31,6 +31,8 @@ static const char *kind_name(int k)
                 return "cuda-error";
         case K_WIN:
                 return "windows-error";
+        case K_ID:
+                return "catalog-id";
         default:
                 return "message";
         }
@@ -738,6 +740,9 @@ static int scan_token(struct ctx *c)
                 if (!((ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_'))
                         word = 0;
         }
+        /* a finding id of the doctor (the catalog's slug) */
+        if (catalog_row(c->cat, tok) >= 0)
+                return add_hit(c, K_ID, -1, tok, NULL, NULL, NULL, 0, c->len, n, 0);
         /* "(6 vs. 0)": TensorFlow's check of a cuDNN status against SUCCESS */
         {
                 char *end;

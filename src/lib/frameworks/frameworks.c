@@ -437,9 +437,12 @@ static int framework_entry(struct fwctx *x, cc_value *interp, const char *python
                 char *why = NULL;
 
                 if (strcmp(state, "import-failed") == 0)
-                        why = cc_asprintf(err, "import %s failed: %s", name, cc_v_get_str(imp, "error"));
+                        why = cc_asprintf(err, "import %s failed: %s", name,
+                                          cc_v_get_str(imp, "error") ? cc_v_get_str(imp, "error") : "(no error text)");
                 else if (strcmp(state, "query-failed") == 0)
-                        why = cc_asprintf(err, "asking %s failed: %s", name, cc_v_get_str(facts, "query_error"));
+                        why = cc_asprintf(err, "asking %s failed: %s", name,
+                                          cc_v_get_str(facts, "query_error") ? cc_v_get_str(facts, "query_error")
+                                                                             : "(no error text)");
                 else {
                         char what[64];
 

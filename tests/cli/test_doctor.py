@@ -303,5 +303,12 @@ if doc:
     a2 = next((a for a in (d2 or {}).get("areas", []) if a.get("id") == "frameworks"), {})
     check(a2.get("status") == "not-checked" and "--no-frameworks" in a2.get("summary", ""),
           "--no-frameworks: area %r" % a2)
+    # no private directory for the framework probe (a full or read-only disk): the rest goes on
+    rc, out, err = run(["doctor", "--json", "--no-compile", "--no-gpu"],
+                       env=dict(os.environ, TMPDIR="/nonexistent/cudnnctl-tmp"), timeout=600)
+    d3, why = cliutil.parse_json(out)
+    a3 = next((a for a in (d3 or {}).get("areas", []) if a.get("id") == "frameworks"), {})
+    check(rc in (0, 1) and a3.get("status") == "not-checked" and "temporary directory" in a3.get("summary", ""),
+          "no temporary directory: exit %d, area %r" % (rc, a3))
 
 sys.exit(CHECKS.summary())

@@ -1216,6 +1216,11 @@ with scenario("16 debian torch"):
 # ---- 17. the command line -------------------------------------------------------------------------------------------
 
 with scenario("17 command line"):
+    # no private directory for the probe script (a full or read-only disk): one line, exit 4
+    r = run(["--python", PY], env={"TMPDIR": os.path.join(TMP, "no", "such", "dir")})
+    check(r.rc == 4 and r.out == b"", "no temporary directory: exit %d" % r.rc)
+    one_line_error("no temporary directory", r.err_text)
+    check("temporary directory" in r.err_text, "no temporary directory: error %r" % r.err_text)
     r = run(["--root", "/"])
     check(r.rc == 2 and r.out == b"", "--root /: exit %d, out %r" % (r.rc, r.out[:200]))
     one_line_error("--root /", r.err_text)

@@ -908,7 +908,22 @@ static cc_value *frameworks_facts(cc_machine *m, const cudnnctl_doctor_options *
         memset(&fo, 0, sizeof(fo));
         fo.gpu = o->gpu;
         fo.timeout_ms = o->timeout_ms;
-        its = cc_fw_gather(m, &fo, list, err);
+        {
+                cc_error ge = {0};
+
+                its = cc_fw_gather(m, &fo, list, &ge);
+                if (its == NULL && ge.code != CC_ERR_NOMEM) {
+                        /* no private directory for the probe (a full or read-only disk): the
+                         * rest of the check-up goes on, and the area says why */
+                        if (cc_v_set(f, "reason", cc_v_strf(err, "not checked: %s", ge.msg), err) < 0) {
+                                cc_v_free(f);
+                                return NULL;
+                        }
+                        return f;
+                }
+                if (its == NULL)
+                        *err = ge;
+        }
         if (its == NULL || cc_v_set_null(f, "expect", err) < 0 || cc_v_set(f, "interpreters", its, err) < 0) {
                 cc_v_free(f);
                 return NULL;

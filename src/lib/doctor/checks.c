@@ -220,7 +220,7 @@ static int sev_rank(const char *s)
         return s == NULL ? 3 : strcmp(s, "error") == 0 ? 0 : strcmp(s, "warning") == 0 ? 1 : 2;
 }
 
-static const char *nz_str(const char *s)
+const char *cc_dx_str(const char *s)
 {
         return s != NULL ? s : "?";
 }
@@ -249,19 +249,19 @@ static char *frameworks_line(const struct cc_dctx *d, const char **status, cc_er
                         int rc;
 
                         if (state == NULL || strcmp(state, "ok") != 0)
-                                rc = cc_buf_printf(&b, err, "%s%s: %s", n ? "; " : "", nz_str(cc_v_get_str(f, "name")),
-                                                   state ? state : "no answer");
+                                rc = cc_buf_printf(&b, err, "%s%s: %s", n ? "; " : "",
+                                                   cc_dx_str(cc_v_get_str(f, "name")), state ? state : "no answer");
                         else if (cpu)
                                 rc = cc_buf_printf(&b, err, "%s%s %s: CPU-only", n ? "; " : "",
-                                                   nz_str(cc_v_get_str(f, "name")), ver ? ver : "");
+                                                   cc_dx_str(cc_v_get_str(f, "name")), ver ? ver : "");
                         else if (cc_v_getbool(cc_v_get(cu, "loaded")))
                                 rc = cc_buf_printf(&b, err, "%s%s %s: cuDNN %s from %s", n ? "; " : "",
-                                                   nz_str(cc_v_get_str(f, "name")), ver ? ver : "",
+                                                   cc_dx_str(cc_v_get_str(f, "name")), ver ? ver : "",
                                                    cc_v_get_str(cu, "version") ? cc_v_get_str(cu, "version") : "?",
-                                                   nz_str(cc_v_get_str(cu, "directory")));
+                                                   cc_dx_str(cc_v_get_str(cu, "directory")));
                         else
                                 rc = cc_buf_printf(&b, err, "%s%s %s: no cuDNN mapped", n ? "; " : "",
-                                                   nz_str(cc_v_get_str(f, "name")), ver ? ver : "");
+                                                   cc_dx_str(cc_v_get_str(f, "name")), ver ? ver : "");
                         if (rc < 0) {
                                 cc_buf_free(&b);
                                 return NULL;

@@ -16,12 +16,6 @@
                         return -1;                                                                                     \
         } while (0)
 
-/* A string for a message: "?" for one the facts do not have. */
-static const char *nz(const char *s)
-{
-        return s != NULL ? s : "?";
-}
-
 static const cc_value *verdict_of(const cc_value *fw, const char *id)
 {
         const cc_value *vs = cc_v_get(fw, "verdicts");
@@ -95,14 +89,14 @@ static int one_framework(struct cc_dctx *d, const cc_value *it, const cc_value *
 
         if (state == NULL || strcmp(state, "ok") != 0) {
                 f = cc_finding(d, "framework-probe-failed", "warning", "frameworks", "%s in %s: %s", cc_fw_label(name),
-                               nz(cc_v_get_str(it, "path")),
+                               cc_dx_str(cc_v_get_str(it, "path")),
                                cc_v_get_str(fw, "error") ? cc_v_get_str(fw, "error") : "the probe gave no answer");
                 if (f == NULL)
                         return -1;
                 TRY(common_ev(d, f, it, fw));
                 TRY(cc_finding_ev_str(f, "state", state, d->err));
-                return cc_finding_fix(f, d->err, "see the whole error: %s -c 'import %s'", nz(cc_v_get_str(it, "path")),
-                                      name ? name : "");
+                return cc_finding_fix(f, d->err, "see the whole error: %s -c 'import %s'",
+                                      cc_dx_str(cc_v_get_str(it, "path")), name ? name : "");
         }
         v = verdict_of(fw, "cuda-build");
         if (status_is(v, "fail")) {
@@ -110,7 +104,7 @@ static int one_framework(struct cc_dctx *d, const cc_value *it, const cc_value *
 
                 f = cc_finding(d, tfwin ? "win-tf-native-gpu-dropped" : "framework-cpu-only", "warning", "frameworks",
                                "%s %s in %s is a CPU-only build: it never loads cuDNN", cc_fw_label(name),
-                               version_or(fw), nz(cc_v_get_str(it, "path")));
+                               version_or(fw), cc_dx_str(cc_v_get_str(it, "path")));
                 if (f == NULL)
                         return -1;
                 TRY(common_ev(d, f, it, fw));
@@ -127,8 +121,8 @@ static int one_framework(struct cc_dctx *d, const cc_value *it, const cc_value *
                     cc_fw_version_parts(bs, bparts) && cc_fw_version_parts(rs, rparts) && bparts[0] != rparts[0];
 
                 f = cc_finding(d, other_major ? "major-mismatch" : "runtime-older-than-build", "error", "frameworks",
-                               "%s %s in %s: %s", cc_fw_label(name), version_or(fw), nz(cc_v_get_str(it, "path")),
-                               nz(cc_v_get_str(v, "summary")));
+                               "%s %s in %s: %s", cc_fw_label(name), version_or(fw),
+                               cc_dx_str(cc_v_get_str(it, "path")), cc_dx_str(cc_v_get_str(v, "summary")));
                 if (f == NULL)
                         return -1;
                 TRY(common_ev(d, f, it, fw));
@@ -143,8 +137,8 @@ static int one_framework(struct cc_dctx *d, const cc_value *it, const cc_value *
                                        : "(unknown)"));
         } else if (status_is(v, "warn") || status_is(v, "note")) {
                 f = cc_finding(d, "known-bad-version", status_is(v, "warn") ? "warning" : "info", "frameworks",
-                               "%s in %s: %s", cc_fw_label(name), nz(cc_v_get_str(it, "path")),
-                               nz(cc_v_get_str(v, "summary")));
+                               "%s in %s: %s", cc_fw_label(name), cc_dx_str(cc_v_get_str(it, "path")),
+                               cc_dx_str(cc_v_get_str(v, "summary")));
                 if (f == NULL)
                         return -1;
                 TRY(common_ev(d, f, it, fw));
@@ -154,7 +148,7 @@ static int one_framework(struct cc_dctx *d, const cc_value *it, const cc_value *
         v = verdict_of(fw, "one-directory");
         if (status_is(v, "fail")) {
                 f = cc_finding(d, "framework-mixed-load", "error", "frameworks", "%s in %s: %s", cc_fw_label(name),
-                               nz(cc_v_get_str(it, "path")), nz(cc_v_get_str(v, "summary")));
+                               cc_dx_str(cc_v_get_str(it, "path")), cc_dx_str(cc_v_get_str(v, "summary")));
                 if (f == NULL)
                         return -1;
                 TRY(common_ev(d, f, it, fw));
@@ -168,7 +162,7 @@ static int one_framework(struct cc_dctx *d, const cc_value *it, const cc_value *
                 int note = status_is(v, "note");
 
                 f = cc_finding(d, "framework-other-cudnn", note ? "info" : "warning", "frameworks", "%s",
-                               nz(cc_v_get_str(v, "summary")));
+                               cc_dx_str(cc_v_get_str(v, "summary")));
                 if (f == NULL)
                         return -1;
                 TRY(common_ev(d, f, it, fw));
@@ -211,7 +205,7 @@ static int one_framework(struct cc_dctx *d, const cc_value *it, const cc_value *
                          (strstr(e, "INTERNAL_ERROR") != NULL || strstr(e, "Failed to get convolution algorithm")))
                         id = "internal-error-gpu-memory";
                 f = cc_finding(d, id, "error", "frameworks", "%s in %s: %s", cc_fw_label(name),
-                               nz(cc_v_get_str(it, "path")), nz(e));
+                               cc_dx_str(cc_v_get_str(it, "path")), cc_dx_str(e));
                 if (f == NULL)
                         return -1;
                 TRY(common_ev(d, f, it, fw));
@@ -254,7 +248,7 @@ static int two_stacks(struct cc_dctx *d, const cc_value *it)
                                        "(%s), the first one loaded wins",
                                        cc_fw_label(cc_v_get_str(a, "name")), va ? va : "?", da,
                                        cc_fw_label(cc_v_get_str(b, "name")), vb ? vb : "?", db,
-                                       nz(cc_v_get_str(it, "path")));
+                                       cc_dx_str(cc_v_get_str(it, "path")));
                         if (f == NULL)
                                 return -1;
                         TRY(cc_finding_ev_str(f, "python", cc_v_get_str(it, "path"), d->err));

@@ -38,6 +38,8 @@ char *cc_fix_prepend(const struct cc_dctx *d, const char *var, const char *dir, 
 char *cc_fix_unset(const struct cc_dctx *d, const char *var, cc_error *err);
 
 /* Helpers over the facts. */
+/* s for a message, or "?" for a string the facts do not have. */
+const char *cc_dx_str(const char *s);
 /* The installation object of list id `id`, or NULL. */
 const cc_value *cc_dx_install(const struct cc_dctx *d, int64_t id);
 /* The verify document of installation id (NULL when none ran). */

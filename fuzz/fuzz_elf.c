@@ -8,6 +8,13 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* A keep function (cc_elf_parse_keep): names starting with 'c'. */
+static int keep_c(void *ctx, const char *name)
+{
+        (void)ctx;
+        return name[0] == 'c';
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
         cc_error err = {0};
@@ -52,6 +59,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
                 if (cc_elf_read_vaddr(e, data, size, e->loads[i].vaddr, &b, 1, &err) == 0)
                         sink += b;
+        }
+        /* the same parse keeping only some symbols: every one still counted */
+        {
+                cc_elf *k = NULL;
+                cc_error kerr = {0};
+
+                if (cc_elf_parse_keep(data, size, 0, keep_c, NULL, &k, &kerr) != 0 || k->nexports != e->nexports ||
+                    e->nexports != e->nsyms || k->nsyms > k->nexports)
+                        abort();
+                for (i = 0; i < k->nsyms; i++)
+                        if (k->syms[i].name[0] != 'c')
+                                abort();
+                cc_elf_free(k);
         }
         cc_elf_free(e);
         (void)sink;

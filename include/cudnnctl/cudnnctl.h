@@ -42,7 +42,7 @@ extern "C" {
 
 /* The version of the JSON documents this library writes (docs/json.md). A
  * change that removes or renames a key or changes a value's type bumps it. */
-#define CUDNNCTL_JSON_SCHEMA_VERSION 1
+#define CUDNNCTL_JSON_SCHEMA_VERSION 2
 
 CUDNNCTL_API const char *cudnnctl_version(void);
 /* 1 if this build reads archives (zip, tar.*), 0 if it was built without libarchive. */
@@ -69,6 +69,10 @@ enum {
 };
 
 CUDNNCTL_API void cudnnctl_free(void *p);
+/* s as a terminal may show it: every byte that is not printable UTF-8
+ * (controls, DEL, broken sequences) written as \xNN, as the text renderers
+ * write values. A new string (cudnnctl_free), NULL when out of memory. */
+CUDNNCTL_API char *cudnnctl_escape(const char *s);
 
 /* ---- fact trees -------------------------------------------------------- */
 
@@ -364,17 +368,38 @@ CUDNNCTL_API int cudnnctl_explain_text(const cudnnctl_value *doc, int verbose, i
  * is the kind. Only ever called by the program in a child process. */
 CUDNNCTL_API int cudnnctl_probe_child(int argc, char **argv);
 
+/* For a program whose every child process comes from this library, once at
+ * its start: every child process the library starts (and what those start)
+ * is ended and every temporary directory it makes is removed however the
+ * program ends: at exit(), and on SIGINT, SIGTERM, SIGHUP, SIGQUIT or SIGPIPE
+ * (Windows: Ctrl+C, Ctrl+Break, closing the console), after which the signal
+ * ends the process as it would have. On Linux the process becomes the
+ * reaper of its orphaned descendants (PR_SET_CHILD_SUBREAPER). */
+CUDNNCTL_API int cudnnctl_cleanup_install(cudnnctl_error *err);
+/* End those children and remove those directories now. */
+CUDNNCTL_API void cudnnctl_cleanup(void);
+
 /* ---- inspect --------------------------------------------------------- */
 
 enum {
         CUDNNCTL_INSPECT_NO_ARCHIVE_MEMBERS = 1, /* list archives, do not parse members */
+        CUDNNCTL_INSPECT_SYMBOLS = 2,            /* list every exported symbol ("exports"), not only the count */
 };
+
+/* What one run has read: a file (device, inode) is read once per run, and a
+ * later path to the same file (a hard link, another link to it) gets kind
+ * "same-file" with "same_file_as" instead of its facts again. */
+typedef struct cudnnctl_inspect_run cudnnctl_inspect_run;
+CUDNNCTL_API cudnnctl_inspect_run *cudnnctl_inspect_run_new(cudnnctl_error *err);
+CUDNNCTL_API void cudnnctl_inspect_run_free(cudnnctl_inspect_run *run);
 
 typedef struct cudnnctl_inspect_options {
         const char *root; /* treat this directory as "/" (NULL: the real root) */
         unsigned flags;
         size_t max_dir_entries; /* per directory walk; 0: default (20000) */
         int system;             /* CUDNNCTL_SYSTEM_*: how paths inside root are written and matched */
+        /* Shared by the calls of one run (NULL: each call is a run of its own). */
+        cudnnctl_inspect_run *run;
 } cudnnctl_inspect_options;
 
 /* Static facts of one path (file of any kind, directory, archive). Never

@@ -16,17 +16,29 @@ void cli_parser_init(struct cli_parser *p, int argc, char **argv)
 
 void cli_error(const struct cli_cmd *cmd, const char *fmt, ...)
 {
+        char small[512], *msg = small, *esc;
         va_list ap;
+        int n;
 
         fflush(stdout);
-        if (cmd != NULL)
-                fprintf(stderr, "cudnnctl %s: ", cmd->name);
-        else
-                fprintf(stderr, "cudnnctl: ");
         va_start(ap, fmt);
-        vfprintf(stderr, fmt, ap);
+        n = vsnprintf(small, sizeof(small), fmt, ap);
         va_end(ap);
-        fputc('\n', stderr);
+        if (n >= (int)sizeof(small) && (msg = malloc((size_t)n + 1)) != NULL) {
+                va_start(ap, fmt);
+                vsnprintf(msg, (size_t)n + 1, fmt, ap);
+                va_end(ap);
+        }
+        /* What the message carries (paths, names, text read from files) is
+         * escaped as on standard output: one line, nothing the terminal acts on. */
+        esc = cudnnctl_escape(msg != NULL && n >= 0 ? msg : "(message lost: out of memory)");
+        if (cmd != NULL)
+                fprintf(stderr, "cudnnctl %s: %s\n", cmd->name, esc ? esc : "(out of memory)");
+        else
+                fprintf(stderr, "cudnnctl: %s\n", esc ? esc : "(out of memory)");
+        cudnnctl_free(esc);
+        if (msg != small)
+                free(msg);
 }
 
 void cli_usage(const struct cli_cmd *cmd)
@@ -120,7 +132,7 @@ int cli_timeout_ms(const struct cli_cmd *cmd, const char *arg, int *ms)
 }
 
 char *cli_read_input(const struct cli_cmd *cmd, const char *what, const char *path, size_t max, size_t *len,
-                     int *missing)
+                     int *status)
 {
         int is_stdin = strcmp(path, "-") == 0;
         const char *name = is_stdin ? "standard input" : path;
@@ -128,11 +140,10 @@ char *cli_read_input(const struct cli_cmd *cmd, const char *what, const char *pa
         char *buf = NULL;
         size_t cap = 0, n = 0;
 
-        if (missing != NULL)
-                *missing = 0;
+        *status = CLI_PROBLEM;
         if (f == NULL) {
-                if (missing != NULL)
-                        *missing = errno == ENOENT;
+                if (errno == ENOENT || errno == ENOTDIR)
+                        *status = CLI_NOTFOUND;
                 cli_error(cmd, "%s%s: %s", what, name, strerror(errno));
                 return NULL;
         }
@@ -151,18 +162,24 @@ char *cli_read_input(const struct cli_cmd *cmd, const char *what, const char *pa
                                 cap = max;
                         nb = realloc(buf, cap + 1);
                         if (nb == NULL) {
+                                *status = CLI_FAILURE;
                                 cli_error(cmd, "%s%s: out of memory", what, name);
                                 goto fail;
                         }
                         buf = nb;
                 }
+                errno = 0;
                 got = fread(buf + n, 1, cap - n, f);
                 n += got;
                 if (got == 0)
                         break;
         }
         if (ferror(f)) {
-                cli_error(cmd, "%s%s: read error", what, name);
+                /* fopen succeeds on a directory; reading it fails with EISDIR */
+                cli_error(cmd, "%s%s: cannot read it: %s", what, name,
+                          errno == EISDIR ? "it is a directory"
+                          : errno         ? strerror(errno)
+                                          : "read error");
                 goto fail;
         }
         if (!is_stdin)

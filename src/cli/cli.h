@@ -71,10 +71,12 @@ void cli_usage(const struct cli_cmd *cmd);
 int cli_timeout_ms(const struct cli_cmd *cmd, const char *arg, int *ms);
 /* The whole of file PATH, or of standard input for "-", NUL-terminated, its
  * length in *len; at most MAX bytes (a positive number of MiB). NULL after
- * printing "WHAT PATH: why" (WHAT: "" or an option and a space); *missing
- * (when not NULL) is then 1 if the file does not exist. Free the result. */
+ * printing "WHAT PATH: why" (WHAT: "" or an option and a space); *status
+ * then says why as an exit status: CLI_NOTFOUND (no such file), CLI_PROBLEM
+ * (it cannot be read: a directory, over MAX, no permission, a read error) or
+ * CLI_FAILURE (out of memory). Free the result. */
 char *cli_read_input(const struct cli_cmd *cmd, const char *what, const char *path, size_t max, size_t *len,
-                     int *missing);
+                     int *status);
 /* Write a string to stdout; returns -1 on a write error. */
 int cli_write(const char *s);
 

@@ -99,9 +99,10 @@ int cmd_doctor(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env 
                                        "apply");
                         goto usage;
                 }
-                text = cli_read_input(cmd, "--facts ", facts, MAX_FACTS, &len, NULL);
+                text = cli_read_input(cmd, "--facts ", facts, MAX_FACTS, &len, &status);
                 if (text == NULL) {
-                        status = CLI_USAGE;
+                        if (status != CLI_FAILURE)
+                                status = CLI_USAGE; /* documented: an unreadable --facts file is 2 */
                         goto done;
                 }
                 if (cudnnctl_json_parse(text, len, &in, &err) < 0) {

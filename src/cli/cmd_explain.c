@@ -102,13 +102,9 @@ int cmd_explain(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env
         if (file == NULL && nwords == 1 && strcmp(words[0], "-") == 0)
                 file = "-";
         if (file != NULL) {
-                int missing;
-
-                input = cli_read_input(cmd, "", file, MAX_INPUT, &len, &missing);
-                if (input == NULL) {
-                        status = missing ? CLI_NOTFOUND : CLI_FAILURE;
+                input = cli_read_input(cmd, "", file, MAX_INPUT, &len, &status);
+                if (input == NULL)
                         goto done;
-                }
         } else if (nwords > 0) {
                 size_t total = 0, o = 0;
 

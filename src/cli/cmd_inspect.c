@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_JSON = 1, OPT_ROOT, OPT_SYSTEM, OPT_NO_MEMBERS, OPT_MAX_ENTRIES, OPT_HELP };
+enum { OPT_JSON = 1, OPT_ROOT, OPT_SYSTEM, OPT_NO_MEMBERS, OPT_MAX_ENTRIES, OPT_SYMBOLS, OPT_HELP };
 
 static const struct cli_opt opts[] = {
     {"json", 0, 0, OPT_JSON},
@@ -13,6 +13,7 @@ static const struct cli_opt opts[] = {
     {"system", 0, 1, OPT_SYSTEM},
     {"no-members", 0, 0, OPT_NO_MEMBERS},
     {"max-entries", 0, 1, OPT_MAX_ENTRIES},
+    {"symbols", 0, 0, OPT_SYMBOLS},
     {"help", 'h', 0, OPT_HELP},
     {NULL, 0, 0, 0},
 };
@@ -44,12 +45,83 @@ static int json_open(void)
         return cli_write(head);
 }
 
+/* Length of the valid UTF-8 sequence at s (1 to 4), or 0. */
+static size_t utf8_len(const unsigned char *s)
+{
+        size_t n, i;
+        unsigned cp;
+
+        if (s[0] < 0x80)
+                return 1;
+        if (s[0] >= 0xC2 && s[0] <= 0xDF)
+                n = 2, cp = s[0] & 0x1Fu;
+        else if (s[0] >= 0xE0 && s[0] <= 0xEF)
+                n = 3, cp = s[0] & 0x0Fu;
+        else if (s[0] >= 0xF0 && s[0] <= 0xF4)
+                n = 4, cp = s[0] & 0x07u;
+        else
+                return 0;
+        for (i = 1; i < n; i++) {
+                if ((s[i] & 0xC0) != 0x80)
+                        return 0;
+                cp = (cp << 6) | (s[i] & 0x3Fu);
+        }
+        if ((n == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) || (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
+                return 0;
+        return n;
+}
+
+/* One JSON string literal, written as the library writes them (invalid
+ * UTF-8 as U+FFFD, control characters escaped). */
+static int write_json_str(const char *str)
+{
+        const unsigned char *s = (const unsigned char *)str;
+        char buf[8];
+
+        if (cli_write("\"") < 0)
+                return -1;
+        while (*s) {
+                size_t n = utf8_len(s);
+
+                if (n == 0) {
+                        if (cli_write("\\ufffd") < 0)
+                                return -1;
+                        s++;
+                        continue;
+                }
+                if (*s == '"' || *s == '\\') {
+                        buf[0] = '\\';
+                        buf[1] = (char)*s;
+                        buf[2] = '\0';
+                } else if (*s < 0x20) {
+                        snprintf(buf, sizeof(buf), "\\u%04x", *s);
+                } else {
+                        memcpy(buf, s, n);
+                        buf[n] = '\0';
+                }
+                if (cli_write(buf) < 0)
+                        return -1;
+                s += n;
+        }
+        return cli_write("\"");
+}
+
+/* The result of a path whose facts could not be written (the library
+ * failed on it): still one object in "results", with the error. */
+static int write_error_result(const char *path, const char *msg)
+{
+        if (cli_write("{\n      \"path\": ") < 0 || write_json_str(path) < 0 ||
+            cli_write(",\n      \"kind\": \"unreadable\",\n      \"error\": ") < 0 || write_json_str(msg) < 0)
+                return -1;
+        return cli_write("\n    }");
+}
+
 int cmd_inspect(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env *env)
 {
         cudnnctl_inspect_options io = {0};
         struct cli_parser p;
         const char **paths = NULL;
-        size_t npaths = 0, i, failed = 0;
+        size_t npaths = 0, i, failed = 0, incomplete = 0;
         int json = 0, id, status = CLI_OK;
 
         paths = calloc((size_t)argc + 1, sizeof(*paths));
@@ -83,6 +155,9 @@ int cmd_inspect(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env
                 case OPT_NO_MEMBERS:
                         io.flags |= CUDNNCTL_INSPECT_NO_ARCHIVE_MEMBERS;
                         break;
+                case OPT_SYMBOLS:
+                        io.flags |= CUDNNCTL_INSPECT_SYMBOLS;
+                        break;
                 case OPT_MAX_ENTRIES:
                         if (parse_count(p.arg, &io.max_dir_entries) < 0) {
                                 cli_error(cmd, "--max-entries needs a positive number, not '%s'", p.arg);
@@ -104,18 +179,36 @@ int cmd_inspect(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env
                 free((void *)paths);
                 return CLI_USAGE;
         }
+        /* One run for all the paths: a file reached twice (hard links, a
+         * path given twice) is read once. */
+        io.run = cudnnctl_inspect_run_new(NULL);
+        if (io.run == NULL) {
+                cli_error(cmd, "out of memory");
+                free((void *)paths);
+                return CLI_FAILURE;
+        }
         if (json && json_open() < 0)
                 status = CLI_FAILURE;
+        /* Every path gets its result, whatever happened to the others; only
+         * a failed write or running out of memory stops the loop. */
         for (i = 0; i < npaths && status != CLI_FAILURE; i++) {
                 cudnnctl_error err = {0};
                 cudnnctl_value *facts = NULL;
                 char *text = NULL;
-                const char *perr;
+                const char *perr, *trunc;
 
                 if (cudnnctl_inspect(paths[i], &io, &facts, &err) < 0) {
                         cli_error(cmd, "%s: %s", paths[i], err.msg);
-                        status = err.code == CUDNNCTL_ERR_NOMEM ? CLI_FAILURE : CLI_PROBLEM;
                         failed++;
+                        if (err.code == CUDNNCTL_ERR_NOMEM) {
+                                status = CLI_FAILURE;
+                                break;
+                        }
+                        if (status == CLI_OK)
+                                status = CLI_PROBLEM;
+                        if (json &&
+                            (cli_write(i ? ",\n    " : "\n    ") < 0 || write_error_result(paths[i], err.msg) < 0))
+                                status = CLI_FAILURE;
                         continue;
                 }
                 perr = cudnnctl_value_str(cudnnctl_value_get(facts, "error"));
@@ -125,16 +218,32 @@ int cmd_inspect(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env
                         if (status == CLI_OK)
                                 status = CLI_PROBLEM;
                 }
+                /* A limit that cut a directory walk short is said, and is a
+                 * problem: what is reported is not all there is. */
+                trunc = cudnnctl_value_str(cudnnctl_value_path(facts, "directory/truncated_reason"));
+                if (trunc != NULL) {
+                        cli_error(cmd, "%s: incomplete: %s", paths[i], trunc);
+                        incomplete++;
+                        if (status == CLI_OK)
+                                status = CLI_PROBLEM;
+                }
                 if (json) {
-                        if (cudnnctl_to_json(facts, 1, &text, &err) < 0) {
-                                cli_error(cmd, "%s: %s", paths[i], err.msg);
+                        if (cli_write(i ? ",\n    " : "\n    ") < 0) {
                                 status = CLI_FAILURE;
+                        } else if (cudnnctl_to_json(facts, 1, &text, &err) < 0) {
+                                cli_error(cmd, "%s: %s", paths[i], err.msg);
+                                if (perr == NULL)
+                                        failed++;
+                                if (err.code == CUDNNCTL_ERR_NOMEM)
+                                        status = CLI_FAILURE;
+                                else if (status == CLI_OK)
+                                        status = CLI_PROBLEM;
+                                if (write_error_result(paths[i], err.msg) < 0)
+                                        status = CLI_FAILURE;
                         } else {
                                 /* Indent the pretty document by 4 to nest it in "results". */
                                 char *line = text, *nl;
 
-                                if (cli_write(i ? ",\n    " : "\n    ") < 0)
-                                        status = CLI_FAILURE;
                                 while (status != CLI_FAILURE && (nl = strchr(line, '\n')) != NULL) {
                                         *nl = '\0';
                                         if (cli_write(line) < 0 || (nl[1] != '\0' && cli_write("\n    ") < 0))
@@ -154,12 +263,14 @@ int cmd_inspect(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env
                 cudnnctl_value_free(facts);
         }
         if (json) {
-                char tail[128];
+                char tail[160];
 
-                snprintf(tail, sizeof(tail), "\n  ],\n  \"failed\": %zu\n}\n", failed);
+                snprintf(tail, sizeof(tail), "\n  ],\n  \"failed\": %zu,\n  \"incomplete\": %zu\n}\n", failed,
+                         incomplete);
                 if (cli_write(tail) < 0)
                         status = CLI_FAILURE;
         }
+        cudnnctl_inspect_run_free(io.run);
         free((void *)paths);
         return status;
 }

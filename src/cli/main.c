@@ -83,14 +83,16 @@ const struct cli_cmd cli_commands[] = {
      "Exit status 0: no framework fails a verdict; 1: one does; 3: no framework found.\n"
      "\n" EXIT_STATUS_HELP},
     {"inspect", cmd_inspect, "static facts of libraries, headers, archives and directories (never loads them)",
-     "inspect [--json] [--root DIR [--system SYS]] [--no-members] [--max-entries N] PATH...\n"
+     "inspect [--json] [--root DIR [--system SYS]] [--no-members] [--max-entries N] [--symbols] PATH...\n"
      "\n"
      "Reads each PATH without loading or running it and prints what it is: for an ELF or PE\n"
      "library its format, machine, SONAME, needed libraries, RPATH/RUNPATH, imports and delay\n"
-     "imports, exports, cuDNN entry points, the version constants cuDNN exports and the whole\n"
-     "Windows version resource; for a C header its version macros, evaluated; for a pip\n"
-     "dist-info its package and version; for an archive (zip, tgz, tar.xz, wheel) its layout,\n"
-     "what it holds and where an install would put it; for a directory every cuDNN file in it.\n"
+     "imports, the number of exports (every name with --symbols), cuDNN entry points, the\n"
+     "version constants cuDNN exports and the whole Windows version resource; for a C header\n"
+     "its version macros, evaluated; for a pip dist-info its package and version; for an\n"
+     "archive (zip, tgz, tar.xz, wheel) its layout, what it holds and where an install would\n"
+     "put it; for a directory every cuDNN file in it (a bounded walk). A file reached twice\n"
+     "(a hard link) is read once: the later path says which it is the same file as.\n"
      "The kind is read from the content, never from the name. Versions are listed once per\n"
      "source (file name, exported constant, header, version resource, dist-info), so\n"
      "disagreements stay visible.\n"
@@ -100,7 +102,9 @@ const struct cli_cmd cli_commands[] = {
      "  --system SYS      with --root: the tree is a linux or windows one (C:\\ is DIR; names\n"
      "                    match case-insensitively)\n"
      "  --no-members      list archive members without reading their content\n"
-     "  --max-entries N   stop a directory walk after N entries (default 20000)\n"
+     "  --max-entries N   stop a directory walk after N entries (default 20000); a walk cut\n"
+     "                    short is said on standard error and exits 1\n"
+     "  --symbols         list every exported symbol, not only their number and cuDNN's\n"
      "  -h, --help        this text\n"
      "\n" EXIT_STATUS_HELP},
     {"list", cmd_list, "every cuDNN installation on the machine, its provenance and versions",
@@ -242,7 +246,8 @@ const struct cli_cmd cli_commands[] = {
      "  -h, --help        this text\n"
      "\n"
      "Exit status 3: nothing recognised (one line on standard error, with the closest status\n"
-     "names when the input looks like one).\n"
+     "names when the input looks like one), or no such --file; 1: the --file or standard input\n"
+     "cannot be read (a directory, larger than 64 MiB, a read error).\n"
      "\n" EXIT_STATUS_HELP},
 };
 const size_t cli_ncommands = sizeof(cli_commands) / sizeof(cli_commands[0]);
@@ -326,6 +331,18 @@ static int run(int argc, char **argv)
         if (cmd == NULL) {
                 cli_error(NULL, "unknown command '%s' (see 'cudnnctl --help')", argv[1]);
                 return CLI_USAGE;
+        }
+        /* However the command ends (Ctrl+C, SIGTERM, SIGHUP, a closed pipe,
+         * an error, exit), no probe child or what it started keeps running
+         * and no temporary directory stays. Not for the probe child above:
+         * its parent does that for it. */
+        {
+                cudnnctl_error err = {0};
+
+                if (cudnnctl_cleanup_install(&err) < 0) {
+                        cli_error(NULL, "%s", err.msg);
+                        return CLI_FAILURE;
+                }
         }
         return finish(cmd->fn(argc - 1, argv + 1, cmd, &env));
 }

@@ -173,6 +173,43 @@ int cc_buf_append(cc_buf *b, const void *p, size_t n, cc_error *err)
         return 0;
 }
 
+int cc_buf_put_escaped(cc_buf *b, const char *s, cc_error *err)
+{
+        static const char hex[] = "0123456789abcdef";
+        const unsigned char *p = (const unsigned char *)s, *run = p;
+
+        /* Runs of printable ASCII and whole valid UTF-8 sequences are copied
+         * as they are; any other byte becomes \xNN. cc_utf8_valid reads the
+         * sequence in order and stops at the first byte that is not a
+         * continuation byte (the NUL included), so nothing past the end is read. */
+        for (;;) {
+                size_t len = 0;
+
+                if (*p >= 0x20 && *p != 0x7F && *p < 0x80) {
+                        p++;
+                        continue;
+                }
+                if (*p >= 0xC0) {
+                        len = *p >= 0xF0 ? 4 : *p >= 0xE0 ? 3 : 2;
+                        if (cc_utf8_valid((const char *)p, len)) {
+                                p += len;
+                                continue;
+                        }
+                }
+                if (p > run && cc_buf_append(b, run, (size_t)(p - run), err) < 0)
+                        return -1;
+                if (*p == '\0')
+                        return 0;
+                {
+                        char esc[4] = {'\\', 'x', hex[*p >> 4], hex[*p & 15]};
+
+                        if (cc_buf_append(b, esc, sizeof(esc), err) < 0)
+                                return -1;
+                }
+                run = ++p;
+        }
+}
+
 int cc_buf_puts(cc_buf *b, const char *s, cc_error *err)
 {
         return cc_buf_append(b, s, strlen(s), err);

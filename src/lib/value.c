@@ -722,6 +722,19 @@ void cudnnctl_free(void *p)
         free(p);
 }
 
+char *cudnnctl_escape(const char *s)
+{
+        cc_error e = {0};
+        cc_buf b = {0};
+
+        if (cc_buf_put_escaped(&b, s ? s : "", &e) < 0 || cc_buf_putc(&b, '\0', &e) < 0) {
+                cc_buf_free(&b);
+                return NULL;
+        }
+        b.len--; /* the NUL above only makes sure there is a string when s is empty */
+        return cc_buf_steal(&b);
+}
+
 /* Depth of the trees cc_v_copy copies; deeper is refused (trees are built by
  * this library or read by the bounded JSON reader: far shallower). */
 #define COPY_MAX_DEPTH 256

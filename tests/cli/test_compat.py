@@ -31,7 +31,7 @@ def doc_of(args, want_rc=None):
         return rc, None
     if want_rc is not None:
         check(rc == want_rc, "%s: exit %d, want %d (%s)" % (args, rc, want_rc, err.strip()))
-    check(doc.get("schema_version") == 1 and doc.get("tool") == "cudnnctl" and doc.get("command") == "compat"
+    check(doc.get("schema_version") == 2 and doc.get("tool") == "cudnnctl" and doc.get("command") == "compat"
           and isinstance(doc.get("tool_version"), str), "%s: document header %r" % (args, list(doc)[:5]))
     check(isinstance(doc.get("query"), dict), "%s: query object" % args)
     for a in doc.get("answers", []):

@@ -249,6 +249,10 @@ else:
     live("live v9 + driver ok", drv("ok"), "v9-ok", None)
     doc = live("live driver too old", drv("old"), "v9-ok", "driver-too-old")
     live("live no device", drv("nodevice"), "v9-ok", "not-initialized")
+    # a library whose constructor calls exit(0), or closes every descriptor: the probe's report has
+    # no end marker, and that is an error, not a pass
+    live("live exit(0) in a constructor", drv("ok"), "v9-exit-load", "v9-sublibrary-loading-failed")
+    live("live descriptors closed in a constructor", drv("ok"), "v9-closefds", "v9-sublibrary-loading-failed")
     doc = live("live CUDA_VISIBLE_DEVICES=-1", drv("hidden"), "v9-ok", "not-initialized",
                {"CUDA_VISIBLE_DEVICES": "-1"})
     if doc:

@@ -219,7 +219,7 @@ check(rc == 0 and "runtime-older-than-build" in out and "FAILS" in out and "cudn
 # ---- the JSON document --------------------------------------------------------------------------
 
 rc, doc, err, _ = explain(["CUDNN_STATUS_NOT_INITIALIZED"])
-check(doc and doc["schema_version"] == 1 and doc["tool"] == "cudnnctl" and doc["command"] == "explain"
+check(doc and doc["schema_version"] == 2 and doc["tool"] == "cudnnctl" and doc["command"] == "explain"
       and doc["input"] == "CUDNN_STATUS_NOT_INITIALIZED" and doc["input_bytes"] == 28 and not doc["input_truncated"]
       and doc["major"] is None and doc["system"] == "any", "document head: %r" % {k: v for k, v in (doc or {}).items()
                                                                                   if k != "matches"})

@@ -82,7 +82,7 @@ def test_real_machine(tmp):
     raw = subprocess.run([ARGS.exe, "list", "--json"], stdout=subprocess.PIPE).stdout
     check("live list --json: python3 -m json.tool accepts it",
           cliutil.json_tool_ok(json.dumps(doc).encode()) and cliutil.json_tool_ok(raw))
-    check("live list --json: header", doc["schema_version"] == 1 and doc["command"] == "list"
+    check("live list --json: header", doc["schema_version"] == 2 and doc["command"] == "list"
           and doc["tool"] == "cudnnctl" and doc["machine"]["live"] is True, {k: doc.get(k) for k in ("command",)})
     check("live list --json: roots have a state and sources",
           all(r["state"] in ("searched", "missing", "not-a-directory", "unreadable", "over-limit")

@@ -172,6 +172,19 @@ expect(doc, "v9-header-mismatch", "header-vs-library", "failed", "header 9.19.0 
 expect(doc, "v9-header-mismatch", "version", "failed", "header says 9.19.0")
 rc, doc, err, wall = verify_fx("v9-cuda12", "ok", ["--no-gpu", "--no-compile"])
 expect(doc, "v9-cuda12", "cudart", "passed", "libcudart.so.12 is CUDA 12.9")
+# A library that ends the process or its report: exit(0) or closing every descriptor in a
+# constructor is no pass, whatever the exit status says (the report has no end marker).
+for name, status in (("v9-exit-load", 0), ("v9-closefds", None), ("v9-quick-exit-load", 3)):
+    rc, doc, err, wall = verify_fx(name, "ok", ["--no-gpu", "--no-compile"])
+    check(rc == 1, "%s: exit %d, want 1" % (name, rc))
+    expect(doc, name, "load", "failed", "libcudnn.so.9", "before its report was complete")
+    pr = doc.get("probes", {}).get("cudnn", {})
+    check(pr.get("complete") is False and pr.get("died_in") == "load libcudnn.so.9",
+          "%s: probe %r" % (name, {k: pr.get(k) for k in ("complete", "died_in", "how", "exit")}))
+    check(status is None or pr.get("exit") == status, "%s: probe exit %r" % (name, pr.get("exit")))
+    check(doc.get("summary", {}).get("verdict") == "failed", "%s: verdict %r" % (name, doc.get("summary")))
+rc, doc, err, wall = verify_fx("v9-ok", "ok", ["--no-gpu", "--no-compile"])
+check(doc.get("probes", {}).get("cudnn", {}).get("complete") is True, "v9-ok: the report is not complete")
 rc, doc, err, wall = verify_fx("v9-status", "ok", ["--no-gpu", "--no-compile"])
 expect(doc, "v9-status", "handle", "failed", "4000 CUDNN_STATUS_INTERNAL_ERROR")
 rc, doc, err, wall = verify_fx("v9-wheel", "ok", ["--no-gpu"])

@@ -142,14 +142,14 @@ def expected(path):
 
 
 def actual(exe, path):
-    p = subprocess.run([exe, "inspect", "--json", path], stdout=subprocess.PIPE,
+    p = subprocess.run([exe, "inspect", "--json", "--symbols", path], stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, timeout=120)
     try:
         doc = json.loads(p.stdout.decode("utf-8"))
     except (ValueError, UnicodeDecodeError) as e:
         raise RuntimeError("exit %d, output is not JSON (%s): %s" %
                            (p.returncode, e, p.stderr.decode("utf-8", "replace").strip()[:200]))
-    if doc.get("schema_version") != 1:
+    if doc.get("schema_version") != 2:
         raise RuntimeError("schema_version is %r" % (doc.get("schema_version"),))
     res = doc.get("results") or []
     if not res or res[0].get("kind") != "pe" or not isinstance(res[0].get("pe"), dict):

@@ -122,13 +122,13 @@ def readelf_exports(path):
 
 
 def cli_facts(exe, path):
-    rc, out, err = run([exe, "inspect", "--json", path])
+    rc, out, err = run([exe, "inspect", "--json", "--symbols", path])
     try:
         doc = json.loads(out)
     except ValueError:
         raise RuntimeError("exit %d, output is not JSON: %s" % (rc, (err or out).strip()[:200]))
-    if doc.get("schema_version") != 1:
-        raise RuntimeError("schema_version is %r, expected 1" % doc.get("schema_version"))
+    if doc.get("schema_version") != 2:
+        raise RuntimeError("schema_version is %r, expected 2" % doc.get("schema_version"))
     results = doc.get("results") or []
     if not results:
         raise RuntimeError("no results (exit %d): %s" % (rc, err.strip()[:200]))

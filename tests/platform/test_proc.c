@@ -4,7 +4,8 @@
  *
  * The program re-executes itself (cc_self_exe) in child modes:
  *   child exit N | crash | abort | sleep S | spawn-sleeper [wait] |
- *   flood N | env NAME | env-count NAME | cwd | stdin | channel | args ARG...
+ *   flood N | env NAME | env-count NAME | cwd | stdin | channel | args ARG... |
+ *   spawn-escaper [wait] | pidfile PATH S | spawn-pidfile PATH
  */
 #if !defined(_WIN32)
 #define _POSIX_C_SOURCE 200809L
@@ -22,12 +23,14 @@
 #if defined(_WIN32)
 #define WIN32_LEAN_AND_MEAN
 #include <windows.h>
+#include <direct.h>
 #include <fcntl.h>
 #include <io.h>
 #define EXE_SUFFIX ".exe"
 #define PATH_LIST_SEP ";"
 #else
 #include <errno.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <time.h>
 #include <unistd.h>
@@ -109,6 +112,69 @@ static int child_spawn_sleeper(int wait)
         fflush(stdout);
         if (wait)
                 sleep_ms(60000);
+        return 0;
+}
+
+#if !defined(_WIN32)
+/* Start "self child sleep 60" in a session of its own (setsid, as a daemon
+ * does: out of our process group), holding our standard output and error;
+ * print its process id. */
+static int child_spawn_escaper(int wait)
+{
+        pid_t pid = fork();
+
+        if (pid < 0)
+                return 101;
+        if (pid == 0) {
+                char *argv[] = {self, (char *)(uintptr_t) "child", (char *)(uintptr_t) "sleep",
+                                (char *)(uintptr_t) "60", NULL};
+
+                setsid();
+                execv(self, argv);
+                _exit(127);
+        }
+        printf("%ld\n", (long)pid);
+        fflush(stdout);
+        if (wait)
+                sleep_ms(60000);
+        return 0;
+}
+#endif
+
+/* Write this process's id to path, then sleep s seconds. */
+static int child_pidfile(const char *path, int s)
+{
+        FILE *f = fopen(path, "w");
+
+        if (f == NULL)
+                return 108;
+#if defined(_WIN32)
+        fprintf(f, "%lu\n", (unsigned long)GetCurrentProcessId());
+#else
+        fprintf(f, "%ld\n", (long)getpid());
+#endif
+        if (fclose(f) != 0)
+                return 109;
+        sleep_ms(s * 1000);
+        return 0;
+}
+
+/* Run "self child pidfile PATH 60" through cc_spawn_run (its own process
+ * group), with a limit far beyond the parent's: the test kills this process
+ * while it waits. */
+static int child_spawn_pidfile(const char *path)
+{
+        const char *argv[] = {self, "child", "pidfile", path, "60", NULL};
+        cc_spawn_opts o;
+        cc_spawn_result r;
+        cc_error err = {0};
+
+        memset(&o, 0, sizeof(o));
+        o.argv = argv;
+        o.timeout_ms = 60000;
+        if (cc_spawn_run(&o, &r, &err) < 0)
+                return 110;
+        cc_spawn_result_free(&r);
         return 0;
 }
 
@@ -198,6 +264,14 @@ static int child_main(int argc, char **argv)
         }
         if (strcmp(mode, "spawn-sleeper") == 0)
                 return child_spawn_sleeper(strcmp(arg, "wait") == 0);
+#if !defined(_WIN32)
+        if (strcmp(mode, "spawn-escaper") == 0)
+                return child_spawn_escaper(strcmp(arg, "wait") == 0);
+#endif
+        if (strcmp(mode, "pidfile") == 0 && argc > 4)
+                return child_pidfile(arg, atoi(argv[4]));
+        if (strcmp(mode, "spawn-pidfile") == 0)
+                return child_spawn_pidfile(arg);
         if (strcmp(mode, "flood") == 0)
                 return child_flood(strtoul(arg, NULL, 10));
         if (strcmp(mode, "env") == 0) {
@@ -475,6 +549,139 @@ static void test_timeouts(void)
         CHECK(r.out.data != NULL && sscanf(r.out.data, "%lu", &pid) == 1 && pid != 0);
         CHECK(pid != 0 && pid_gone_within(pid, 3000));
         cc_spawn_result_free(&r);
+}
+
+/* The parent of a cc_spawn_run child dies by SIGKILL (no handler runs): the
+ * child, which leads a process group of its own, ends too (the kernel's
+ * PR_SET_PDEATHSIG). Run before cc_cleanup_install: as the reaper, this
+ * process would end the orphan itself and prove nothing. */
+static void test_parent_death(void)
+{
+#if !defined(_WIN32)
+        cc_error err = {0};
+        char *dir = cc_make_temp_dir("cctest", &err), *pidpath = NULL, *text = NULL;
+        cc_spawn_result r;
+        unsigned long pid = 0;
+        size_t len = 0;
+
+        CHECK(dir != NULL);
+        if (dir == NULL)
+                return;
+        pidpath = cc_path_join(dir, "pid", &err);
+        CHECK(pidpath != NULL);
+        if (pidpath != NULL) {
+                /* The middle process is killed at its limit, 1.5 s, with its
+                 * group; the grandchild is in a group of its own. */
+                CHECK(run_child(&r, 1500, 0, NULL, 0, NULL, 0, NULL, "spawn-pidfile", pidpath, NULL) == 0);
+                CHECK(r.timed_out == 1);
+                cc_spawn_result_free(&r);
+                CHECK(cc_read_file(pidpath, 64, &text, &len, &err) == 0 && sscanf(text, "%lu", &pid) == 1 && pid != 0);
+                CHECK(pid != 0 && pid_gone_within(pid, 2000));
+                if (pid != 0 && pid_alive(pid))
+                        kill((pid_t)pid, SIGKILL);
+        }
+        free(text);
+        free(pidpath);
+        CHECK(cc_remove_tree(dir, &err) == 0);
+        free(dir);
+#endif
+}
+
+/* With cc_cleanup_install: a process the child started in a session of its
+ * own (out of reach of the group kill) is ended when the child ends, or
+ * is killed at its limit, and cc_spawn_run does not wait for the pipes it
+ * holds. */
+static void test_escaped(void)
+{
+#if !defined(_WIN32)
+        cc_spawn_result r;
+        unsigned long pid = 0;
+        int64_t t0;
+
+        t0 = cc_monotonic_us();
+        CHECK(run_child(&r, 5000, 0, NULL, 0, NULL, 0, NULL, "spawn-escaper", NULL, NULL) == 0);
+        CHECK(r.exited == 1 && r.exit_code == 0 && !r.timed_out);
+        CHECK(cc_monotonic_us() - t0 < 3000000);
+        CHECK(r.out.data != NULL && sscanf(r.out.data, "%lu", &pid) == 1 && pid != 0);
+        CHECK(pid != 0 && !pid_alive(pid));
+        if (pid != 0 && pid_alive(pid))
+                kill((pid_t)pid, SIGKILL);
+        cc_spawn_result_free(&r);
+
+        pid = 0;
+        CHECK(run_child(&r, 1000, 0, NULL, 0, NULL, 0, NULL, "spawn-escaper", "wait", NULL) == 0);
+        CHECK(r.timed_out == 1);
+        CHECK(r.out.data != NULL && sscanf(r.out.data, "%lu", &pid) == 1 && pid != 0);
+        CHECK(pid != 0 && !pid_alive(pid));
+        if (pid != 0 && pid_alive(pid))
+                kill((pid_t)pid, SIGKILL);
+        cc_spawn_result_free(&r);
+#endif
+}
+
+static int make_dir(const char *path)
+{
+#if defined(_WIN32)
+        return _mkdir(path);
+#else
+        return mkdir(path, 0755);
+#endif
+}
+
+/* cc_cleanup_all removes the temporary directories still on the list, with
+ * everything in them, never following a link out of them; one removed with
+ * cc_remove_tree is off the list (a new directory of that name stays). */
+static void test_cleanup_dirs(void)
+{
+        cc_error err = {0};
+        char *left = cc_make_temp_dir("cctest", &err), *other = cc_make_temp_dir("cctest", &err);
+        char *p = NULL, *target = NULL;
+        const char sep = cc_path_sep();
+        cc_stat st;
+
+        CHECK(left != NULL && other != NULL);
+        if (left == NULL || other == NULL)
+                goto out;
+        /* other: off the list, then made again, as if by someone else; it
+         * holds the file a link in left points at */
+        CHECK(cc_remove_tree(other, &err) == 0 && make_dir(other) == 0);
+        target = cc_path_join(other, "outside", &err);
+        CHECK(target != NULL && cc_write_file(target, "x", 1, 0, &err) == 0);
+        /* left/a/b/c/file, left/file, and (POSIX) links to other and its file */
+        p = cc_asprintf(&err, "%s%ca", left, sep);
+        CHECK(p != NULL && make_dir(p) == 0);
+        free(p);
+        p = cc_asprintf(&err, "%s%ca%cb", left, sep, sep);
+        CHECK(p != NULL && make_dir(p) == 0);
+        free(p);
+        p = cc_asprintf(&err, "%s%ca%cb%cc", left, sep, sep, sep);
+        CHECK(p != NULL && make_dir(p) == 0);
+        free(p);
+        p = cc_asprintf(&err, "%s%ca%cb%cc%cfile", left, sep, sep, sep, sep);
+        CHECK(p != NULL && cc_write_file(p, "data", 4, 0, &err) == 0);
+        free(p);
+        p = cc_asprintf(&err, "%s%cfile", left, sep);
+        CHECK(p != NULL && cc_write_file(p, "data", 4, 1, &err) == 0);
+        free(p);
+#if !defined(_WIN32)
+        p = cc_asprintf(&err, "%s/link", left);
+        CHECK(p != NULL && symlink(other, p) == 0);
+        free(p);
+        p = cc_asprintf(&err, "%s/a/filelink", left);
+        CHECK(p != NULL && target != NULL && symlink(target, p) == 0);
+        free(p);
+#endif
+        cc_cleanup_all();
+        CHECK(cc_stat_path(left, &st, &err) == 0 && st.type == CC_FT_NONE);
+        CHECK(cc_stat_path(other, &st, &err) == 0 && st.type == CC_FT_DIR);
+        CHECK(target != NULL && cc_stat_path(target, &st, &err) == 0 && st.type == CC_FT_FILE);
+        cc_cleanup_all(); /* again: nothing left to do */
+        CHECK(cc_stat_path(other, &st, &err) == 0 && st.type == CC_FT_DIR);
+        CHECK(cc_remove_tree(other, &err) == 0);
+out:
+        free(target);
+        free(left);
+        free(other);
 }
 
 static void test_output(void)
@@ -841,11 +1048,20 @@ int main(int argc, char **argv)
                 return 1;
         }
         test_describe();
+        test_parent_death();
+        /* From here on this process is what the CLI is: the reaper of its
+         * orphans, with the clean-up at exit and on signals. */
+        if (cc_cleanup_install(&err) < 0) {
+                printf("note: cc_cleanup_install: %s\n", err.msg);
+                CHECK(0);
+        }
         test_exit_crash();
         test_output();
         test_env();
         test_timeouts();
+        test_escaped();
         test_files();
+        test_cleanup_dirs();
         test_dl();
         free(self);
         printf("%d passed, %d failed\n", n_passed, n_failed);

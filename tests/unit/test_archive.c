@@ -671,6 +671,149 @@ static void test_json(void **state)
         }
 }
 
+/* ---- the extraction model's verdicts (fixtures/hostile_archives.py) ---------- */
+
+static const cc_value *unsafe_entry(const cc_value *obj, int64_t entry)
+{
+        const cc_value *us = cc_v_path(obj, "archive/unsafe_paths");
+        size_t i;
+
+        for (i = 0; i < cc_v_len(us); i++)
+                if (cc_v_getint(cc_v_get(cc_v_at(us, i), "entry")) == entry)
+                        return cc_v_at(us, i);
+        return NULL;
+}
+
+static int has_problem(const cc_value *u, const char *name)
+{
+        const cc_value *ps = cc_v_get(u, "problems");
+        size_t i;
+
+        for (i = 0; i < cc_v_len(ps); i++)
+                if (strcmp(cc_v_getstr(cc_v_at(ps, i)), name) == 0)
+                        return 1;
+        return 0;
+}
+
+static void test_model_verdicts(void **state)
+{
+        cc_value *obj = inspect("archives/model/through-abs-link.tar.gz");
+        const cc_value *u;
+
+        (void)state;
+        /* the link by itself, and the file written through it */
+        u = unsafe_entry(obj, 1);
+        assert_non_null(u);
+        assert_string_equal(cc_v_get_str(u, "path"), "cuda/lib64");
+        assert_true(has_problem(u, "symlink-escape"));
+        u = unsafe_entry(obj, 2);
+        assert_non_null(u);
+        assert_string_equal(cc_v_get_str(u, "path"), "cuda/lib64/cron.d/evil");
+        assert_true(has_problem(u, "escape") && has_problem(u, "through-symlink"));
+        assert_int_equal(cc_v_len(cc_v_get(u, "problems")), 2);
+        assert_contains(cc_v_get_str(u, "reason"), "written through the symbolic link entry 1 \"cuda/lib64\"");
+        assert_int_equal(cc_v_type(cc_v_get(member(obj, "cuda/lib64/cron.d/evil"), "install_to")), CUDNNCTL_NULL);
+        cc_v_free(obj);
+
+        /* devices, FIFOs and modes: the member types and modes are listed */
+        obj = inspect("archives/model/specials.tar.gz");
+        assert_string_equal(cc_v_get_str(member(obj, "dev/null"), "type"), "chardev");
+        assert_string_equal(cc_v_get_str(member(obj, "dev/sda"), "type"), "blockdev");
+        assert_string_equal(cc_v_get_str(member(obj, "fifo"), "type"), "fifo");
+        assert_int_equal(cc_v_getint(cc_v_get(member(obj, "suid"), "mode")), 04755);
+        assert_true(has_problem(unsafe_entry(obj, 1), "special"));
+        assert_true(has_problem(unsafe_entry(obj, 4), "mode"));
+        assert_contains(cc_v_get_str(unsafe_entry(obj, 4), "reason"), "setuid");
+        assert_contains(cc_v_get_str(unsafe_entry(obj, 6), "reason"), "sticky, world-writable");
+        assert_int_equal(cc_v_len(cc_v_path(obj, "archive/unsafe_paths")), 7);
+        cc_v_free(obj);
+
+        /* names that one case-insensitive system merges: both, said so */
+        obj = inspect("archives/model/case.tar.gz");
+        assert_true(has_problem(unsafe_entry(obj, 2), "case-collision"));
+        assert_contains(cc_v_get_str(unsafe_entry(obj, 2), "reason"), "(on Windows and macOS)");
+        assert_contains(cc_v_get_str(unsafe_entry(obj, 6), "reason"), "(on macOS)");
+        assert_contains(cc_v_get_str(unsafe_entry(obj, 4), "reason"),
+                        "lands outside the target (on Windows and macOS)");
+        cc_v_free(obj);
+}
+
+/* ---- the bound on the bytes decompressed ---------------------------------------- */
+
+static void test_decompression_bound(void **state)
+{
+        static const char *const bombs[] = {
+            "archives/bombs/zeros-1g.tar.bz2",
+            "archives/bombs/zeros-1g.tar.gz",
+            "archives/bombs/zeros-1g.tar.xz",
+        };
+        cc_value *obj;
+        const cc_value *m;
+        size_t i;
+
+        (void)state;
+        for (i = 0; i < CC_ARRAY_LEN(bombs); i++) {
+                print_message("  %s\n", bombs[i]);
+                obj = inspect(bombs[i]);
+                assert_null(cc_v_get(obj, "error"));
+                /* 1 GiB declared in a few KiB: listed up to that member, not decompressed */
+                assert_true(cc_v_getbool(cc_v_path(obj, "archive/truncated")));
+                assert_int_equal(cc_v_getint(cc_v_path(obj, "archive/entries")), 1);
+                assert_contains(str_at(obj, "archive/truncated_reason"), "limit reached");
+                assert_contains(str_at(obj, "archive/truncated_reason"), "libcudnn_zeros.so.9, 1 GiB");
+                assert_true(cc_v_getint(cc_v_path(obj, "archive/decompressed")) > 0);
+                assert_true(cc_v_getint(cc_v_path(obj, "archive/decompressed")) < (int64_t)(256 << 20));
+                m = member(obj, "top/lib/libcudnn_zeros.so.9");
+                assert_int_equal(cc_v_getint(cc_v_get(m, "size")), (int64_t)1 << 30);
+                assert_contains(cc_v_get_str(m, "facts_skipped"), "64 MiB");
+                cc_v_free(obj);
+        }
+        /* 128 MiB passes under the 256 MiB floor: the header after it is read */
+        obj = inspect("archives/bombs/zeros-128m.tar.bz2");
+        assert_false(cc_v_getbool(cc_v_path(obj, "archive/truncated")));
+        assert_int_equal(cc_v_getint(cc_v_path(obj, "archive/entries")), 2);
+        assert_true(cc_v_getint(cc_v_path(obj, "archive/decompressed")) > (int64_t)(128 << 20));
+        assert_true(versions_with(obj, "header", "9.1.0") >= 1);
+        cc_v_free(obj);
+}
+
+/* The same reading from memory (the fuzz target's way), with its own floor. */
+static void test_mem(void **state)
+{
+        char *path = tu_fixture("archives/bombs/zeros-128m.tar.bz2");
+        cc_error err = {0};
+        cc_value *obj = cc_v_object(&err);
+        uint8_t *data;
+        size_t size;
+
+        (void)state;
+        data = tu_read(path, &size);
+        assert_int_equal(cc_archive_inspect_mem("zeros-128m.tar.bz2", data, size, 0, 0, obj, &err), 0);
+        assert_int_equal(cc_v_getint(cc_v_path(obj, "archive/entries")), 2);
+        assert_false(cc_v_getbool(cc_v_path(obj, "archive/truncated")));
+        cc_v_free(obj);
+        obj = cc_v_object(&err);
+        assert_int_equal(cc_archive_inspect_mem("zeros-128m.tar.bz2", data, size, 0, 1 << 20, obj, &err), 0);
+        assert_int_equal(cc_v_getint(cc_v_path(obj, "archive/entries")), 1);
+        assert_true(cc_v_getbool(cc_v_path(obj, "archive/truncated")));
+        assert_contains(str_at(obj, "archive/truncated_reason"), "1 MiB");
+        cc_v_free(obj);
+        free(data);
+        free(path);
+
+        path = tu_fixture("archives/model/hardlinks.tar.gz");
+        data = tu_read(path, &size);
+        obj = cc_v_object(&err);
+        assert_int_equal(cc_archive_inspect_mem("hardlinks.tar.gz", data, size, 0, 0, obj, &err), 0);
+        assert_null(cc_v_get(obj, "error"));
+        assert_int_equal(cc_v_getint(cc_v_path(obj, "archive/entries")), 8);
+        assert_true(has_problem(unsafe_entry(obj, 2), "hardlink"));
+        assert_null(unsafe_entry(obj, 8)); /* a hard link to an earlier, safe file */
+        cc_v_free(obj);
+        free(data);
+        free(path);
+}
+
 #else /* !CC_HAVE_LIBARCHIVE */
 
 static void test_without_libarchive(void **state)
@@ -704,6 +847,9 @@ int main(void)
                 cmocka_unit_test(test_damaged_keeps_members),
                 cmocka_unit_test(test_caps),
                 cmocka_unit_test(test_json),
+                cmocka_unit_test(test_model_verdicts),
+                cmocka_unit_test(test_decompression_bound),
+                cmocka_unit_test(test_mem),
 #else
                 cmocka_unit_test(test_without_libarchive),
 #endif

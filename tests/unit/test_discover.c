@@ -155,7 +155,7 @@ static void test_toolkit(void **state)
         const cc_value *in, *f, *r;
 
         (void)state;
-        assert_int_equal(cc_v_getint(cc_v_get(doc, "schema_version")), 1);
+        assert_int_equal(cc_v_getint(cc_v_get(doc, "schema_version")), CUDNNCTL_JSON_SCHEMA_VERSION);
         assert_string_equal(cc_v_get_str(doc, "command"), "list");
         assert_int_equal(cc_v_len(insts(doc)), 1); /* not again through /usr/local/cuda or lib64 */
         in = inst_by_prefix(doc, "/usr/local/cuda-12.4");

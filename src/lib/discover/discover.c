@@ -244,6 +244,7 @@ int cc_disc_get_dir(cc_discovery *d, const char *vpath, size_t root, size_t *out
         cc_ddir *dd;
         void *v;
         size_t i;
+        int more = 0;
 
         *out = SIZE_MAX;
         *state = CC_ROOT_MISSING;
@@ -319,13 +320,16 @@ int cc_disc_get_dir(cc_discovery *d, const char *vpath, size_t root, size_t *out
                 return -1;
         }
         d->dirs[d->ndirs++] = dd;
-        if (cc_list_dir(dd->host, d->max_entries, &dd->names, &lerr) < 0) {
+        /* A directory over the entry cap is read in part (the entries the
+         * system lists first) and said so: its cuDNN files up to the cap are
+         * still found, instead of the whole directory counting as empty. */
+        if (cc_list_dir_some(dd->host, d->max_entries, &dd->names, &more, &lerr) < 0) {
                 if (lerr.code == CC_ERR_NOMEM) {
                         *err = lerr;
                         return -1;
                 }
                 dd->listed = -1;
-                dd->state = lerr.code == CC_ERR_LIMIT ? CC_ROOT_OVER_LIMIT : CC_ROOT_UNREADABLE;
+                dd->state = CC_ROOT_UNREADABLE;
                 dd->why = cc_strdup(err, strip_host(lerr.msg, dd->host));
                 if (dd->why == NULL || cc_disc_add_skipped(d, dd->canonical, dd->why, err) < 0)
                         return -1;
@@ -333,6 +337,18 @@ int cc_disc_get_dir(cc_discovery *d, const char *vpath, size_t root, size_t *out
                 dd->listed = 1;
                 dd->state = CC_ROOT_SEARCHED;
                 d->entries += dd->names.n;
+                if (more) {
+                        char reason[160];
+
+                        snprintf(reason, sizeof(reason),
+                                 "only %zu of its entries were read (the limit per directory): what is found in it "
+                                 "may be incomplete",
+                                 dd->names.n);
+                        if (cc_disc_add_skipped(d, dd->canonical, reason, err) < 0 ||
+                            note(d, err, "%s has more than %zu entries: only the first %zu were read", dd->canonical,
+                                 d->max_entries, d->max_entries) < 0)
+                                return -1;
+                }
         }
         *out = d->ndirs - 1;
         *state = dd->state;
@@ -1606,12 +1622,13 @@ int cc_discovery_find(const cc_discovery *d, const char *name, cc_strv *paths, c
                 if (p == NULL || cc_strv_take(paths, p, err) < 0)
                         return -1;
         }
-        /* newest first above: put them back in discovery order */
-        for (i = 0; start + i < paths->n - 1 - i; i++) {
-                char *tmp = paths->v[start + i];
+        /* newest first above: put them back in discovery order (nothing to do
+         * when every copy was a broken link and none was added) */
+        for (size_t lo = start, hi = paths->n; lo + 1 < hi; lo++, hi--) {
+                char *tmp = paths->v[lo];
 
-                paths->v[start + i] = paths->v[paths->n - 1 - i];
-                paths->v[paths->n - 1 - i] = tmp;
+                paths->v[lo] = paths->v[hi - 1];
+                paths->v[hi - 1] = tmp;
         }
         return 0;
 }

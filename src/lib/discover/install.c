@@ -183,14 +183,55 @@ static int exists(const cc_discovery *d, const char *vpath, cc_error *err)
         return st.type != CC_FT_NONE;
 }
 
-/* Inspect a file's content (the inspect module's reader: ELF, PE, headers,
- * archives) and keep what discovery needs. */
-static int inspect_host(cc_dfile *f, const char *host, cc_error *err)
+/* f takes the content facts of file `same`, read already under another name
+ * (a hard link): kind, SONAME, error and the versions, but its own
+ * file-name version. */
+static int facts_of_same(cc_dfile *f, const cc_dfile *same, uint64_t size, cc_error *err)
 {
+        size_t i;
+
+        f->size = size;
+        if ((same->kind && (f->kind = cc_strdup(err, same->kind)) == NULL) ||
+            (same->soname && (f->soname = cc_strdup(err, same->soname)) == NULL) ||
+            (same->error && (f->error = cc_strdup(err, same->error)) == NULL))
+                return -1;
+        f->versions = cc_v_array(err);
+        if (f->versions == NULL)
+                return -1;
+        if (f->ln.version.n) {
+                char vb[64];
+                cc_value *e = cc_v_object(err);
+
+                if (cc_v_push(f->versions, e, err) < 0 || cc_v_set_str(e, "component", "cudnn", err) < 0 ||
+                    cc_v_set_str(e, "source", "file-name", err) < 0 ||
+                    cc_v_set_str(e, "version", cudnnctl_ver_str(&f->ln.version, vb, sizeof(vb)), err) < 0)
+                        return -1;
+        }
+        for (i = 0; i < cc_v_len(same->versions); i++) {
+                const cc_value *e = cc_v_at(same->versions, i);
+                const char *src = cc_v_get_str(e, "source");
+
+                if (src != NULL && strcmp(src, "file-name") == 0)
+                        continue;
+                if (cc_v_push(f->versions, cc_v_copy(e, err), err) < 0)
+                        return -1;
+        }
+        return 0;
+}
+
+/* Inspect a file's content (the inspect module's reader: ELF, PE, headers,
+ * archives) and keep what discovery needs. A file (device, inode) is read
+ * once per discovery: ids maps "dev:ino" to the index + 1 of the file read
+ * first, whose facts a hard link to it takes over. */
+static int inspect_host(cc_discovery *d, cc_smap *ids, size_t fi, const char *host, cc_error *err)
+{
+        cc_dfile *f = d->files[fi];
         cc_map mp;
         cc_error merr = {0};
         cc_value *obj = NULL, *vers;
         const char *s;
+        char key[48] = "";
+        void *v;
 
         if (cc_map_file(host, f->ln.kind == CC_FK_HEADER ? MAX_HEADER : 0, &mp, &merr) < 0) {
                 if (merr.code == CC_ERR_NOMEM) {
@@ -209,6 +250,15 @@ static int inspect_host(cc_dfile *f, const char *host, cc_error *err)
                 f->versions = cc_v_array(err);
                 return f->error && f->kind && f->versions ? 0 : -1;
         }
+        if (mp.dev != 0 || mp.ino != 0) {
+                snprintf(key, sizeof(key), "%llx:%llx", (unsigned long long)mp.dev, (unsigned long long)mp.ino);
+                if (cc_smap_get(ids, key, &v) && xi(v) != fi) {
+                        uint64_t size = mp.size;
+
+                        cc_unmap(&mp);
+                        return facts_of_same(f, d->files[xi(v)], size, err);
+                }
+        }
         obj = cc_v_object(err);
         if (obj == NULL || cc_inspect_bytes(f->name, mp.data, mp.size, 0, obj, err) < 0) {
                 cc_unmap(&mp);
@@ -216,7 +266,19 @@ static int inspect_host(cc_dfile *f, const char *host, cc_error *err)
                 return -1;
         }
         f->size = mp.size;
+        if (cc_map_changed(&mp)) {
+                /* truncated or rewritten while read (an upgrade in progress):
+                 * nothing from its content, and not remembered for its links */
+                cc_unmap(&mp);
+                cc_v_free(obj);
+                f->kind = cc_strdup(err, "unreadable");
+                f->error = cc_strdup(err, "changed while read");
+                f->versions = cc_v_array(err);
+                return f->error && f->kind && f->versions ? 0 : -1;
+        }
         cc_unmap(&mp);
+        if (key[0] != '\0' && !cc_smap_get(ids, key, NULL) && cc_smap_put(ids, key, ix(fi), NULL, err) < 0)
+                goto fail;
         if ((s = cc_v_get_str(obj, "kind")) != NULL && (f->kind = cc_strdup(err, s)) == NULL)
                 goto fail;
         if ((s = cc_v_getstr(cc_v_path(obj, "elf/soname"))) != NULL && (f->soname = cc_strdup(err, s)) == NULL)
@@ -321,6 +383,8 @@ fail:
 static int examine_files(cc_discovery *d, cc_error *err)
 {
         size_t i, n = d->nfiles;
+        cc_smap ids = {0}; /* "dev:ino" -> index + 1 of the file read first */
+        int rv = -1;
 
         for (i = 0; i < n; i++) {
                 cc_dfile *f = d->files[i];
@@ -331,11 +395,11 @@ static int examine_files(cc_discovery *d, cc_error *err)
                         continue;
                 host = file_host(d, f, err);
                 if (host == NULL)
-                        return -1;
-                rc = inspect_host(f, host, err);
+                        goto fail;
+                rc = inspect_host(d, &ids, i, host, err);
                 free(host);
                 if (rc < 0)
-                        return -1;
+                        goto fail;
         }
         for (i = 0; i < n; i++) {
                 cc_dfile *f = d->files[i];
@@ -344,14 +408,14 @@ static int examine_files(cc_discovery *d, cc_error *err)
                 if (f->type != CC_FT_LINK)
                         continue;
                 if (follow_links(d, f, err) < 0)
-                        return -1;
+                        goto fail;
                 if (f->resolves_to == NULL)
                         continue;
                 if (cc_smap_get(&d->file_idx, f->resolves_to, &v)) {
                         const cc_dfile *t = d->files[xi(v)];
 
                         if (t->soname && (f->soname = cc_strdup(err, t->soname)) == NULL)
-                                return -1;
+                                goto fail;
                         continue;
                 }
                 /* a target outside every directory walked: read it for this link */
@@ -363,21 +427,24 @@ static int examine_files(cc_discovery *d, cc_error *err)
                         if (host == NULL) {
                                 if (herr.code == CC_ERR_NOMEM) {
                                         *err = herr;
-                                        return -1;
+                                        goto fail;
                                 }
                                 continue;
                         }
-                        rc = inspect_host(f, host, err);
+                        rc = inspect_host(d, &ids, i, host, err);
                         free(host);
                         if (rc < 0 || cc_smap_put(&d->file_idx, f->resolves_to, ix(i), NULL, err) < 0)
-                                return -1;
+                                goto fail;
                 }
         }
         for (i = 0; i < n; i++)
                 if (d->files[i]->versions == NULL && d->files[i]->type == CC_FT_LINK &&
                     d->files[i]->resolves_to == NULL && (d->files[i]->versions = cc_v_array(err)) == NULL)
-                        return -1;
-        return 0;
+                        goto fail;
+        rv = 0;
+fail:
+        cc_smap_free(&ids);
+        return rv;
 }
 
 /* ---- the dpkg database ----------------------------------------------------------- */
@@ -1868,6 +1935,8 @@ static int same_content(const cc_discovery *d, const cc_dfile *a, const cc_dfile
                         size_t n = ma.size < MAX_COMPARE ? ma.size : (size_t)MAX_COMPARE;
 
                         same = ma.size == mb.size && (n == 0 || memcmp(ma.data, mb.data, n) == 0);
+                        if (cc_map_changed(&ma) || cc_map_changed(&mb))
+                                same = 0; /* changed while compared: not known to be the same */
                         cc_unmap(&mb);
                 }
                 cc_unmap(&ma);

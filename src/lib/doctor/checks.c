@@ -186,6 +186,19 @@ int cc_dx_major(const cc_value *inst)
         return cc_v_len(mj) > 0 ? (int)cc_v_getint(cc_v_at(mj, cc_v_len(mj) - 1)) : 0;
 }
 
+int cc_dx_device_sm(const cc_value *gpu)
+{
+        const cc_value *mj = cc_v_get(gpu, "cc_major"), *mn = cc_v_get(gpu, "cc_minor");
+        int64_t major = cc_v_getint(mj), minor = cc_v_getint(mn);
+
+        /* Facts may come from another machine's document (--facts): a number
+         * outside what a compute capability can be is not one. */
+        if (cc_v_type(mj) != CUDNNCTL_INT || cc_v_type(mn) != CUDNNCTL_INT || major < 1 || major > 99 || minor < 0 ||
+            minor > 9)
+                return -1;
+        return (int)(major * 10 + minor);
+}
+
 const cc_value *cc_dx_devices(const struct cc_dctx *d)
 {
         size_t i;
@@ -313,10 +326,14 @@ static char *area_line(const struct cc_dctx *d, const char *id, const char **sta
                 for (i = 0; i < cc_v_len(dev); i++) {
                         const cc_value *g = cc_v_at(dev, i);
 
-                        if (cc_buf_printf(&b, err, "%s %s (sm_%lld%lld)", i ? "," : ";",
+                        int sm = cc_dx_device_sm(g);
+                        char smb[16];
+
+                        if (sm >= 0)
+                                snprintf(smb, sizeof(smb), "%d", sm);
+                        if (cc_buf_printf(&b, err, "%s %s (sm_%s)", i ? "," : ";",
                                           cc_v_get_str(g, "name") ? cc_v_get_str(g, "name") : "GPU",
-                                          (long long)cc_v_getint(cc_v_get(g, "cc_major")),
-                                          (long long)cc_v_getint(cc_v_get(g, "cc_minor"))) < 0) {
+                                          sm >= 0 ? smb : "unknown") < 0) {
                                 cc_buf_free(&b);
                                 return NULL;
                         }

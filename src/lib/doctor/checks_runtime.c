@@ -317,14 +317,15 @@ static int gpu_arch(struct cc_dctx *d)
                 built_for(d, inst, vdoc, &cuda);
                 for (g = 0; g < cc_v_len(dev); g++) {
                         const cc_value *gp = cc_v_at(dev, g);
-                        int sm =
-                            (int)(cc_v_getint(cc_v_get(gp, "cc_major")) * 10 + cc_v_getint(cc_v_get(gp, "cc_minor")));
+                        int sm = cc_dx_device_sm(gp);
                         const char *name = cc_v_get_str(gp, "name") ? cc_v_get_str(gp, "name") : "GPU";
                         cc_kb_answer a;
                         int guide = 0, r;
                         cc_value *f;
                         char b1[32], b2[32];
 
+                        if (sm < 0)
+                                continue; /* no valid compute capability: nothing to judge */
                         memset(&a, 0, sizeof(a));
                         r = cc_kb_cudnn_runs_on(&ver, &cuda, sm, &a);
                         if (r != CC_KB_NO && !(maxdev > 0 && sm * 10 > maxdev && ver.part[0] >= 9))

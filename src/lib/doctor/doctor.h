@@ -55,6 +55,9 @@ const cc_value *cc_dx_plain_cudnn(const struct cc_dctx *d);
 const cc_value *cc_dx_deps_of(const struct cc_dctx *d, int64_t id);
 /* An installation's major (first of majors), or 0. */
 int cc_dx_major(const cc_value *inst);
+/* A device's compute capability as major*10+minor (sm_90: 90), or -1 when
+ * its facts hold no valid one (missing, not integers, out of range). */
+int cc_dx_device_sm(const cc_value *gpu);
 /* The GPU devices the driver probe saw: an array, or NULL. */
 const cc_value *cc_dx_devices(const struct cc_dctx *d);
 

@@ -94,6 +94,8 @@ struct ctx {
         struct region str; /* the dynamic string table, once found */
         int nwarn;
         uint64_t name_scanned, name_alloced;
+        cc_elf_keep_fn keep;
+        void *keep_ctx;
 };
 
 static int warn(struct ctx *c, const char *fmt, ...) CC_PRINTF(2, 3);
@@ -877,6 +879,9 @@ static int add_syms(struct ctx *c, const struct region *tab, uint64_t entsize, u
                 }
                 if (*s == '\0')
                         continue;
+                e->nexports++;
+                if (c->keep != NULL && !c->keep(c->keep_ctx, s))
+                        continue;
                 c->name_alloced += strlen(s) + 1;
                 if (c->name_alloced > NAME_ALLOC_BUDGET)
                         return cc_err(c->err, CC_ERR_LIMIT, "symbol names: more than %llu bytes in all",
@@ -978,6 +983,12 @@ int cc_elf_parse(const uint8_t *data, size_t size, cc_elf **out, cc_error *err)
 
 int cc_elf_parse_opts(const uint8_t *data, size_t size, unsigned flags, cc_elf **out, cc_error *err)
 {
+        return cc_elf_parse_keep(data, size, flags, NULL, NULL, out, err);
+}
+
+int cc_elf_parse_keep(const uint8_t *data, size_t size, unsigned flags, cc_elf_keep_fn keep, void *keep_ctx,
+                      cc_elf **out, cc_error *err)
+{
         struct ctx c;
         struct shdr dynsec = {0}, dynsym = {0};
         uint64_t phoff = 0;
@@ -994,6 +1005,8 @@ int cc_elf_parse_opts(const uint8_t *data, size_t size, unsigned flags, cc_elf *
         c.d = data;
         c.size = size;
         c.err = err;
+        c.keep = keep;
+        c.keep_ctx = keep_ctx;
         c.e = cc_calloc(err, 1, sizeof(*c.e));
         if (c.e == NULL)
                 goto fail;

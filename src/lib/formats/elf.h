@@ -54,6 +54,8 @@ typedef struct cc_elf {
          * protected visibility (what another object can bind to), in table order. */
         cc_elf_sym *syms;
         size_t nsyms;
+        /* Every symbol of that kind, also those a keep function left out. */
+        size_t nexports;
         /* The .rodata section in the file (from the section headers), 0/0
          * if there is none or no usable section table. */
         uint64_t rodata_off, rodata_size;
@@ -70,6 +72,13 @@ int cc_elf_parse(const uint8_t *data, size_t size, cc_elf **out, cc_error *err);
 /* Flags for cc_elf_parse_opts. */
 #define CC_ELF_NO_SYMBOLS 1u /* headers and the dynamic section only (what a loader reads) */
 int cc_elf_parse_opts(const uint8_t *data, size_t size, unsigned flags, cc_elf **out, cc_error *err);
+/* Decides whether an exported symbol is kept in syms (1) or only counted in
+ * nexports (0): a library with millions of symbols then costs memory only for
+ * the few asked about. */
+typedef int (*cc_elf_keep_fn)(void *ctx, const char *name);
+/* cc_elf_parse_opts with a keep function (NULL keeps every symbol). */
+int cc_elf_parse_keep(const uint8_t *data, size_t size, unsigned flags, cc_elf_keep_fn keep, void *keep_ctx,
+                      cc_elf **out, cc_error *err);
 void cc_elf_free(cc_elf *e);
 /* The exported symbol `name`, or NULL. */
 const cc_elf_sym *cc_elf_find_sym(const cc_elf *e, const char *name);

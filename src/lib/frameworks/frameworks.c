@@ -296,9 +296,9 @@ static cc_value *run(struct fwctx *x, const char *python, const char *const *arg
 /* How a child went, without its facts. */
 static cc_value *run_summary(const cc_value *r, cc_error *err)
 {
-        static const char *const keys[] = {"ran",     "error",         "how",          "exit",
-                                           "signal",  "crashed",       "timed_out",    "wall_ms",
-                                           "died_in", "printed_bytes", "protocol_cut", "bad_lines"};
+        static const char *const keys[] = {"ran",           "error",        "how",      "exit",    "signal",
+                                           "crashed",       "timed_out",    "complete", "wall_ms", "died_in",
+                                           "printed_bytes", "protocol_cut", "bad_lines"};
         cc_value *s = cc_v_object(err);
         size_t i;
 
@@ -433,7 +433,9 @@ static int framework_entry(struct fwctx *x, cc_value *interp, const char *python
         TRY(cc_v_set_str(fw, "state", state, err));
         if (imp != NULL)
                 TRY(cc_v_set(fw, "import", cc_v_copy(imp, err), err));
-        if (strcmp(state, "ok") != 0 || cc_v_get_str(r, "died_in") != NULL) {
+        /* A report cut short (no end marker, probe.h) says why too, even
+         * when the framework's answers came before the cut. */
+        if (strcmp(state, "ok") != 0 || cc_v_get_str(r, "died_in") != NULL || !cc_v_getbool(cc_v_get(r, "complete"))) {
                 char *why = NULL;
 
                 if (strcmp(state, "import-failed") == 0)

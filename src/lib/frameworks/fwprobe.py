@@ -16,6 +16,10 @@
 # it was started with, one JSON object per line:
 #   {"t":"begin","step":S} / {"t":"end","step":S} around what may crash or hang
 #   {"t":"fact","k":KEY,"v":VALUE}
+#   {"t":"done"}  the report is complete: always the last line. A framework
+#                 that ends the interpreter (os._exit, sys.exit in an import,
+#                 a closed descriptor) never lets it through, and the tool
+#                 then takes the report as cut short.
 # Everything else written to standard output (by the frameworks) is sent to
 # standard error, which the tool counts and keeps the tail of.
 #
@@ -779,4 +783,6 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    rc = main(sys.argv[1:])
+    emit({"t": "done"})
+    sys.exit(rc)

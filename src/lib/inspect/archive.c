@@ -1,14 +1,22 @@
 /* cuDNN archives read in place with libarchive (zip, tar.gz, tar.xz, wheels...):
  * the format, the layout of each era, what the archive's name says and what
  * its members say (kept apart), every member with where an install would put
- * it, and the members an install must refuse. Nothing is extracted: member
+ * it, and the members an install must refuse (judged by the extraction model
+ * of archmodel.c over the whole member list). Nothing is extracted: member
  * data is read into memory, within caps, and handed to cc_inspect_bytes.
  *
  * Every archive is hostile: members are capped (count, bytes per member,
- * bytes in all, bytes passed over), names are checked before use, and a
- * damaged archive keeps what was read before the damage. */
+ * bytes in all, bytes passed over), and a damaged archive keeps what was
+ * read before the damage. Only the data of members whose facts answer
+ * something is read (headers, METADATA, libraries); passing over any other
+ * member of a compressed stream still decompresses it, so the bytes passed
+ * over are bounded by the archive's own size (AR_PASS_RATIO times it, at
+ * least AR_PASS_FLOOR): a small archive that declares gigabytes is listed up
+ * to the member that would cross the bound, and says so. */
 #include "inspect.h"
+#include "archmodel.h"
 #include "../formats/names.h"
+#include "../platform/platform.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,6 +66,16 @@ int cc_archive_inspect(const char *path, unsigned flags, cc_value *obj, cc_error
         return cc_v_set_str(obj, "error", "this build cannot read archives (built without libarchive)", err);
 }
 
+int cc_archive_inspect_mem(const char *name, const uint8_t *data, size_t size, unsigned flags, uint64_t pass_floor,
+                           cc_value *obj, cc_error *err)
+{
+        (void)name;
+        (void)data;
+        (void)size;
+        (void)pass_floor;
+        return cc_archive_inspect(name, flags, obj, err);
+}
+
 #else
 
 #define MiB ((uint64_t)1024 * 1024)
@@ -66,12 +84,18 @@ int cc_archive_inspect(const char *path, unsigned flags, cc_value *obj, cc_error
 #define AR_MAX_LIB (64 * MiB)                     /* libraries */
 #define AR_MAX_READ (256 * MiB)                   /* member data read in all */
 #define AR_MAX_PASSED ((uint64_t)16 * 1024 * MiB) /* member bytes passed over */
+#define AR_PASS_FLOOR (256 * MiB)                 /* compressed streams: decompressed bytes passed over, */
+#define AR_PASS_RATIO 32                          /* at least the floor, else this many times the file */
 #define AR_MAX_NAME 4096                          /* longer names are unsafe */
 #define AR_MAX_WARNINGS 100
 #define AR_MAX_NAME_VERSIONS 32 /* distinct versions in library names */
 
-enum ar_type { T_FILE, T_DIR, T_SYMLINK, T_HARDLINK, T_OTHER };
-static const char *const type_names[] = {"file", "dir", "symlink", "hardlink", "other"};
+enum ar_type { T_FILE, T_DIR, T_SYMLINK, T_HARDLINK, T_CHARDEV, T_BLOCKDEV, T_FIFO, T_SOCKET, T_OTHER };
+static const char *const type_names[] = {"file",     "dir",  "symlink", "hardlink", "chardev",
+                                         "blockdev", "fifo", "socket",  "other"};
+/* The model's type of each (enum cc_am_type). */
+static const int model_types[] = {CC_AM_FILE,     CC_AM_DIR,  CC_AM_SYMLINK, CC_AM_HARDLINK, CC_AM_CHARDEV,
+                                  CC_AM_BLOCKDEV, CC_AM_FIFO, CC_AM_SOCKET,  CC_AM_OTHER};
 
 enum ar_interest { I_NONE, I_HEADER, I_CUDA_HEADER, I_METADATA, I_LIBRARY };
 
@@ -85,12 +109,19 @@ struct ar_member {
 
 struct ar_state {
         const char *path;
+        const uint8_t *mem; /* cc_archive_inspect_mem: the archive's bytes */
+        size_t mem_size;
         unsigned flags;
         struct archive *a;
-        cc_value *members;  /* [ {path, type, size, link, install_to, facts} ] */
-        cc_value *unsafe;   /* [ {path, reason} ] */
-        cc_value *warnings; /* libarchive's warnings */
-        cc_value *lifted;   /* version evidence found in member facts */
+        cc_archive_model *model; /* every member, in order */
+        uint64_t pass_floor;     /* AR_PASS_FLOOR, smaller for fuzzing */
+        uint64_t pass_bound;     /* the bytes a compressed stream may pass over */
+        int costly;              /* passing over member data decompresses it */
+        char *cut;               /* why the listing stopped at the pass bound */
+        cc_value *members;       /* [ {path, type, size, link, install_to, facts} ] */
+        cc_value *unsafe;        /* [ {path, reason} ] */
+        cc_value *warnings;      /* libarchive's warnings */
+        cc_value *lifted;        /* version evidence found in member facts */
         struct ar_member *m;
         size_t n, cap;
         uint64_t total_size;
@@ -138,95 +169,6 @@ static char *norm_name(const char *name, cc_error *err)
                 o--;
         s[o] = '\0';
         return s;
-}
-
-static int has_dotdot(const char *p)
-{
-        while (*p) {
-                size_t n = strcspn(p, "/\\");
-
-                if (n == 2 && p[0] == '.' && p[1] == '.')
-                        return 1;
-                p += n;
-                if (*p)
-                        p++;
-        }
-        return 0;
-}
-
-static int drive_letter(const char *p)
-{
-        return ((p[0] >= 'A' && p[0] <= 'Z') || (p[0] >= 'a' && p[0] <= 'z')) && p[1] == ':';
-}
-
-/* Why an install must not write this member name, or NULL. */
-static const char *name_unsafe(const char *name)
-{
-        size_t len = strlen(name), i;
-
-        if (len == 0)
-                return "empty name";
-        if (len > AR_MAX_NAME)
-                return "name longer than 4096 bytes";
-        if (!cc_utf8_valid(name, len))
-                return "name is not valid UTF-8";
-        for (i = 0; i < len; i++)
-                if ((unsigned char)name[i] < 0x20 || name[i] == 0x7f)
-                        return "name contains control characters";
-        if (name[0] == '/')
-                return "absolute path";
-        if (drive_letter(name))
-                return "path starts with a drive letter";
-        if (strchr(name, '\\') != NULL)
-                return "path contains a backslash";
-        if (has_dotdot(name))
-                return "path contains a \"..\" component";
-        return NULL;
-}
-
-/* Why a symbolic link target leaves the archive root, or NULL. norm is the
- * link's own normalised name. */
-static const char *symlink_unsafe(const char *norm, const char *target)
-{
-        long depth = 0;
-        const char *p;
-
-        if (target[0] == '\0')
-                return "symbolic link with an empty target";
-        if (target[0] == '/' || target[0] == '\\')
-                return "symbolic link to an absolute path";
-        if (drive_letter(target))
-                return "symbolic link to a drive letter path";
-        for (p = norm; *p; p++) /* components of the link's directory */
-                if (*p == '/')
-                        depth++;
-        for (p = target; *p;) {
-                size_t n = strcspn(p, "/\\");
-
-                if (n == 2 && p[0] == '.' && p[1] == '.') {
-                        if (--depth < 0)
-                                return "symbolic link points outside the archive";
-                } else if (n > 0 && !(n == 1 && p[0] == '.')) {
-                        depth++;
-                }
-                p += n;
-                if (*p)
-                        p++;
-        }
-        return NULL;
-}
-
-static const char *hardlink_unsafe(const char *target)
-{
-        if (target[0] == '\0')
-                return "hard link with an empty target";
-        if (target[0] == '/' || target[0] == '\\' || drive_letter(target))
-                return "hard link to an absolute path";
-        if (has_dotdot(target))
-                return "hard link target contains a \"..\" component";
-        if (name_unsafe(target) != NULL)
-                return "hard link target is not a safe name";
-        return NULL;
 }
 
 static int is_linux_lib_name(const char *base)
@@ -400,17 +342,35 @@ static int note_name_version(struct ar_state *st, const cc_libname *ln, const ch
 
 /* ---- reading ------------------------------------------------------------ */
 
-static int add_unsafe(struct ar_state *st, const char *path, const char *reason, cc_error *err)
+/* The unsafe_paths entry of member i: its name, the reasons, its entry
+ * number (from 1) and the problems by name. */
+static int add_unsafe(struct ar_state *st, size_t i, cc_error *err)
 {
-        cc_value *u = cc_v_object(err);
+        unsigned bits = cc_am_problems(st->model, i), b;
+        cc_value *u = cc_v_object(err), *probs = NULL;
 
         if (u == NULL)
                 return -1;
-        if (cc_v_set_str(u, "path", path, err) < 0 || cc_v_set_str(u, "reason", reason, err) < 0) {
-                cc_v_free(u);
-                return -1;
+        if (cc_v_set_str(u, "path", cc_v_get_str(st->m[i].v, "path"), err) < 0 ||
+            cc_v_set_str(u, "reason", cc_am_reason(st->model, i), err) < 0 ||
+            cc_v_set_int(u, "entry", (int64_t)i + 1, err) < 0)
+                goto fail;
+        probs = cc_v_array(err);
+        if (probs == NULL)
+                goto fail;
+        for (b = 1; b != 0; b <<= 1)
+                if ((bits & b) && cc_am_problem_name(b) != NULL &&
+                    cc_v_push(probs, cc_v_str(cc_am_problem_name(b), err), err) < 0)
+                        goto fail;
+        if (cc_v_set(u, "problems", probs, err) < 0) {
+                probs = NULL;
+                goto fail;
         }
         return cc_v_push(st->unsafe, u, err);
+fail:
+        cc_v_free(probs);
+        cc_v_free(u);
+        return -1;
 }
 
 static const char *ar_msg(struct archive *a)
@@ -426,7 +386,7 @@ static const char *ar_msg(struct archive *a)
 static int read_data(struct ar_state *st, int64_t declared, uint64_t cap, const char *what_cap, uint8_t **out,
                      size_t *len, const char **skipped, cc_error *err)
 {
-        static const char *const spent = "the 256 MiB budget for reading member data is spent";
+        static const char *const spent = "limit reached: the 256 MiB read from members in all is spent";
         uint8_t *buf = NULL;
         size_t have = 0, alloc;
         uint64_t budget = AR_MAX_READ - st->read_total;
@@ -523,8 +483,9 @@ static int lift_versions(struct ar_state *st, const cc_value *facts, const char 
 static int member_facts(struct ar_state *st, cc_value *mv, int kind, int64_t size, const char *name, const char *base,
                         cc_error *err)
 {
-        static const char *const lib_cap = "member is larger than the 64 MiB read for libraries";
-        static const char *const text_cap = "member is larger than the 4 MiB read for headers and metadata";
+        static const char *const lib_cap = "limit reached: the member is larger than the 64 MiB read for libraries";
+        static const char *const text_cap =
+            "limit reached: the member is larger than the 4 MiB read for headers and metadata";
         cc_value *facts = NULL;
         uint8_t *data = NULL;
         size_t len = 0;
@@ -569,14 +530,14 @@ fail:
  * 1 if the archive failed while reading its data, -1 on OOM. */
 static int do_member(struct ar_state *st, struct archive_entry *e, cc_error *err)
 {
-        const char *name, *link = NULL, *base, *why;
+        const char *name, *link = NULL, *base;
         struct ar_member *am;
         cc_value *mv = NULL, *kept;
         cc_libname ln;
+        cc_am_member mm;
         char *norm = NULL;
         int64_t size = -1;
         int rv = -1, r, type, kind, libkind, damaged = 0;
-        cc_buf reasons = {0};
 
         name = archive_entry_pathname(e);
         if (name == NULL)
@@ -596,6 +557,18 @@ static int do_member(struct ar_state *st, struct archive_entry *e, cc_error *err
                 if (link == NULL)
                         link = archive_entry_symlink_utf8(e);
                 break;
+        case AE_IFCHR:
+                type = T_CHARDEV;
+                break;
+        case AE_IFBLK:
+                type = T_BLOCKDEV;
+                break;
+        case AE_IFIFO:
+                type = T_FIFO;
+                break;
+        case AE_IFSOCK:
+                type = T_SOCKET;
+                break;
         default:
                 type = T_OTHER;
                 break;
@@ -614,22 +587,6 @@ static int do_member(struct ar_state *st, struct archive_entry *e, cc_error *err
                 goto fail;
         base = cc_basename(norm);
 
-        /* safety: the name, then where a link points */
-        why = name_unsafe(name);
-        if (why != NULL && cc_buf_puts(&reasons, why, err) < 0)
-                goto fail;
-        why = NULL;
-        if (type == T_SYMLINK)
-                why = symlink_unsafe(norm, link != NULL ? link : "");
-        else if (type == T_HARDLINK)
-                why = hardlink_unsafe(link != NULL ? link : "");
-        if (why != NULL && reasons.len > 0 && cc_buf_puts(&reasons, "; ", err) < 0)
-                goto fail;
-        if (why != NULL && cc_buf_puts(&reasons, why, err) < 0)
-                goto fail;
-        if (reasons.len > 0 && add_unsafe(st, name, reasons.data, err) < 0)
-                goto fail;
-
         /* the member's object */
         mv = cc_v_object(err);
         if (mv == NULL || cc_v_set_str(mv, "path", name, err) < 0 ||
@@ -637,7 +594,8 @@ static int do_member(struct ar_state *st, struct archive_entry *e, cc_error *err
                 goto fail;
         if ((size >= 0 ? cc_v_set_int(mv, "size", size, err) : cc_v_set_null(mv, "size", err)) < 0)
                 goto fail;
-        if (cc_v_set_str(mv, "link", link, err) < 0 || cc_v_set_null(mv, "install_to", err) < 0)
+        if (cc_v_set_str(mv, "link", link, err) < 0 || cc_v_set_int(mv, "mode", archive_entry_perm(e), err) < 0 ||
+            cc_v_set_null(mv, "install_to", err) < 0)
                 goto fail;
         if (size > 0) {
                 uint64_t u = (uint64_t)size;
@@ -678,10 +636,22 @@ static int do_member(struct ar_state *st, struct archive_entry *e, cc_error *err
         mv = NULL; /* owned by the array, also on failure */
         if (r < 0)
                 goto fail;
+        /* the extraction model judges it with the others (finish) */
+        memset(&mm, 0, sizeof(mm));
+        mm.name = name;
+        mm.name_len = strlen(name);
+        mm.type = model_types[type];
+        mm.link = link;
+        mm.link_len = link != NULL ? strlen(link) : 0;
+        mm.mode = (uint32_t)archive_entry_perm(e);
+        mm.has_mode = 1;
+        mm.size = size;
+        if (cc_am_add(st->model, &mm, err) < 0)
+                goto fail;
         am = &st->m[st->n++];
         am->norm = norm;
         am->type = type;
-        am->unsafe = reasons.len > 0;
+        am->unsafe = 0; /* finish: the model's verdict */
         am->libkind = libkind;
         am->v = kept;
         norm = NULL;
@@ -689,7 +659,6 @@ static int do_member(struct ar_state *st, struct archive_entry *e, cc_error *err
 fail:
         cc_v_free(mv);
         free(norm);
-        cc_buf_free(&reasons);
         return rv;
 }
 
@@ -787,7 +756,7 @@ static const char *install_to(const struct ar_member *am, int layout, const char
 {
         const char *rel = rel_name(am->norm, top), *rest;
 
-        if (am->unsafe || am->type == T_DIR || am->type == T_OTHER || rel == NULL)
+        if (am->unsafe || am->type == T_DIR || am->type > T_HARDLINK || rel == NULL)
                 return NULL;
         if (layout == L_WHEEL) {
                 if (!cc_starts_with(rel, "nvidia/cudnn/"))
@@ -971,6 +940,14 @@ static int finish(struct ar_state *st, cc_value *obj, cc_error *err)
 
         memset(&an, 0, sizeof(an));
         an_ok = cc_name_archive(cc_basename(st->path), &an) == 0;
+        /* safety: the members as the extraction sees them */
+        if (cc_am_judge(st->model, err) < 0)
+                goto fail;
+        for (i = 0; i < st->n; i++) {
+                st->m[i].unsafe = cc_am_problems(st->model, i) != 0;
+                if (st->m[i].unsafe && add_unsafe(st, i, err) < 0)
+                        goto fail;
+        }
         top = common_top(st, err);
         if (top == NULL)
                 goto fail;
@@ -1014,7 +991,12 @@ static int finish(struct ar_state *st, cc_value *obj, cc_error *err)
         if (r < 0)
                 goto fail;
         if (cc_v_set_bool(ar, "truncated", st->truncated, err) < 0 ||
-            (st->truncated && cc_v_set_str(ar, "truncated_reason", st->truncated_reason, err) < 0))
+            (st->truncated &&
+             cc_v_set_str(ar, "truncated_reason", st->cut != NULL ? st->cut : st->truncated_reason, err) < 0))
+                goto fail;
+        if (cc_v_set_int(ar, "decompressed",
+                         st->a != NULL && archive_filter_count(st->a) > 0 ? archive_filter_bytes(st->a, 0) : 0,
+                         err) < 0)
                 goto fail;
 
         versions = cc_v_array(err);
@@ -1044,13 +1026,87 @@ static int add_warning(struct ar_state *st, const char *msg, cc_error *err)
         return cc_v_push(st->warnings, cc_v_str(msg, err), err);
 }
 
+/* "15 GiB", "478.5 MiB", "12 KiB", "100 bytes". */
+static const char *human(uint64_t n, char *buf, size_t size)
+{
+        static const char *const units[] = {"KiB", "MiB", "GiB", "TiB"};
+        double v = (double)n;
+        int u = -1;
+
+        if (n < 1024) {
+                snprintf(buf, size, "%u bytes", (unsigned)n);
+                return buf;
+        }
+        while (v >= 1024 && u < 3) {
+                v /= 1024;
+                u++;
+        }
+        if (v == (double)(uint64_t)v)
+                snprintf(buf, size, "%.0f %s", v, units[u]);
+        else
+                snprintf(buf, size, "%.1f %s", v, units[u]);
+        return buf;
+}
+
+/* Whether passing over member data decompresses it: a compression filter
+ * over the whole stream, or a format that compresses members together. */
+static int stream_costly(struct archive *a)
+{
+        int i, n = archive_filter_count(a), fmt = archive_format(a) & ARCHIVE_FORMAT_BASE_MASK;
+
+        for (i = 0; i < n; i++)
+                if (archive_filter_code(a, i) != ARCHIVE_FILTER_NONE)
+                        return 1;
+        return fmt == ARCHIVE_FORMAT_7ZIP || fmt == ARCHIVE_FORMAT_RAR || fmt == ARCHIVE_FORMAT_RAR_V5 ||
+               fmt == ARCHIVE_FORMAT_CAB || fmt == ARCHIVE_FORMAT_LHA || fmt == ARCHIVE_FORMAT_XAR;
+}
+
+/* The bytes a compressed stream may pass over: AR_PASS_RATIO times the
+ * archive's size, at least the floor, at most AR_MAX_PASSED. */
+static void set_pass_bound(struct ar_state *st)
+{
+        cc_stat sb;
+        cc_error e = {0};
+        uint64_t size = st->mem != NULL ? st->mem_size : 0;
+
+        if (st->mem == NULL && cc_stat_path(st->path, &sb, &e) == 0)
+                size = sb.size;
+        cc_err_clear(&e);
+        st->costly = stream_costly(st->a);
+        st->pass_bound = size > AR_MAX_PASSED / AR_PASS_RATIO ? AR_MAX_PASSED : size * AR_PASS_RATIO;
+        if (st->pass_bound < st->pass_floor)
+                st->pass_bound = st->pass_floor;
+}
+
+/* After member n: stop before a compressed stream decompresses more than
+ * the bound. 1 when the listing stops here, -1 when out of memory. */
+static int over_pass_bound(struct ar_state *st, cc_error *err)
+{
+        char a[32], b[32], c[32], d[32];
+        const cc_value *size;
+
+        if (!st->costly || st->passed <= st->pass_bound)
+                return 0;
+        size = cc_v_get(st->m[st->n - 1].v, "size");
+        st->truncated = 1;
+        st->cut = cc_asprintf(err,
+                              "limit reached: the listing stops after entry %zu (%s, %s): passing over it would "
+                              "decompress %s, more than the %s allowed for this archive (%d times its size, at "
+                              "least %s); the rest were not read",
+                              st->n, cc_v_get_str(st->m[st->n - 1].v, "path"),
+                              human(cc_v_type(size) == CUDNNCTL_INT ? (uint64_t)cc_v_getint(size) : 0, a, sizeof(a)),
+                              human(st->passed, b, sizeof(b)), human(st->pass_bound, c, sizeof(c)), AR_PASS_RATIO,
+                              human(st->pass_floor, d, sizeof(d)));
+        return st->cut == NULL ? -1 : 1;
+}
+
 /* Read every header (and the interesting members' data). A damaged archive
  * stops the walk with *damage set (caller frees). -1 only when out of memory. */
 static int read_all(struct ar_state *st, char **damage, cc_error *err)
 {
         const char *bn = cc_basename(st->path);
         struct archive_entry *e;
-        int r;
+        int r, opened;
 
         *damage = NULL;
         /* Every filter and format, but not "raw": a file that is no archive
@@ -1060,7 +1116,9 @@ static int read_all(struct ar_state *st, char **damage, cc_error *err)
                 *damage = cc_asprintf(err, "%s: libarchive cannot be set up: %s", bn, ar_msg(st->a));
                 return *damage == NULL ? -1 : 0;
         }
-        if (archive_read_open_filename(st->a, st->path, 65536) < ARCHIVE_WARN) {
+        opened = st->mem != NULL ? archive_read_open_memory(st->a, st->mem, st->mem_size)
+                                 : archive_read_open_filename(st->a, st->path, 65536);
+        if (opened < ARCHIVE_WARN) {
                 *damage = cc_asprintf(err, "%s: cannot read the archive: %s", bn, ar_msg(st->a));
                 return *damage == NULL ? -1 : 0;
         }
@@ -1075,6 +1133,8 @@ static int read_all(struct ar_state *st, char **damage, cc_error *err)
                 }
                 if (r == ARCHIVE_WARN && add_warning(st, ar_msg(st->a), err) < 0)
                         return -1;
+                if (st->n == 0)
+                        set_pass_bound(st); /* the format is known now */
                 if (st->n >= AR_MAX_MEMBERS) {
                         st->truncated = 1;
                         st->truncated_reason = "more than 100000 entries: the rest were not read";
@@ -1093,6 +1153,9 @@ static int read_all(struct ar_state *st, char **damage, cc_error *err)
                                               st->m[st->n - 1].norm, ar_msg(st->a));
                         return *damage == NULL ? -1 : 0;
                 }
+                r = over_pass_bound(st, err);
+                if (r != 0)
+                        return r < 0 ? -1 : 0;
         }
         if ((archive_format(st->a) & ARCHIVE_FORMAT_BASE_MASK) == ARCHIVE_FORMAT_EMPTY && st->n == 0) {
                 *damage = cc_asprintf(err, "%s: empty file, not an archive", bn);
@@ -1101,47 +1164,72 @@ static int read_all(struct ar_state *st, char **damage, cc_error *err)
         return 0;
 }
 
-int cc_archive_inspect(const char *path, unsigned flags, cc_value *obj, cc_error *err)
+static int inspect_archive(struct ar_state *st, cc_value *obj, cc_error *err)
 {
-        struct ar_state st;
         char *damage = NULL;
         int rv = -1;
         size_t i;
 
-        memset(&st, 0, sizeof(st));
-        st.path = path;
-        st.flags = flags;
-        st.members = cc_v_array(err);
-        st.unsafe = cc_v_array(err);
-        st.warnings = cc_v_array(err);
-        st.lifted = cc_v_array(err);
-        if (st.members == NULL || st.unsafe == NULL || st.warnings == NULL || st.lifted == NULL)
+        st->members = cc_v_array(err);
+        st->unsafe = cc_v_array(err);
+        st->warnings = cc_v_array(err);
+        st->lifted = cc_v_array(err);
+        st->model = cc_am_new(err);
+        if (st->members == NULL || st->unsafe == NULL || st->warnings == NULL || st->lifted == NULL ||
+            st->model == NULL)
                 goto fail;
-        st.a = archive_read_new();
-        if (st.a == NULL) {
+        st->a = archive_read_new();
+        if (st->a == NULL) {
                 cc_err(err, CC_ERR_NOMEM, "out of memory (libarchive)");
                 goto fail;
         }
-        if (read_all(&st, &damage, err) < 0 || finish(&st, obj, err) < 0)
+        if (read_all(st, &damage, err) < 0 || finish(st, obj, err) < 0)
                 goto fail;
         if (damage != NULL && cc_v_set_str(obj, "error", damage, err) < 0)
                 goto fail;
         rv = 0;
 fail:
-        if (st.a != NULL)
-                archive_read_free(st.a);
-        for (i = 0; i < st.n; i++)
-                free(st.m[i].norm);
-        free(st.m);
+        if (st->a != NULL)
+                archive_read_free(st->a);
+        for (i = 0; i < st->n; i++)
+                free(st->m[i].norm);
+        free(st->m);
         free(damage);
-        cc_v_free(st.members);
-        cc_v_free(st.unsafe);
-        cc_v_free(st.warnings);
-        cc_v_free(st.lifted);
-        cc_strv_free(&st.arches);
-        cc_strv_free(&st.name_vers);
-        cc_strv_free(&st.name_first);
+        free(st->cut);
+        cc_am_free(st->model);
+        cc_v_free(st->members);
+        cc_v_free(st->unsafe);
+        cc_v_free(st->warnings);
+        cc_v_free(st->lifted);
+        cc_strv_free(&st->arches);
+        cc_strv_free(&st->name_vers);
+        cc_strv_free(&st->name_first);
         return rv;
+}
+
+int cc_archive_inspect(const char *path, unsigned flags, cc_value *obj, cc_error *err)
+{
+        struct ar_state st;
+
+        memset(&st, 0, sizeof(st));
+        st.path = path;
+        st.flags = flags;
+        st.pass_floor = AR_PASS_FLOOR;
+        return inspect_archive(&st, obj, err);
+}
+
+int cc_archive_inspect_mem(const char *name, const uint8_t *data, size_t size, unsigned flags, uint64_t pass_floor,
+                           cc_value *obj, cc_error *err)
+{
+        struct ar_state st;
+
+        memset(&st, 0, sizeof(st));
+        st.path = name;
+        st.mem = data != NULL ? data : (const uint8_t *)"";
+        st.mem_size = data != NULL ? size : 0;
+        st.flags = flags;
+        st.pass_floor = pass_floor ? pass_floor : AR_PASS_FLOOR;
+        return inspect_archive(&st, obj, err);
 }
 
 #endif

@@ -265,17 +265,66 @@ static int elf_has(const void *ctx, const char *name)
         return cc_elf_find_sym(ctx, name) != NULL;
 }
 
-static int elf_facts(const uint8_t *data, size_t size, cc_value *obj, cc_error *err)
+/* The exported version constants reported per library. cuDNN 9 exports
+ * about ten; a library with millions of names like them gets the first
+ * ones and a warning, not millions of objects. */
+#define MAX_VERSION_CONSTANTS 256
+
+static int is_version_constant_name(const char *name)
+{
+        return cc_starts_with(name, "cudnn") && cc_ends_with(name, "_version");
+}
+
+/* Which exported symbols elf_facts keeps (cc_elf_keep_fn): all of them for
+ * --symbols, else only the cuDNN entry points (each name once) and the
+ * first MAX_VERSION_CONSTANTS version constants; the rest is only counted,
+ * so the memory does not grow with the number of symbols. */
+struct elf_keep {
+        int all;
+        uint32_t eps_seen; /* bit i: cudnn_entry_points[i] kept already */
+        size_t consts, consts_dropped;
+};
+
+static int elf_keep_sym(void *ctx, const char *name)
+{
+        struct elf_keep *k = ctx;
+        size_t i;
+
+        if (k->all)
+                return 1;
+        if (!cc_starts_with(name, "cudnn"))
+                return 0;
+        for (i = 0; i < CC_ARRAY_LEN(cudnn_entry_points); i++) {
+                if (strcmp(name, cudnn_entry_points[i]) == 0) {
+                        if (k->eps_seen & (1u << i))
+                                return 0;
+                        k->eps_seen |= 1u << i;
+                        return 1;
+                }
+        }
+        if (!is_version_constant_name(name))
+                return 0;
+        if (k->consts >= MAX_VERSION_CONSTANTS) {
+                k->consts_dropped++;
+                return 0;
+        }
+        k->consts++;
+        return 1;
+}
+
+static int elf_facts(const uint8_t *data, size_t size, unsigned flags, cc_value *obj, cc_error *err)
 {
         cc_error perr = {0};
         cc_elf *e = NULL;
         cc_value *o = NULL, *eps = NULL, *consts = NULL, *exports = NULL;
+        struct elf_keep keep = {0};
         const char *mname;
         size_t i;
         int rv = -1;
 
         TRY(cc_v_set_str(obj, "kind", "elf", err));
-        if (cc_elf_parse(data, size, &e, &perr) < 0) {
+        keep.all = (flags & CUDNNCTL_INSPECT_SYMBOLS) != 0;
+        if (cc_elf_parse_keep(data, size, 0, elf_keep_sym, &keep, &e, &perr) < 0) {
                 TRY(set_error(obj, &perr, err));
                 rv = 0;
                 goto fail;
@@ -299,14 +348,16 @@ static int elf_facts(const uint8_t *data, size_t size, cc_value *obj, cc_error *
         TRY(cc_v_set_str(o, "runpath", e->runpath, err));
         TRY(cc_v_set_int(o, "flags_1", (int64_t)e->flags_1, err));
         TRY(cc_v_set_bool(o, "nodeflib", (e->flags_1 & CC_DF_1_NODEFLIB) != 0, err));
-        exports = cc_v_array(err);
-        if (exports == NULL)
-                goto fail;
-        for (i = 0; i < e->nsyms; i++)
-                TRY(cc_v_push(exports, cc_v_str(e->syms[i].name, err), err));
-        TRY(cc_v_set_int(o, "exports_count", (int64_t)e->nsyms, err));
-        TRY(cc_v_set(o, "exports", exports, err));
-        exports = NULL;
+        TRY(cc_v_set_int(o, "exports_count", (int64_t)e->nexports, err));
+        if (keep.all) {
+                exports = cc_v_array(err);
+                if (exports == NULL)
+                        goto fail;
+                for (i = 0; i < e->nsyms; i++)
+                        TRY(cc_v_push(exports, cc_v_str(e->syms[i].name, err), err));
+                TRY(cc_v_set(o, "exports", exports, err));
+                exports = NULL;
+        }
         TRY(cc_v_set(obj, "elf", o, err));
         o = NULL;
 
@@ -324,8 +375,12 @@ static int elf_facts(const uint8_t *data, size_t size, cc_value *obj, cc_error *
                 char vb[64];
                 cc_error rerr = {0};
 
-                if (!cc_starts_with(s->name, "cudnn") || !cc_ends_with(s->name, "_version") || s->type != CC_STT_OBJECT)
+                if (!is_version_constant_name(s->name) || s->type != CC_STT_OBJECT)
                         continue;
+                if (cc_v_len(consts) >= MAX_VERSION_CONSTANTS) {
+                        keep.consts_dropped++; /* --symbols kept them all */
+                        continue;
+                }
                 c = cc_v_object(err);
                 if (c == NULL)
                         goto fail;
@@ -358,6 +413,10 @@ static int elf_facts(const uint8_t *data, size_t size, cc_value *obj, cc_error *
         rv = set_cudnn_facts(obj, eps, consts, err);
         eps = consts = NULL;
         TRY(rv);
+        if (keep.consts_dropped &&
+            cc_strv_pushf(&e->warnings, 0, err, "%zu more cudnn*_version symbols not read (the first %d are)",
+                          keep.consts_dropped, MAX_VERSION_CONSTANTS) < 0)
+                goto fail;
         TRY(set_warnings(obj, &e->warnings, err));
         rv = 0;
 fail:
@@ -377,8 +436,42 @@ static char *pe_ver4(uint32_t ms, uint32_t ls, cc_error *err)
                            (unsigned)(ls & 0xFFFF));
 }
 
+/* 1 if s holds "cudnn" in any case. */
+static int mentions_cudnn(const char *s)
+{
+        for (; s != NULL && *s; s++)
+                if (cc_strncasecmp(s, "cudnn", 5) == 0)
+                        return 1;
+        return 0;
+}
+
+/* What a DLL's version resource is the version of: "cudnn" for a cuDNN file
+ * (a cuDNN name, a cudnn* export, or a resource that says cuDNN), else the
+ * file's own name as the resource or export directory gives it, lower case
+ * and without extension ("kernel32", "zlibwapi"), else "file". */
+static const char *pe_component(const cc_pe *pe, const cc_value *facts, char *buf, size_t size)
+{
+        const char *n = cc_pe_string_value(pe, "OriginalFilename");
+        size_t i, k = 0;
+
+        if (cc_v_get(facts, "file_name") != NULL || mentions_cudnn(cc_pe_string_value(pe, "ProductName")) ||
+            mentions_cudnn(cc_pe_string_value(pe, "FileDescription")) || mentions_cudnn(pe->export_name))
+                return "cudnn";
+        for (i = 0; i < pe->exports.n; i++)
+                if (cc_starts_with(pe->exports.v[i], "cudnn"))
+                        return "cudnn";
+        if (n == NULL || n[0] == '\0')
+                n = pe->export_name;
+        for (n = n ? cc_basename(n) : ""; n[k] && n[k] != '.' && k + 1 < size; k++)
+                buf[k] = (char)((n[k] >= 'A' && n[k] <= 'Z') ? n[k] - 'A' + 'a' : n[k]);
+        buf[k] = '\0';
+        return k ? buf : "file";
+}
+
 static int pe_version_info(const cc_pe *pe, cc_value *obj, cc_value *facts, cc_error *err)
 {
+        char cb[64];
+        const char *component = pe_component(pe, facts, cb, sizeof(cb));
         cc_value *vi = NULL, *strs = NULL, *tr = NULL;
         char *fv = NULL, *pv = NULL;
         const char *sfv;
@@ -442,7 +535,8 @@ static int pe_version_info(const cc_pe *pe, cc_value *obj, cc_value *facts, cc_e
                 char vb[64];
 
                 if (cudnnctl_ver_parse(fv, &ver) == 0)
-                        TRY(add_version(facts, "cudnn", "version-resource", ver_str(&ver, vb, sizeof(vb)), NULL, err));
+                        TRY(add_version(facts, component, "version-resource", ver_str(&ver, vb, sizeof(vb)), NULL,
+                                        err));
         }
         sfv = cc_pe_string_value(pe, "FileVersion");
         if (sfv != NULL && (fv == NULL || strcmp(sfv, fv) != 0)) {
@@ -450,8 +544,8 @@ static int pe_version_info(const cc_pe *pe, cc_value *obj, cc_value *facts, cc_e
                 char vb[64];
 
                 if (cudnnctl_ver_parse(sfv, &ver) == 0)
-                        TRY(add_version(facts, "cudnn", "version-resource-string", ver_str(&ver, vb, sizeof(vb)), NULL,
-                                        err));
+                        TRY(add_version(facts, component, "version-resource-string", ver_str(&ver, vb, sizeof(vb)),
+                                        NULL, err));
         }
         rv = 0;
 fail:
@@ -468,7 +562,7 @@ static int pe_has(const void *ctx, const char *name)
         return cc_strv_contains(&((const cc_pe *)ctx)->exports, name);
 }
 
-static int pe_facts(const uint8_t *data, size_t size, cc_value *obj, cc_error *err)
+static int pe_facts(const uint8_t *data, size_t size, unsigned flags, cc_value *obj, cc_error *err)
 {
         cc_error perr = {0};
         cc_pe *pe = NULL;
@@ -496,7 +590,8 @@ static int pe_facts(const uint8_t *data, size_t size, cc_value *obj, cc_error *e
         TRY(cc_v_set(o, "delay_imports", cc_v_strv(&pe->delay_imports, err), err));
         TRY(cc_v_set_str(o, "export_name", pe->export_name, err));
         TRY(cc_v_set_int(o, "exports_count", (int64_t)pe->exports.n, err));
-        TRY(cc_v_set(o, "exports", cc_v_strv(&pe->exports, err), err));
+        if (flags & CUDNNCTL_INSPECT_SYMBOLS)
+                TRY(cc_v_set(o, "exports", cc_v_strv(&pe->exports, err), err));
         TRY(cc_v_set_int(o, "exports_by_ordinal_only", (int64_t)pe->exports_by_ordinal_only, err));
         TRY(pe_version_info(pe, o, obj, err));
         TRY(cc_v_set(obj, "pe", o, err));
@@ -811,7 +906,6 @@ static enum content detect(const uint8_t *data, size_t size)
 
 int cc_inspect_bytes(const char *name, const uint8_t *data, size_t size, unsigned flags, cc_value *obj, cc_error *err)
 {
-        (void)flags;
         if (cc_v_get(obj, "size") == NULL && cc_v_set_int(obj, "size", (int64_t)size, err) < 0)
                 return -1;
         if (name_facts(name, obj, err) < 0)
@@ -822,9 +916,9 @@ int cc_inspect_bytes(const char *name, const uint8_t *data, size_t size, unsigne
                         return -1;
                 return cc_v_set_str(obj, "error", "empty file (0 bytes)", err);
         case CT_ELF:
-                return elf_facts(data, size, obj, err);
+                return elf_facts(data, size, flags, obj, err);
         case CT_PE:
-                return pe_facts(data, size, obj, err);
+                return pe_facts(data, size, flags, obj, err);
         case CT_IMPLIB:
                 return implib_facts(data, size, obj, err);
         case CT_ARCHIVE:
@@ -842,11 +936,86 @@ int cc_inspect_bytes(const char *name, const uint8_t *data, size_t size, unsigne
 
 /* ---- paths --------------------------------------------------------------- */
 
+/* A run: the files read so far, by identity ("dev:ino" -> the path shown
+ * when it was read, owned). */
+struct cudnnctl_inspect_run {
+        cc_smap seen;
+};
+
+cudnnctl_inspect_run *cudnnctl_inspect_run_new(cudnnctl_error *err)
+{
+        return cc_calloc(err, 1, sizeof(cudnnctl_inspect_run));
+}
+
+static void free_seen(void *ctx, const char *key, void *value)
+{
+        (void)ctx;
+        (void)key;
+        free(value);
+}
+
+void cudnnctl_inspect_run_free(cudnnctl_inspect_run *run)
+{
+        if (run == NULL)
+                return;
+        cc_smap_each(&run->seen, free_seen, NULL);
+        cc_smap_free(&run->seen);
+        free(run);
+}
+
 struct ictx {
         const cudnnctl_inspect_options *opts;
+        cudnnctl_inspect_run *run;
         size_t max_entries;
-        size_t entries; /* directory entries seen in this walk */
+        size_t entries;       /* directory entries seen in this walk */
+        int truncated;        /* the entry cap cut the walk */
+        size_t depth_limited; /* directories not entered: deeper than MAX_WALK_DEPTH */
 };
+
+/* The path this run read the file (dev, ino) under before, or NULL (and the
+ * file is remembered under `shown`). -1 only when out of memory. */
+static int seen_before(struct ictx *cx, const cc_map *m, const char *shown, const char **first, cc_error *err)
+{
+        char key[48];
+        void *v;
+        char *copy;
+
+        *first = NULL;
+        if (m->dev == 0 && m->ino == 0)
+                return 0; /* the system cannot tell */
+        snprintf(key, sizeof(key), "%llx:%llx", (unsigned long long)m->dev, (unsigned long long)m->ino);
+        if (cc_smap_get(&cx->run->seen, key, &v)) {
+                *first = v;
+                return 0;
+        }
+        copy = cc_strdup(err, shown);
+        if (copy == NULL)
+                return -1;
+        if (cc_smap_put(&cx->run->seen, key, copy, NULL, err) < 0) {
+                free(copy);
+                return -1;
+        }
+        return 0;
+}
+
+/* Forget the facts gathered into obj (all but "path") and say why. */
+static int facts_withdrawn(cc_value *obj, const char *kind, const char *why, cc_error *err)
+{
+        size_t i = 0;
+
+        while (i < cc_v_len(obj)) {
+                const char *key = cc_v_key_at(obj, i);
+
+                if (strcmp(key, "path") == 0) {
+                        i++;
+                        continue;
+                }
+                cc_v_free(cc_v_take(obj, key));
+        }
+        if (cc_v_set_str(obj, "kind", kind, err) < 0)
+                return -1;
+        return cc_v_set_str(obj, "error", why, err);
+}
 
 static int inspect_path(struct ictx *cx, const char *real, const char *shown, cc_value *obj, int depth, cc_error *err);
 
@@ -893,17 +1062,44 @@ fail:
         return rv;
 }
 
+/* The mapping changed under the parser (truncated, rewritten): what was read
+ * from it is withdrawn. rv is the parser's result (-1: out of memory). */
+static int check_changed(int rv, const cc_map *m, cc_value *obj, cc_error *err)
+{
+        if (rv < 0 || !cc_map_changed(m))
+                return rv;
+        return facts_withdrawn(obj, "unreadable",
+                               "changed while read (it was truncated or rewritten while its content was parsed)", err);
+}
+
 static int file_facts(struct ictx *cx, const char *real, const char *shown, cc_value *obj, cc_error *err)
 {
         cc_map m;
         cc_error ferr = {0};
         enum content ct;
+        const char *first;
         int rv;
 
         if (cc_map_file(real, 0, &m, &ferr) < 0) {
                 if (cc_v_set_str(obj, "kind", "unreadable", err) < 0)
                         return -1;
                 return set_error(obj, &ferr, err);
+        }
+        /* A hard link (or another path) to a file this run read already:
+         * its facts are there; reading it again would only cost memory. */
+        if (seen_before(cx, &m, shown, &first, err) < 0) {
+                cc_unmap(&m);
+                return -1;
+        }
+        if (first != NULL) {
+                rv = cc_v_set_int(obj, "size", (int64_t)m.size, err) < 0 ||
+                             cc_v_set_str(obj, "kind", "same-file", err) < 0 ||
+                             cc_v_set_str(obj, "same_file_as", first, err) < 0 ||
+                             name_facts(cc_basename(shown), obj, err) < 0
+                         ? -1
+                         : 0;
+                cc_unmap(&m);
+                return rv;
         }
         ct = detect(m.data, m.size);
         if (ct == CT_ARCHIVE) {
@@ -921,11 +1117,12 @@ static int file_facts(struct ictx *cx, const char *real, const char *shown, cc_v
                         cc_unmap(&m);
                         return -1;
                 }
-                rv = header_file_facts(real, m.data, m.size, obj, err);
+                rv = check_changed(header_file_facts(real, m.data, m.size, obj, err), &m, obj, err);
                 cc_unmap(&m);
                 return rv;
         }
-        rv = cc_inspect_bytes(cc_basename(shown), m.data, m.size, cx->opts->flags, obj, err);
+        rv = check_changed(cc_inspect_bytes(cc_basename(shown), m.data, m.size, cx->opts->flags, obj, err), &m, obj,
+                           err);
         cc_unmap(&m);
         return rv;
 }
@@ -991,38 +1188,65 @@ static int interesting_name(const char *name)
 
 /* Directories a walk descends into: every directory, bounded by depth and
  * entry count, except symbolic links to directories (recorded, not walked). */
+static int add_skipped(cc_value *skipped, const char *path, cc_value *reason, cc_error *err)
+{
+        cc_value *s = cc_v_object(err);
+
+        if (cc_v_push(skipped, s, err) < 0) {
+                cc_v_free(reason);
+                return -1;
+        }
+        if (cc_v_set_str(s, "path", path, err) < 0)
+                return -1;
+        return cc_v_set(s, "reason", reason, err);
+}
+
+/* The walk is bounded two ways, whatever the names in it: depth (a
+ * directory more than MAX_WALK_DEPTH levels below the path given is not
+ * entered, and counted) and entries (the --max-entries budget over the whole
+ * walk: a directory larger than what is left of it is read in part, the
+ * entries the system lists first, so its cuDNN files up to the cap are still
+ * reported; the walk is then marked truncated, never taken for "none"). */
 static int walk_dir(struct ictx *cx, const char *real, const char *shown, cc_value *files, cc_value *skipped, int depth,
                     cc_error *err)
 {
         cc_strv names = {0};
         cc_error derr = {0};
-        size_t i;
-        int rv = -1;
+        size_t i, budget = cx->entries < cx->max_entries ? cx->max_entries - cx->entries : 0;
+        int rv = -1, more = 0;
 
-        if (cc_list_dir(real, cx->max_entries, &names, &derr) < 0) {
-                cc_value *s = cc_v_object(err);
-
-                if (cc_v_push(skipped, s, err) < 0)
-                        return -1;
-                if (cc_v_set_str(s, "path", shown, err) < 0 || cc_v_set_str(s, "reason", derr.msg, err) < 0)
-                        return -1;
+        if (depth > MAX_WALK_DEPTH) {
+                cx->depth_limited++;
                 return 0;
+        }
+        if (budget == 0) {
+                cx->truncated = 1;
+                return add_skipped(
+                    skipped, shown,
+                    cc_v_strf(err, "not read: the walk stopped after %zu directory entries", cx->max_entries), err);
+        }
+        if (cc_list_dir_some(real, budget, &names, &more, &derr) < 0) {
+                if (derr.code == CC_ERR_NOMEM) {
+                        *err = derr;
+                        return -1;
+                }
+                return add_skipped(skipped, shown, cc_v_str(derr.msg, err), err);
+        }
+        cx->entries += names.n; /* counted when listed: the subdirectories get what is left */
+        if (more) {
+                cx->truncated = 1;
+                TRY(add_skipped(skipped, shown,
+                                cc_v_strf(err,
+                                          "only %zu of its entries were read: the walk stops after %zu "
+                                          "directory entries (--max-entries)",
+                                          names.n, cx->max_entries),
+                                err));
         }
         for (i = 0; i < names.n; i++) {
                 char *rp = NULL, *sp = NULL;
                 cc_stat st;
                 cc_error serr = {0};
 
-                if (++cx->entries > cx->max_entries) {
-                        cc_value *s = cc_v_object(err);
-
-                        if (cc_v_push(skipped, s, err) < 0)
-                                goto fail;
-                        TRY(cc_v_set_str(s, "path", shown, err));
-                        TRY(cc_v_set(s, "reason",
-                                     cc_v_strf(err, "stopped after %zu directory entries", cx->max_entries), err));
-                        break;
-                }
                 rp = cc_path_join(real, names.v[i], err);
                 sp = cc_path_join(shown, names.v[i], err);
                 if (rp == NULL || sp == NULL) {
@@ -1033,13 +1257,14 @@ static int walk_dir(struct ictx *cx, const char *real, const char *shown, cc_val
                 if (cc_lstat_path(rp, &st, &serr) < 0) {
                         st.type = CC_FT_OTHER;
                 }
-                if (st.type == CC_FT_DIR && !interesting_name(names.v[i])) {
-                        if (depth < MAX_WALK_DEPTH) {
-                                if (walk_dir(cx, rp, sp, files, skipped, depth + 1, err) < 0) {
-                                        free(rp);
-                                        free(sp);
-                                        goto fail;
-                                }
+                /* every directory is walked as a directory, whatever its name
+                 * (one called cuda.h or libcudnn.so.9 too), within the same
+                 * depth limit; only a cuDNN *.dist-info is a fact of its own */
+                if (st.type == CC_FT_DIR && !is_distinfo_path(names.v[i])) {
+                        if (walk_dir(cx, rp, sp, files, skipped, depth + 1, err) < 0) {
+                                free(rp);
+                                free(sp);
+                                goto fail;
                         }
                 } else if (interesting_name(names.v[i])) {
                         cc_value *f = cc_v_object(err);
@@ -1165,6 +1390,19 @@ static int dir_facts(struct ictx *cx, const char *real, const char *shown, cc_va
         files = NULL;
         TRY(cc_v_set(d, "skipped", skipped, err));
         skipped = NULL;
+        if (depth == 0) {
+                /* the walk's own limits, said once for the path given */
+                TRY(cc_v_set_bool(d, "truncated", cx->truncated, err));
+                if (cx->truncated)
+                        TRY(cc_v_set(d, "truncated_reason",
+                                     cc_v_strf(err,
+                                               "the walk stopped after %zu directory entries (--max-entries): "
+                                               "the results are incomplete",
+                                               cx->max_entries),
+                                     err));
+                TRY(cc_v_set_int(d, "max_depth", MAX_WALK_DEPTH, err));
+                TRY(cc_v_set_int(d, "not_entered_depth", (int64_t)cx->depth_limited, err));
+        }
         TRY(cc_v_set(obj, "directory", d, err));
         d = NULL;
         rv = 0;
@@ -1278,20 +1516,14 @@ done:
         return rv;
 }
 
-int cudnnctl_inspect(const char *path, const cudnnctl_inspect_options *opts, cudnnctl_value **out, cudnnctl_error *err)
+static int inspect_top(struct ictx *cx, const char *path, cudnnctl_value **out, cudnnctl_error *err)
 {
-        static const cudnnctl_inspect_options defaults = {0};
-        struct ictx cx;
         cc_value *obj = NULL;
         char *real = NULL, *link = NULL;
         char why[256] = "";
 
-        *out = NULL;
-        cx.opts = opts ? opts : &defaults;
-        cx.max_entries = cx.opts->max_dir_entries ? cx.opts->max_dir_entries : DEFAULT_MAX_DIR_ENTRIES;
-        cx.entries = 0;
-        if (cx.opts->root != NULL && cx.opts->root[0] != '\0') {
-                if (rooted_path(cx.opts, path, &real, &link, why, sizeof(why), err) < 0)
+        if (cx->opts->root != NULL && cx->opts->root[0] != '\0') {
+                if (rooted_path(cx->opts, path, &real, &link, why, sizeof(why), err) < 0)
                         return -1;
                 if (real == NULL) {
                         obj = cc_v_object(err);
@@ -1312,7 +1544,7 @@ int cudnnctl_inspect(const char *path, const cudnnctl_inspect_options *opts, cud
         if (real == NULL)
                 return -1;
         obj = cc_v_object(err);
-        if (obj == NULL || inspect_path(&cx, real, path, obj, 0, err) < 0 ||
+        if (obj == NULL || inspect_path(cx, real, path, obj, 0, err) < 0 ||
             (link != NULL && cc_v_set_str(obj, "link", link, err) < 0)) {
                 cc_v_free(obj);
                 free(real);
@@ -1323,4 +1555,27 @@ int cudnnctl_inspect(const char *path, const cudnnctl_inspect_options *opts, cud
         free(link);
         *out = obj;
         return 0;
+}
+
+int cudnnctl_inspect(const char *path, const cudnnctl_inspect_options *opts, cudnnctl_value **out, cudnnctl_error *err)
+{
+        static const cudnnctl_inspect_options defaults = {0};
+        struct ictx cx;
+        cudnnctl_inspect_run *own_run = NULL;
+        int rv;
+
+        *out = NULL;
+        memset(&cx, 0, sizeof(cx));
+        cx.opts = opts ? opts : &defaults;
+        cx.max_entries = cx.opts->max_dir_entries ? cx.opts->max_dir_entries : DEFAULT_MAX_DIR_ENTRIES;
+        cx.run = cx.opts->run;
+        if (cx.run == NULL) {
+                own_run = cudnnctl_inspect_run_new(err);
+                if (own_run == NULL)
+                        return -1;
+                cx.run = own_run;
+        }
+        rv = inspect_top(&cx, path, out, err);
+        cudnnctl_inspect_run_free(own_run);
+        return rv;
 }

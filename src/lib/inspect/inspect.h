@@ -17,5 +17,10 @@ int cc_inspect_bytes(const char *name, const uint8_t *data, size_t size, unsigne
  * without libarchive set "error" to say so. */
 int cc_archive_is(const uint8_t *data, size_t size);
 int cc_archive_inspect(const char *path, unsigned flags, cc_value *obj, cc_error *err);
+/* The same over an archive's bytes in memory, named name (for the fuzz
+ * target). pass_floor: the least decompressed bytes a compressed stream may
+ * pass over (0: the default, 256 MiB). */
+int cc_archive_inspect_mem(const char *name, const uint8_t *data, size_t size, unsigned flags, uint64_t pass_floor,
+                           cc_value *obj, cc_error *err);
 
 #endif

@@ -20,6 +20,28 @@ char *cc_path_join(const char *a, const char *b, cc_error *err)
         return cc_asprintf(err, "%s%c%s", a, cc_path_sep(), b);
 }
 
+int cc_map_check(const cc_map *m, const char *path, cc_error *err)
+{
+        if (!cc_map_changed(m))
+                return 0;
+        return cc_err(err, CC_ERR_IO, "%s: changed while read", path);
+}
+
+int cc_list_dir(const char *path, size_t max_entries, cc_strv *out, cc_error *err)
+{
+        int more = 0;
+
+        if (max_entries == 0)
+                max_entries = 100000;
+        if (cc_list_dir_some(path, max_entries, out, &more, err) < 0)
+                return -1;
+        if (more) {
+                cc_strv_free(out);
+                return cc_err(err, CC_ERR_LIMIT, "%s: more than %zu entries", path, max_entries);
+        }
+        return 0;
+}
+
 int cc_read_file(const char *path, size_t max_size, char **out, size_t *len, cc_error *err)
 {
         cc_map m;
@@ -32,6 +54,11 @@ int cc_read_file(const char *path, size_t max_size, char **out, size_t *len, cc_
                 return -1;
         p = cc_strndup(err, m.data ? (const char *)m.data : "", m.size);
         if (p == NULL) {
+                cc_unmap(&m);
+                return -1;
+        }
+        if (cc_map_check(&m, path, err) < 0) {
+                free(p);
                 cc_unmap(&m);
                 return -1;
         }

@@ -12,12 +12,24 @@
 typedef struct cc_map {
         const uint8_t *data;
         size_t size;
+        /* The file's identity: device and inode (Windows: volume serial
+         * number and file index); both 0 when the system cannot tell. */
+        uint64_t dev, ino;
         void *priv_; /* implementation state */
 } cc_map;
 
 /* Map the file at path read-only. Files over max_size (0: no cap) are refused
- * with CC_ERR_LIMIT. Directories and special files are refused. */
+ * with CC_ERR_LIMIT. Directories and special files are refused. A file that
+ * shrinks while mapped does not crash the process: the pages past its new
+ * end read as zeros and the map is marked changed (posix.c says how). */
 int cc_map_file(const char *path, size_t max_size, cc_map *out, cc_error *err);
+/* 1 when the file changed while it was mapped (pages vanished under it, or
+ * its size or modification time differs from when it was mapped): what was
+ * parsed from it is not to be trusted. */
+int cc_map_changed(const cc_map *m);
+/* 0 when unchanged; else -1 with CC_ERR_IO "PATH: changed while read".
+ * Every caller that parses a mapping asks this before using the result. */
+int cc_map_check(const cc_map *m, const char *path, cc_error *err);
 void cc_unmap(cc_map *m);
 
 enum cc_ftype {
@@ -45,6 +57,10 @@ char *cc_readlink(const char *path, cc_error *err);
 /* The names in a directory, without "." and "..", sorted bytewise. Refuses
  * directories with more than max_entries (0: 100000) names. */
 int cc_list_dir(const char *path, size_t max_entries, cc_strv *out, cc_error *err);
+/* The same, but a directory with more names gives the first max_entries the
+ * system lists (in its own order, then sorted) and *more = 1: a bounded part
+ * of a huge directory instead of nothing. */
+int cc_list_dir_some(const char *path, size_t max_entries, cc_strv *out, int *more, cc_error *err);
 
 /* Join two path parts with the system's separator (caller frees). */
 char *cc_path_join(const char *a, const char *b, cc_error *err);
@@ -118,6 +134,9 @@ typedef struct cc_spawn_result {
 } cc_spawn_result;
 
 /* Run a program to its end or to the time limit. Standard input is empty.
+ * When it ends (or is killed at the limit), whatever it started that is
+ * still running is ended too (its process group / job; with
+ * cc_cleanup_install also what left the group).
  * -1 only when the child could not be started at all (no such program, not
  * executable, out of resources): the error names the program. Everything
  * the child does after that (crash, hang, garbage output) is in *r. */
@@ -131,6 +150,25 @@ char *cc_spawn_describe(const cc_spawn_result *r, cc_error *err);
  * kill, or a Windows exception code). */
 int cc_spawn_crashed(const cc_spawn_result *r);
 
+/* ---- ending what the program started ---------------------------------------
+ * Every child cc_spawn_run starts (its process group; on Windows its job)
+ * and every directory cc_make_temp_dir makes is on a list while it lives;
+ * cc_remove_tree takes a directory off it. */
+
+/* For a program whose every child process comes from cc_spawn_run (the
+ * CLI), once at its start: at exit() and on a signal that ends the process
+ * (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE; on Windows Ctrl+C, Ctrl+Break
+ * and closing the console) cc_cleanup_all runs, and the signal then ends the
+ * process as it would have. Signals ignored at the start stay ignored. On
+ * Linux the process also becomes the reaper of its orphaned descendants
+ * (PR_SET_CHILD_SUBREAPER): a process that left its child's process group
+ * (setsid) comes back to it when that child ends, and cc_spawn_run ends it
+ * there and then. */
+int cc_cleanup_install(cc_error *err);
+/* End every child on the list with everything it started, and remove every
+ * directory on the list. Async-signal-safe on POSIX; may run more than once. */
+void cc_cleanup_all(void);
+
 /* A monotonic clock in microseconds (for durations only). */
 int64_t cc_monotonic_us(void);
 
@@ -138,7 +176,7 @@ int64_t cc_monotonic_us(void);
 char *cc_self_exe(cc_error *err);
 
 /* A new private directory under the system's temporary directory (caller
- * frees the path; remove it with cc_remove_tree). */
+ * frees the path; remove it with cc_remove_tree, or cc_cleanup_all does). */
 char *cc_make_temp_dir(const char *prefix, cc_error *err);
 /* Remove a directory and everything in it (links are removed, not followed). */
 int cc_remove_tree(const char *path, cc_error *err);

@@ -16,9 +16,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#if defined(__linux__)
+#include <sys/prctl.h>
+#endif
 
 extern char **environ;
 
@@ -78,13 +82,492 @@ static char **build_env(const cc_spawn_opts *o, cc_error *err)
         return envp;
 }
 
-/* In the child between fork and exec: only async-signal-safe calls. */
-static void child_exec(const cc_spawn_opts *o, char **envp, int out_w, int err_w, int report_w)
+/* ---- what the process leaves behind -----------------------------------------
+ * Every child cc_spawn_run starts (it leads its own process group) and every
+ * directory cc_make_temp_dir makes is on a list while it lives, so that
+ * however the program ends the rest can be ended and removed:
+ *   - the function that made it removes it on every one of its own paths
+ *     (cc_spawn_run ends the child's whole group and reaps it; the callers of
+ *     cc_make_temp_dir call cc_remove_tree);
+ *   - a program that calls cc_cleanup_install gets cc_cleanup_all at exit()
+ *     and from a handler of the signals that end a process (SIGINT, SIGTERM,
+ *     SIGHUP, SIGQUIT, SIGPIPE), which then re-raises the signal with its
+ *     default action, so the exit status says what ended it;
+ *   - SIGKILL cannot be caught: each child asks the kernel to SIGKILL it when
+ *     its parent dies (PR_SET_PDEATHSIG), so at least the children end. What
+ *     a child started in another process group, and the temporary
+ *     directories, are left then; nothing of this process can run.
+ * A child that leaves its process group (setsid(), as a daemon does) is out
+ * of reach of the group kill. With cc_cleanup_install the process is the
+ * reaper of its orphaned descendants (PR_SET_CHILD_SUBREAPER): when the
+ * child that started such a process ends, the process becomes ours, and
+ * every child of ours that is not a cc_spawn_run child running now is one of
+ * those, ended at once (end_strays).
+ *
+ * The lists are fixed arrays so the signal handler can read them: slots are
+ * claimed with atomic compare-and-swap (cc_spawn_run may run on several
+ * threads), and the handler uses async-signal-safe calls only (kill,
+ * waitpid, open, read, getdents64, unlinkat, nanosleep), no malloc, no
+ * stdio. */
+
+#define LIVE_MAX 64      /* children running at once (one per thread that spawns) */
+#define TMPDIRS_MAX 16   /* temporary directories alive at once */
+#define TMPPATH_MAX 4096 /* the longest temporary directory path kept */
+#define RM_DEPTH 32      /* how deep the signal-safe removal goes */
+#define STRAYS_MAX 256   /* children read per pass */
+
+#define ATOMIC_LOAD(p) __atomic_load_n((p), __ATOMIC_SEQ_CST)
+#define ATOMIC_STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_SEQ_CST)
+#define ATOMIC_CAS(p, expect, v) __atomic_compare_exchange_n((p), (expect), (v), 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)
+
+/* A running child's pid (= its process group); 0: free; -1: claimed before
+ * the fork (the handler skips anything <= 1, never kill(-1) or kill(-0)). */
+static pid_t live_pid[LIVE_MAX];
+/* 0: free; 1: being written; 2: tmp_path[i] is a directory to remove. */
+static int tmp_state[TMPDIRS_MAX];
+static char tmp_path[TMPDIRS_MAX][TMPPATH_MAX];
+/* The process that called cc_cleanup_install (0: none). A copy made by
+ * fork() that has not yet exec'd must not clean up for it. */
+static pid_t guard_pid;
+static int guard_reaper; /* 1: PR_SET_CHILD_SUBREAPER is on */
+/* Threads between fork() and recording the child: end_strays then waits,
+ * so that it never takes such a child for a stray. */
+static int spawning;
+
+static const int guard_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
+
+static void block_guard_signals(sigset_t *old)
 {
+        sigset_t s;
+
+        sigemptyset(&s);
+        for (size_t i = 0; i < CC_ARRAY_LEN(guard_signals); i++)
+                sigaddset(&s, guard_signals[i]);
+        sigprocmask(SIG_BLOCK, &s, old);
+}
+
+static void nap_ms(long ms)
+{
+        struct timespec ts = {0, ms * 1000000L};
+
+        nanosleep(&ts, NULL);
+}
+
+static int live_claim(void)
+{
+        for (int i = 0; i < LIVE_MAX; i++) {
+                pid_t zero = 0;
+
+                if (ATOMIC_CAS(&live_pid[i], &zero, (pid_t)-1))
+                        return i;
+        }
+        return -1;
+}
+
+static int is_live(pid_t pid)
+{
+        for (int i = 0; i < LIVE_MAX; i++)
+                if (ATOMIC_LOAD(&live_pid[i]) == pid)
+                        return 1;
+        return 0;
+}
+
+static int tmp_record(const char *path)
+{
+        size_t n = strlen(path);
+
+        if (n >= TMPPATH_MAX)
+                return -1;
+        for (int i = 0; i < TMPDIRS_MAX; i++) {
+                int zero = 0;
+
+                if (ATOMIC_CAS(&tmp_state[i], &zero, 1)) {
+                        memcpy(tmp_path[i], path, n + 1);
+                        ATOMIC_STORE(&tmp_state[i], 2);
+                        return 0;
+                }
+        }
+        return -1;
+}
+
+static void tmp_forget(const char *path)
+{
+        for (int i = 0; i < TMPDIRS_MAX; i++) {
+                int two = 2;
+
+                if (ATOMIC_LOAD(&tmp_state[i]) == 2 && strcmp(tmp_path[i], path) == 0 &&
+                    ATOMIC_CAS(&tmp_state[i], &two, 1)) {
+                        tmp_path[i][0] = '\0';
+                        ATOMIC_STORE(&tmp_state[i], 0);
+                }
+        }
+}
+
+/* getdents64(2): the entries of an open directory, without malloc. */
+static long read_dents(int fd, void *buf, size_t size)
+{
+        return syscall(SYS_getdents64, fd, buf, size);
+}
+
+struct dent64 {
+        uint64_t ino;
+        int64_t off;
+        unsigned short reclen;
+        unsigned char type;
+        char name[];
+};
+
+static int all_digits(const char *s)
+{
+        if (*s == '\0')
+                return 0;
+        for (; *s; s++)
+                if (*s < '0' || *s > '9')
+                        return 0;
+        return 1;
+}
+
+/* Parse the space-separated pids of an open file into out[*n...]. */
+static void read_pids(int fd, pid_t *out, size_t max, size_t *n)
+{
+        char buf[512];
+        long cur = -1;
+        ssize_t got;
+
+        while ((got = read(fd, buf, sizeof(buf))) > 0) {
+                for (ssize_t i = 0; i < got; i++) {
+                        if (buf[i] >= '0' && buf[i] <= '9') {
+                                cur = (cur < 0 ? 0 : cur * 10) + (buf[i] - '0');
+                                if (cur > 0x3fffffff)
+                                        cur = -1;
+                        } else if (cur >= 0) {
+                                if (*n < max)
+                                        out[(*n)++] = (pid_t)cur;
+                                cur = -1;
+                        }
+                }
+        }
+        if (cur >= 0 && *n < max)
+                out[(*n)++] = (pid_t)cur;
+}
+
+/* The children of this process (alive or not yet reaped): from the
+ * kernel's list of each thread's children; without one
+ * (CONFIG_PROC_CHILDREN off), by the parent field of every /proc/PID/stat.
+ * -1 when neither can be read. Async-signal-safe. */
+static long list_children(pid_t *out, size_t max)
+{
+        _Alignas(8) char buf[2048];
+        char path[128];
+        size_t n = 0;
+        long got;
+        int d, have_list = 0;
+        pid_t me = getpid();
+
+        d = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (d < 0)
+                return -1;
+        while ((got = read_dents(d, buf, sizeof(buf))) > 0) {
+                for (long off = 0; off < got;) {
+                        struct dent64 *e = (struct dent64 *)(void *)(buf + off);
+                        size_t k = 0;
+                        int f;
+
+                        off += e->reclen;
+                        if (!all_digits(e->name) || strlen(e->name) > 20)
+                                continue;
+                        memcpy(path, "/proc/self/task/", 16);
+                        k = 16;
+                        memcpy(path + k, e->name, strlen(e->name));
+                        k += strlen(e->name);
+                        memcpy(path + k, "/children", 10);
+                        f = open(path, O_RDONLY | O_CLOEXEC);
+                        if (f < 0)
+                                continue;
+                        have_list = 1;
+                        read_pids(f, out, max, &n);
+                        close(f);
+                }
+        }
+        close(d);
+        if (have_list)
+                return (long)n;
+        /* Every process's parent, from /proc/PID/stat: "PID (COMM) S PPID ...",
+         * COMM may hold spaces and parentheses: the last ')' ends it. */
+        d = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (d < 0)
+                return -1;
+        while ((got = read_dents(d, buf, sizeof(buf))) > 0) {
+                for (long off = 0; off < got;) {
+                        struct dent64 *e = (struct dent64 *)(void *)(buf + off);
+                        char st[512];
+                        ssize_t r;
+                        size_t k;
+                        int f;
+                        char *rp = NULL;
+                        long ppid = 0;
+
+                        off += e->reclen;
+                        if (!all_digits(e->name) || strlen(e->name) > 20)
+                                continue;
+                        memcpy(path, "/proc/", 6);
+                        k = 6;
+                        memcpy(path + k, e->name, strlen(e->name));
+                        k += strlen(e->name);
+                        memcpy(path + k, "/stat", 6);
+                        f = open(path, O_RDONLY | O_CLOEXEC);
+                        if (f < 0)
+                                continue;
+                        r = read(f, st, sizeof(st) - 1);
+                        close(f);
+                        if (r <= 0)
+                                continue;
+                        st[r] = '\0';
+                        for (ssize_t i = 0; i < r; i++)
+                                if (st[i] == ')')
+                                        rp = st + i;
+                        if (rp == NULL || rp[1] != ' ' || rp[2] == '\0' || rp[3] != ' ')
+                                continue;
+                        for (rp += 4; *rp >= '0' && *rp <= '9'; rp++)
+                                ppid = ppid * 10 + (*rp - '0');
+                        if (ppid == (long)me && n < max) {
+                                long pid = 0;
+
+                                for (const char *q = e->name; *q; q++)
+                                        pid = pid * 10 + (*q - '0');
+                                out[n++] = (pid_t)pid;
+                        }
+                }
+        }
+        close(d);
+        return (long)n;
+}
+
+/* SIGKILL to a child of ours and to the process group it leads, if it
+ * leads one. Its pid cannot have been reused: it is ours and not reaped. */
+static void kill_child_and_group(pid_t pid)
+{
+        if (pid <= 1)
+                return;
+        kill(-pid, SIGKILL);
+        kill(pid, SIGKILL);
+}
+
+/* With the subreaper on: end every child of ours that is not a cc_spawn_run
+ * child running now, and reap it; what those leave comes back to us and is
+ * ended in the next pass. At most about a second; not from the handler. */
+static void end_strays(void)
+{
+        pid_t kids[STRAYS_MAX];
+        int pass;
+
+        if (!ATOMIC_LOAD(&guard_reaper) || ATOMIC_LOAD(&guard_pid) != getpid())
+                return;
+        for (pass = 0; pass < 200; pass++) {
+                long n;
+                int strays = 0;
+
+                if (ATOMIC_LOAD(&spawning) != 0) {
+                        nap_ms(5);
+                        continue;
+                }
+                n = list_children(kids, STRAYS_MAX);
+                /* A fork that began while the list was read: its child is not
+                 * in it, but read again to be sure of the others. */
+                if (n < 0 || ATOMIC_LOAD(&spawning) != 0) {
+                        if (n < 0)
+                                return;
+                        continue;
+                }
+                for (long i = 0; i < n; i++) {
+                        if (is_live(kids[i]))
+                                continue;
+                        strays++;
+                        kill_child_and_group(kids[i]);
+                        while (waitpid(kids[i], NULL, WNOHANG) < 0 && errno == EINTR)
+                                ;
+                }
+                if (strays == 0)
+                        return;
+                nap_ms(5);
+        }
+}
+
+/* Remove name under dirfd and everything in it, with async-signal-safe
+ * calls only (getdents64 and unlinkat instead of opendir and malloc). Links
+ * are removed, not followed. 0 when it is gone. */
+static int rm_at(int dirfd, const char *name, int depth)
+{
+        _Alignas(8) char buf[1024];
+        int fd, removed, pass;
+        long got;
+
+        if (unlinkat(dirfd, name, 0) == 0 || errno == ENOENT)
+                return 0;
+        if ((errno != EISDIR && errno != EPERM) || depth > RM_DEPTH)
+                return -1;
+        fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0)
+                return -1;
+        /* Removing entries while reading the directory may skip some: read it
+         * again from the start while a pass still removes something. */
+        for (pass = 0, removed = 1; removed && pass < 64; pass++) {
+                removed = 0;
+                if (lseek(fd, 0, SEEK_SET) != 0)
+                        break;
+                while ((got = read_dents(fd, buf, sizeof(buf))) > 0) {
+                        for (long off = 0; off < got;) {
+                                struct dent64 *e = (struct dent64 *)(void *)(buf + off);
+
+                                off += e->reclen;
+                                if (strcmp(e->name, ".") != 0 && strcmp(e->name, "..") != 0 &&
+                                    rm_at(fd, e->name, depth + 1) == 0)
+                                        removed = 1;
+                        }
+                }
+        }
+        close(fd);
+        return unlinkat(dirfd, name, AT_REMOVEDIR) == 0 || errno == ENOENT ? 0 : -1;
+}
+
+/* Everything cc_cleanup_all does; async-signal-safe. */
+static void cleanup_now(void)
+{
+        int64_t until;
+        int reaper = ATOMIC_LOAD(&guard_reaper) && ATOMIC_LOAD(&guard_pid) == getpid();
+
+        for (int i = 0; i < LIVE_MAX; i++)
+                kill_child_and_group(ATOMIC_LOAD(&live_pid[i]));
+        /* Wait (a while) for them to end, so nothing writes into a directory
+         * being removed; as the reaper, end whatever comes back to us too. */
+        until = cc_monotonic_us() + 2000000;
+        for (;;) {
+                int left = 0;
+
+                if (reaper) {
+                        pid_t kids[STRAYS_MAX];
+                        long n = list_children(kids, STRAYS_MAX);
+                        pid_t w;
+
+                        for (long i = 0; i < n; i++)
+                                kill_child_and_group(kids[i]);
+                        while ((w = waitpid(-1, NULL, WNOHANG)) > 0)
+                                ;
+                        left = !(w < 0 && errno == ECHILD);
+                } else {
+                        for (int i = 0; i < LIVE_MAX; i++) {
+                                pid_t p = ATOMIC_LOAD(&live_pid[i]);
+
+                                if (p > 1 && waitpid(p, NULL, WNOHANG) == 0)
+                                        left = 1;
+                        }
+                }
+                if (!left || cc_monotonic_us() >= until)
+                        break;
+                nap_ms(5);
+        }
+        for (int i = 0; i < TMPDIRS_MAX; i++) {
+                int two = 2;
+
+                if (ATOMIC_LOAD(&tmp_state[i]) == 2 && ATOMIC_CAS(&tmp_state[i], &two, 1)) {
+                        rm_at(AT_FDCWD, tmp_path[i], 0);
+                        ATOMIC_STORE(&tmp_state[i], 0);
+                }
+        }
+}
+
+void cc_cleanup_all(void)
+{
+        int saved = errno;
+
+        cleanup_now();
+        errno = saved;
+}
+
+static void on_guard_signal(int sig)
+{
+        struct sigaction dfl;
+        sigset_t s;
+
+        if (ATOMIC_LOAD(&guard_pid) == getpid())
+                cleanup_now();
+        /* End the way the signal would have ended the process. */
+        memset(&dfl, 0, sizeof(dfl));
+        dfl.sa_handler = SIG_DFL;
+        sigemptyset(&dfl.sa_mask);
+        sigaction(sig, &dfl, NULL);
+        sigemptyset(&s);
+        sigaddset(&s, sig);
+        sigprocmask(SIG_UNBLOCK, &s, NULL);
+        raise(sig);
+        _exit(128 + sig);
+}
+
+int cc_cleanup_install(cc_error *err)
+{
+        struct sigaction sa, old;
+        size_t i;
+
+        if (ATOMIC_LOAD(&guard_pid) == getpid())
+                return 0;
+#if defined(__linux__)
+        /* Orphans of our children come to us, not to init: so a process
+         * that left its group can still be found and ended. Not fatal when
+         * refused (a kernel before 3.4): the rest still works. */
+        ATOMIC_STORE(&guard_reaper, prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0);
+#endif
+        ATOMIC_STORE(&guard_pid, getpid());
+        memset(&sa, 0, sizeof(sa));
+        sa.sa_handler = on_guard_signal;
+        sigemptyset(&sa.sa_mask);
+        /* One cleanup at a time: the others wait until the first ends us. */
+        for (i = 0; i < CC_ARRAY_LEN(guard_signals); i++)
+                sigaddset(&sa.sa_mask, guard_signals[i]);
+        for (i = 0; i < CC_ARRAY_LEN(guard_signals); i++) {
+                /* A signal ignored by whoever started us (nohup, a background
+                 * job of a shell without job control) stays ignored. */
+                if (sigaction(guard_signals[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+                        continue;
+                if (sigaction(guard_signals[i], &sa, NULL) != 0)
+                        return cc_err_errno(err, errno, "cannot catch signal %d", guard_signals[i]);
+        }
+        if (atexit(cc_cleanup_all) != 0)
+                return cc_err(err, CC_ERR_NOMEM, "cannot register the clean-up at exit");
+        return 0;
+}
+
+/* In the child between fork and exec: only async-signal-safe calls. mask:
+ * the signal mask to give the program (the parent's before the fork). */
+static void child_exec(const cc_spawn_opts *o, char **envp, int out_w, int err_w, int report_w, pid_t parent,
+                       const sigset_t *mask)
+{
+        struct sigaction dfl;
         int e, devnull;
 
-        setpgid(0, 0);
+        /* The parent's clean-up handler is not this process's to run: the
+         * default action, then the mask of before the fork. */
+        memset(&dfl, 0, sizeof(dfl));
+        dfl.sa_handler = SIG_DFL;
+        sigemptyset(&dfl.sa_mask);
+        for (size_t i = 0; i < CC_ARRAY_LEN(guard_signals); i++) {
+                struct sigaction cur;
+
+                if (sigaction(guard_signals[i], NULL, &cur) == 0 && cur.sa_handler == on_guard_signal)
+                        sigaction(guard_signals[i], &dfl, NULL);
+        }
         signal(SIGPIPE, SIG_DFL);
+        sigprocmask(SIG_SETMASK, mask, NULL);
+        setpgid(0, 0);
+#if defined(__linux__)
+        /* SIGKILL when the parent dies, even by SIGKILL (which no handler
+         * sees). It is tied to the thread that forked, which waits in
+         * cc_spawn_run until the child ends. If the parent died before this
+         * line, the child was re-parented already: do not run. */
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0 || getppid() != parent)
+                _exit(127);
+#else
+        (void)parent;
+#endif
         devnull = open("/dev/null", O_RDONLY);
         if (devnull < 0 || dup2(devnull, 0) < 0 || dup2(out_w, 1) < 0 || dup2(err_w, 2) < 0)
                 goto fail;
@@ -128,9 +611,10 @@ int cc_spawn_run(const cc_spawn_opts *o, cc_spawn_result *r, cc_error *err)
         int timeout_ms = o->timeout_ms > 0 ? o->timeout_ms : 30000;
         size_t max = o->max_output ? o->max_output : (size_t)1 << 20;
         int64_t start, deadline, reaped_at = -1;
-        int open_out = 1, open_err = 1, reaped = 0, status = 0, child_errno = 0, rv = -1;
+        int open_out = 1, open_err = 1, reaped = 0, status = 0, child_errno = 0, rv = -1, slot = -1;
         char **envp = NULL;
-        pid_t pid;
+        pid_t pid, parent;
+        sigset_t mask;
         ssize_t got;
 
         memset(r, 0, sizeof(*r));
@@ -147,14 +631,29 @@ int cc_spawn_run(const cc_spawn_opts *o, cc_spawn_result *r, cc_error *err)
                 cc_err_errno(err, errno, "%s: cannot make pipes", o->argv[0]);
                 goto done;
         }
+        slot = live_claim();
+        if (slot < 0) {
+                cc_err(err, CC_ERR_LIMIT, "%s: cannot start: %d child processes are running already", o->argv[0],
+                       LIVE_MAX);
+                goto done;
+        }
+        /* The guard's signals wait until the child is on the list, so the
+         * handler never misses it; the child gets the mask back before exec. */
+        parent = getpid();
+        __atomic_add_fetch(&spawning, 1, __ATOMIC_SEQ_CST);
+        block_guard_signals(&mask);
         start = cc_monotonic_us();
         pid = fork();
+        if (pid == 0)
+                child_exec(o, envp, outp[1], errp[1], rep[1], parent, &mask);
+        if (pid > 0)
+                ATOMIC_STORE(&live_pid[slot], pid);
+        sigprocmask(SIG_SETMASK, &mask, NULL);
+        __atomic_sub_fetch(&spawning, 1, __ATOMIC_SEQ_CST);
         if (pid < 0) {
                 cc_err_errno(err, errno, "%s: cannot start", o->argv[0]);
                 goto done;
         }
-        if (pid == 0)
-                child_exec(o, envp, outp[1], errp[1], rep[1]);
         setpgid(pid, pid); /* also here, so the group exists before any kill */
         close(outp[1]);
         close(errp[1]);
@@ -164,7 +663,8 @@ int cc_spawn_run(const cc_spawn_opts *o, cc_spawn_result *r, cc_error *err)
                 got = read(rep[0], &child_errno, sizeof(child_errno));
         while (got < 0 && errno == EINTR);
         if (got == (ssize_t)sizeof(child_errno)) {
-                waitpid(pid, NULL, 0);
+                while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+                        ;
                 cc_err_errno(err, child_errno, "%s: cannot run", o->argv[0]);
                 goto done;
         }
@@ -175,27 +675,39 @@ int cc_spawn_run(const cc_spawn_opts *o, cc_spawn_result *r, cc_error *err)
                 int64_t now = cc_monotonic_us();
 
                 if (!reaped) {
-                        pid_t w = waitpid(pid, &status, WNOHANG);
+                        siginfo_t si;
 
-                        if (w == pid) {
+                        /* Seen without reaping: the zombie keeps the group's id
+                         * from being reused while what the child left in its
+                         * group is ended. Descendants have nothing to say once
+                         * the child has ended; the output they wrote stays in
+                         * the pipes. */
+                        memset(&si, 0, sizeof(si));
+                        if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == pid) {
+                                kill(-pid, SIGKILL);
+                                while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+                                        ;
                                 reaped = 1;
                                 reaped_at = now;
+                                end_strays();
                         }
                 }
                 if (reaped && !open_out && !open_err)
                         break;
-                /* A grandchild may hold the pipes after the child ended: give it
-                 * a moment, then end the whole group. */
+                /* At the limit, end the whole group. A process outside it may
+                 * still hold the pipes after the child ended (it left the group
+                 * and there is no subreaper to find it): give up on the pipes
+                 * after a moment. */
                 if (now >= deadline || (reaped && now - reaped_at > 500000)) {
-                        if (!reaped)
-                                r->timed_out = 1;
-                        kill(-pid, SIGKILL);
                         if (!reaped) {
+                                r->timed_out = 1;
+                                kill(-pid, SIGKILL);
                                 kill(pid, SIGKILL);
                                 while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
                                         ;
                                 reaped = 1;
                         }
+                        end_strays();
                         break;
                 }
                 if (open_out)
@@ -231,6 +743,8 @@ int cc_spawn_run(const cc_spawn_opts *o, cc_spawn_result *r, cc_error *err)
         }
         rv = 0;
 done:
+        if (slot >= 0)
+                ATOMIC_STORE(&live_pid[slot], 0);
         for (int i = 0; i < 2; i++) {
                 if (outp[i] >= 0)
                         close(outp[i]);
@@ -265,10 +779,30 @@ char *cc_make_temp_dir(const char *prefix, cc_error *err)
         tmpl = cc_asprintf(err, "%s/%s-XXXXXX", tmp, prefix ? prefix : "cudnnctl");
         if (tmpl == NULL)
                 return NULL;
-        if (mkdtemp(tmpl) == NULL) {
-                cc_err_errno(err, errno, "%s: cannot make a temporary directory", tmpl);
-                free(tmpl);
-                return NULL;
+        {
+                sigset_t mask;
+                int e = 0, recorded = 0;
+
+                /* Made and on the list with no signal in between. */
+                block_guard_signals(&mask);
+                if (mkdtemp(tmpl) == NULL)
+                        e = errno;
+                else if (tmp_record(tmpl) == 0)
+                        recorded = 1;
+                else
+                        rmdir(tmpl);
+                sigprocmask(SIG_SETMASK, &mask, NULL);
+                if (e != 0) {
+                        cc_err_errno(err, e, "%s: cannot make a temporary directory", tmpl);
+                        free(tmpl);
+                        return NULL;
+                }
+                if (!recorded) {
+                        cc_err(err, CC_ERR_LIMIT, "%s: cannot make a temporary directory: %d are in use already", tmpl,
+                               TMPDIRS_MAX);
+                        free(tmpl);
+                        return NULL;
+                }
         }
         return tmpl;
 }
@@ -312,7 +846,10 @@ static int remove_at(const char *path, int depth, cc_error *err)
 
 int cc_remove_tree(const char *path, cc_error *err)
 {
-        return remove_at(path, 0, err);
+        if (remove_at(path, 0, err) < 0)
+                return -1;
+        tmp_forget(path); /* no longer for the clean-up at exit */
+        return 0;
 }
 
 int cc_write_file(const char *path, const void *data, size_t len, int executable, cc_error *err)

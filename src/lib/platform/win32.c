@@ -8,9 +8,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A mapped file cannot shrink on Windows: SetEndOfFile on a file with a
+ * mapped view fails (ERROR_USER_MAPPED_FILE), so there is no SIGBUS to guard
+ * against as on POSIX. But the file is opened with FILE_SHARE_WRITE (so that
+ * reading never blocks an installer) and can be rewritten in place: the size
+ * and last write time are kept to tell cc_map_changed. */
 struct win_map {
         HANDLE file;
         HANDLE mapping;
+        uint64_t size;
+        FILETIME written;
 };
 
 /* UTF-8 to a new wide string (caller frees), or NULL with err set. */
@@ -80,9 +87,13 @@ int cc_map_file(const char *path, size_t max_size, cc_map *out, cc_error *err)
         {
                 BY_HANDLE_FILE_INFORMATION info;
 
-                if (GetFileInformationByHandle(f, &info) && (info.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY)) {
-                        CloseHandle(f);
-                        return cc_err(err, CC_ERR_IO, "%s: is a directory", path);
+                if (GetFileInformationByHandle(f, &info)) {
+                        if (info.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) {
+                                CloseHandle(f);
+                                return cc_err(err, CC_ERR_IO, "%s: is a directory", path);
+                        }
+                        out->dev = info.dwVolumeSerialNumber;
+                        out->ino = ((uint64_t)info.nFileIndexHigh << 32) | info.nFileIndexLow;
                 }
         }
         if (!GetFileSizeEx(f, &sz)) {
@@ -106,6 +117,9 @@ int cc_map_file(const char *path, size_t max_size, cc_map *out, cc_error *err)
                 return -1;
         }
         wm->file = f;
+        wm->size = (uint64_t)sz.QuadPart;
+        if (!GetFileTime(f, NULL, NULL, &wm->written))
+                memset(&wm->written, 0, sizeof(wm->written));
         wm->mapping = CreateFileMappingW(f, NULL, PAGE_READONLY, 0, 0, NULL);
         if (wm->mapping == NULL) {
                 DWORD e = GetLastError();
@@ -127,6 +141,20 @@ int cc_map_file(const char *path, size_t max_size, cc_map *out, cc_error *err)
         out->size = (size_t)sz.QuadPart;
         out->priv_ = wm;
         return 0;
+}
+
+int cc_map_changed(const cc_map *m)
+{
+        const struct win_map *wm;
+        LARGE_INTEGER sz;
+        FILETIME t;
+
+        if (m == NULL || m->priv_ == NULL)
+                return 0;
+        wm = m->priv_;
+        if (!GetFileSizeEx(wm->file, &sz) || !GetFileTime(wm->file, NULL, NULL, &t))
+                return 1;
+        return (uint64_t)sz.QuadPart != wm->size || CompareFileTime(&t, &wm->written) != 0;
 }
 
 void cc_unmap(cc_map *m)
@@ -197,15 +225,14 @@ char *cc_readlink(const char *path, cc_error *err)
         return NULL;
 }
 
-int cc_list_dir(const char *path, size_t max_entries, cc_strv *out, cc_error *err)
+int cc_list_dir_some(const char *path, size_t max_entries, cc_strv *out, int *more, cc_error *err)
 {
         WIN32_FIND_DATAW fd;
         HANDLE h;
         char *pattern;
         wchar_t *w;
 
-        if (max_entries == 0)
-                max_entries = 100000;
+        *more = 0;
         pattern = cc_path_join(path, "*", err);
         if (pattern == NULL)
                 return -1;
@@ -228,9 +255,8 @@ int cc_list_dir(const char *path, size_t max_entries, cc_strv *out, cc_error *er
                 if (wcscmp(fd.cFileName, L".") == 0 || wcscmp(fd.cFileName, L"..") == 0)
                         continue;
                 if (out->n >= max_entries) {
-                        FindClose(h);
-                        cc_strv_free(out);
-                        return cc_err(err, CC_ERR_LIMIT, "%s: more than %zu entries", path, max_entries);
+                        *more = 1;
+                        break;
                 }
                 name = cc_win_from_wide(fd.cFileName, err);
                 if (cc_strv_take(out, name, err) < 0) {

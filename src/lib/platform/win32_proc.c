@@ -354,6 +354,145 @@ static int64_t now_ms(void)
         return cc_monotonic_us() / 1000;
 }
 
+/* ---- what the process leaves behind ------------------------------------------
+ * Each child runs in a job object with KILL_ON_JOB_CLOSE and without
+ * JOB_OBJECT_LIMIT_BREAKAWAY_OK, so whatever it starts is in the job too
+ * (CREATE_BREAKAWAY_FROM_JOB is refused), and the job ends with our last
+ * handle to it: cc_spawn_run closes it on every path, and the kernel closes
+ * it when this process ends in any way, TerminateProcess included. The
+ * temporary directories need code to run: with cc_cleanup_install, at
+ * exit() and from a console control handler (Ctrl+C, Ctrl+Break, closing the
+ * console, log-off, shut-down), which ends the jobs on the list first (a
+ * file in use cannot be deleted), removes the directories and then lets the
+ * default handler end the process. The handler runs on a thread of its own,
+ * so the lists are guarded by a lock; a job leaves the list before its
+ * handle is closed. */
+
+#define LIVE_MAX 64    /* jobs alive at once */
+#define TMPDIRS_MAX 16 /* temporary directories alive at once */
+
+static SRWLOCK guard_lock = SRWLOCK_INIT;
+static HANDLE live_job[LIVE_MAX];
+static char *tmp_dirs[TMPDIRS_MAX];
+static LONG guard_on;
+
+static int job_record(HANDLE job)
+{
+        int i, slot = -1;
+
+        AcquireSRWLockExclusive(&guard_lock);
+        for (i = 0; i < LIVE_MAX && slot < 0; i++)
+                if (live_job[i] == NULL) {
+                        live_job[i] = job;
+                        slot = i;
+                }
+        ReleaseSRWLockExclusive(&guard_lock);
+        return slot;
+}
+
+static void job_forget(int slot)
+{
+        if (slot < 0)
+                return;
+        AcquireSRWLockExclusive(&guard_lock);
+        live_job[slot] = NULL;
+        ReleaseSRWLockExclusive(&guard_lock);
+}
+
+/* path is copied; -1 when the list is full. */
+static int tmp_record(const char *path)
+{
+        char *copy = malloc(strlen(path) + 1);
+        int i, rv = -1;
+
+        if (copy == NULL)
+                return -1;
+        memcpy(copy, path, strlen(path) + 1);
+        AcquireSRWLockExclusive(&guard_lock);
+        for (i = 0; i < TMPDIRS_MAX && rv < 0; i++)
+                if (tmp_dirs[i] == NULL) {
+                        tmp_dirs[i] = copy;
+                        rv = 0;
+                }
+        ReleaseSRWLockExclusive(&guard_lock);
+        if (rv < 0)
+                free(copy);
+        return rv;
+}
+
+static void tmp_forget(const char *path)
+{
+        char *gone = NULL;
+        int i;
+
+        AcquireSRWLockExclusive(&guard_lock);
+        for (i = 0; i < TMPDIRS_MAX && gone == NULL; i++)
+                if (tmp_dirs[i] != NULL && strcmp(tmp_dirs[i], path) == 0) {
+                        gone = tmp_dirs[i];
+                        tmp_dirs[i] = NULL;
+                }
+        ReleaseSRWLockExclusive(&guard_lock);
+        free(gone);
+}
+
+void cc_cleanup_all(void)
+{
+        char *dirs[TMPDIRS_MAX];
+        int i, n = 0;
+        ULONGLONG until = GetTickCount64() + 2000;
+
+        AcquireSRWLockExclusive(&guard_lock);
+        for (i = 0; i < LIVE_MAX; i++)
+                if (live_job[i] != NULL)
+                        TerminateJobObject(live_job[i], CC_KILL_CODE);
+        /* Until their processes are gone (a file in use cannot be removed),
+         * for a while. */
+        for (i = 0; i < LIVE_MAX; i++) {
+                JOBOBJECT_BASIC_ACCOUNTING_INFORMATION ai;
+
+                while (live_job[i] != NULL && GetTickCount64() < until &&
+                       QueryInformationJobObject(live_job[i], JobObjectBasicAccountingInformation, &ai, sizeof(ai),
+                                                 NULL) &&
+                       ai.ActiveProcesses > 0)
+                        Sleep(10);
+        }
+        for (i = 0; i < TMPDIRS_MAX; i++)
+                if (tmp_dirs[i] != NULL) {
+                        dirs[n++] = tmp_dirs[i];
+                        tmp_dirs[i] = NULL;
+                }
+        ReleaseSRWLockExclusive(&guard_lock);
+        for (i = 0; i < n; i++) {
+                cc_error ignored = {0};
+
+                (void)cc_remove_tree(dirs[i], &ignored);
+                free(dirs[i]);
+        }
+}
+
+static BOOL WINAPI on_console_event(DWORD event)
+{
+        (void)event;
+        cc_cleanup_all();
+        return FALSE; /* the next handler (the default one) ends the process */
+}
+
+static void cleanup_at_exit(void)
+{
+        cc_cleanup_all();
+}
+
+int cc_cleanup_install(cc_error *err)
+{
+        if (InterlockedExchange(&guard_on, 1) != 0)
+                return 0;
+        if (!SetConsoleCtrlHandler(on_console_event, TRUE))
+                return cc_win_err(err, GetLastError(), "cannot install", "the console control handler");
+        if (atexit(cleanup_at_exit) != 0)
+                return cc_err(err, CC_ERR_NOMEM, "cannot register the clean-up at exit");
+        return 0;
+}
+
 /* ---- cc_spawn_run ---------------------------------------------------------- */
 
 int cc_spawn_run(const cc_spawn_opts *o, cc_spawn_result *r, cc_error *err)
@@ -368,7 +507,7 @@ int cc_spawn_run(const cc_spawn_opts *o, cc_spawn_result *r, cc_error *err)
         HANDLE inherit[3];
         SIZE_T attr_size = 0;
         int64_t start, deadline, drain_until = 0;
-        int timeout_ms, proc_done = 0, killed = 0, rv = -1, i;
+        int timeout_ms, proc_done = 0, killed = 0, rv = -1, i, slot = -1;
         UINT old_mode;
         BOOL ok;
 
@@ -427,6 +566,11 @@ int cc_spawn_run(const cc_spawn_opts *o, cc_spawn_result *r, cc_error *err)
                         CloseHandle(job);
                         job = NULL;
                 }
+        }
+        if (job != NULL && (slot = job_record(job)) < 0) {
+                cc_err(err, CC_ERR_LIMIT, "%s: cannot start: %d child processes are running already", o->argv[0],
+                       LIVE_MAX);
+                goto fail;
         }
 
         /* Only these three handles are inherited, whatever else is
@@ -544,9 +688,17 @@ int cc_spawn_run(const cc_spawn_opts *o, cc_spawn_result *r, cc_error *err)
                                 break;
                         continue;
                 }
-                if (ws[w - WAIT_OBJECT_0] == NULL)
+                if (ws[w - WAIT_OBJECT_0] == NULL) {
                         proc_done = 1;
-                else
+                        /* What it started has nothing to say once it ended:
+                         * end it now rather than wait for the pipes until the
+                         * limit; read what is buffered for a moment. */
+                        if (job != NULL && !killed) {
+                                TerminateJobObject(job, CC_KILL_CODE);
+                                killed = 1;
+                                drain_until = now_ms() + CC_DRAIN_MS;
+                        }
+                } else
                         stream_complete(ws[w - WAIT_OBJECT_0]);
         }
         stream_cancel(&st[0]);
@@ -576,6 +728,7 @@ fail:
                 CloseHandle(pi.hThread);
         if (pi.hProcess)
                 CloseHandle(pi.hProcess);
+        job_forget(slot);
         if (job != NULL)
                 CloseHandle(job); /* kills whatever the child left running */
         if (attrs != NULL) {
@@ -696,6 +849,13 @@ char *cc_make_temp_dir(const char *prefix, cc_error *err)
                 if (path == NULL || (w = cc_win_to_wide(path, err)) == NULL)
                         break;
                 if (CreateDirectoryW(w, NULL)) {
+                        if (tmp_record(path) < 0) {
+                                RemoveDirectoryW(w);
+                                cc_err(err, CC_ERR_LIMIT,
+                                       "%s: cannot make a temporary directory: %d are in use already", path,
+                                       TMPDIRS_MAX);
+                                break;
+                        }
                         free(w);
                         free(base);
                         return path;
@@ -814,6 +974,8 @@ int cc_remove_tree(const char *path, cc_error *err)
         }
         rv = remove_wide(buf, cap, 0, path, err);
         free(buf);
+        if (rv == 0)
+                tmp_forget(path); /* no longer for the clean-up at exit */
         return rv;
 }
 

@@ -633,6 +633,8 @@ static int probe_cudnn(int argc, char **argv)
 int cc_probe_child(int argc, char **argv)
 {
         cc_error err = {0};
+        cc_value *done;
+        int rc = 2;
 
         if (argc < 1)
                 return 2;
@@ -640,10 +642,20 @@ int cc_probe_child(int argc, char **argv)
         if (chan == NULL)
                 return 3;
         if (strcmp(argv[0], "driver") == 0)
-                return probe_driver();
-        if (strcmp(argv[0], "cudart") == 0)
-                return probe_cudart(argc, argv);
-        if (strcmp(argv[0], "cudnn") == 0)
-                return probe_cudnn(argc, argv);
-        return 2;
+                rc = probe_driver();
+        else if (strcmp(argv[0], "cudart") == 0)
+                rc = probe_cudart(argc, argv);
+        else if (strcmp(argv[0], "cudnn") == 0)
+                rc = probe_cudnn(argc, argv);
+        /* The report is complete: the last line. A library that ended the
+         * process (exit(0) in a constructor) or closed our descriptor never
+         * lets this through, and the parent then fails the probe whatever
+         * the exit status says. */
+        done = cc_v_object(&err);
+        if (done != NULL && cc_v_set_str(done, "t", "done", &err) == 0)
+                emit(done);
+        else
+                cc_v_free(done);
+        /* A report that could not be written is not a success either. */
+        return rc == 0 && ferror(chan) ? 3 : rc;
 }

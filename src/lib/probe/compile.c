@@ -500,18 +500,29 @@ fail:
 static int spawn(ctx *c, const cc_strv *argv, const char *const *env_set, size_t nenv, cc_spawn_result *r, char **why,
                  cc_error *err)
 {
+        static const char *const tmpvars[] = {"TMPDIR", "TMP", "TEMP"};
         cc_spawn_opts so = {0};
         const char **a = strv_argv(argv, err);
+        cc_strv env = {0};
         cc_error e = {0};
+        size_t i;
         int rv = -1;
 
         *why = NULL;
         memset(r, 0, sizeof(*r));
         if (a == NULL)
                 return -1;
+        for (i = 0; i < nenv; i++)
+                TRY(cc_strv_push(&env, env_set[i], err));
+        /* The compiler's own temporary files (gcc's cc*.s, cc*.o) and the
+         * program's go into our private directory, and so go with it: a
+         * compiler killed at the time limit, or with this process, leaves them
+         * behind in the system's temporary directory otherwise. */
+        for (i = 0; c->tmp != NULL && i < CC_ARRAY_LEN(tmpvars); i++)
+                TRY(cc_strv_pushf(&env, 0, err, "%s=%s", tmpvars[i], c->tmp));
         so.argv = a;
-        so.env_set = env_set;
-        so.nenv_set = nenv;
+        so.env_set = (const char *const *)env.v;
+        so.nenv_set = env.n;
         so.cwd = c->tmp;
         so.timeout_ms = c->timeout_ms;
         so.max_output = CHILD_MAX_OUTPUT;
@@ -526,6 +537,7 @@ static int spawn(ctx *c, const cc_strv *argv, const char *const *env_set, size_t
         rv = 1;
 fail:
         free(a);
+        cc_strv_free(&env);
         return rv;
 }
 

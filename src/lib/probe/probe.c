@@ -9,7 +9,7 @@
 #include "../platform/platform.h"
 
 /* One protocol line into the result. Unknown or malformed lines are counted. */
-static int take_line(cc_value *facts, cc_value *gpu, char **open_step, const char *line, size_t n, int *bad,
+static int take_line(cc_value *facts, cc_value *gpu, char **open_step, const char *line, size_t n, int *bad, int *done,
                      cc_error *err)
 {
         cc_error perr = {0};
@@ -17,12 +17,16 @@ static int take_line(cc_value *facts, cc_value *gpu, char **open_step, const cha
         const char *t;
         int rv = 0;
 
+        *done = 0;
         if (cc_json_parse(line, n, 16, &o, &perr) < 0 || cc_v_type(o) != CUDNNCTL_OBJECT) {
                 cc_v_free(o);
                 (*bad)++;
                 return 0;
         }
         t = cc_v_get_str(o, "t");
+        /* "done" counts only as the last line: anything after it means the
+         * report went on (or another writer spoke), so it was not the end. */
+        *done = t != NULL && strcmp(t, "done") == 0 && cc_v_len(o) == 1;
         if (t == NULL) {
                 (*bad)++;
         } else if (strcmp(t, "begin") == 0 && cc_v_get_str(o, "step") != NULL) {
@@ -63,6 +67,8 @@ static int take_line(cc_value *facts, cc_value *gpu, char **open_step, const cha
         } else if (strcmp(t, "gpu") == 0 && cc_v_get(o, "v") != NULL) {
                 if (cc_v_push(gpu, cc_v_take(o, "v"), err) < 0)
                         rv = -1;
+        } else if (strcmp(t, "done") == 0) {
+                /* the end of the report */
         } else {
                 (*bad)++;
         }
@@ -96,7 +102,7 @@ cc_value *cc_probe_run(const cc_probe_ctl *c, const char *const *args, size_t na
         char *self = NULL, *open_step = NULL, *how = NULL;
         cc_value *res = NULL, *facts = NULL, *gpu = NULL;
         size_t i, pos = 0;
-        int bad = 0, ok = 0;
+        int bad = 0, ok = 0, complete = 0;
 
         memset(&sr, 0, sizeof(sr));
         if (c->argv != NULL) {
@@ -140,16 +146,30 @@ cc_value *cc_probe_run(const cc_probe_ctl *c, const char *const *args, size_t na
 
                 if (nl == NULL) {
                         bad++;
+                        complete = 0;
                         break;
                 }
                 if (take_line(facts, gpu, &open_step, sr.out.data + pos, (size_t)(nl - (sr.out.data + pos)), &bad,
-                              err) < 0)
+                              &complete, err) < 0)
                         goto done;
                 pos = (size_t)(nl - sr.out.data) + 1;
         }
+        /* Lines past the cap were lost: the last one seen is not the last. */
+        if (sr.out_total > sr.out.len)
+                complete = 0;
         how = cc_spawn_describe(&sr, err);
         if (how == NULL)
                 goto done;
+        /* Ended with a status but without the end of its report: say so, or
+         * "exited with status 0" reads like a success. */
+        if (!complete && !sr.timed_out && !cc_spawn_crashed(&sr)) {
+                char *cut = cc_asprintf(err, "%s before its report was complete", how);
+
+                if (cut == NULL)
+                        goto done;
+                free(how);
+                how = cut;
+        }
         cc_v_set_bool(res, "ran", 1, err);
         cc_v_set_str(res, "how", how, err);
         if (sr.exited)
@@ -162,9 +182,10 @@ cc_value *cc_probe_run(const cc_probe_ctl *c, const char *const *args, size_t na
                 cc_v_set_null(res, "signal", err);
         cc_v_set_bool(res, "crashed", cc_spawn_crashed(&sr), err);
         cc_v_set_bool(res, "timed_out", sr.timed_out, err);
+        cc_v_set_bool(res, "complete", complete, err);
         cc_v_set_int(res, "wall_ms", sr.wall_ms, err);
-        /* A step that began and never ended: where the child crashed or hung.
-         * After a clean exit an open step cannot happen; say it anyway. */
+        /* A step that began and never ended: where the child crashed, hung
+         * or ended the process (a library's exit(0) leaves the step open). */
         cc_v_set_str(res, "died_in", open_step, err);
         cc_v_set(res, "facts", facts, err);
         facts = NULL;
@@ -191,4 +212,14 @@ done:
         free(open_step);
         free(how);
         return res;
+}
+
+int cudnnctl_cleanup_install(cudnnctl_error *err)
+{
+        return cc_cleanup_install(err);
+}
+
+void cudnnctl_cleanup(void)
+{
+        cc_cleanup_all();
 }

@@ -10,6 +10,11 @@
  *   {"t":"end","step":S}         it returned
  *   {"t":"fact","k":KEY,"v":V}   a fact (later facts with the same key replace)
  *   {"t":"gpu","v":OBJ}          one GPU work result (gpuwork.h)
+ *   {"t":"done"}                 the report is complete: always the last line
+ * A child whose last line is not "done" did not finish its report, whatever
+ * its exit status says (a library that calls exit(0) in its constructor, or
+ * closes every file descriptor): the result says complete false and the
+ * probe failed. The framework probe (fwprobe.py) ends its report the same way.
  */
 #ifndef CC_PROBE_PROBE_H
 #define CC_PROBE_PROBE_H
@@ -46,6 +51,9 @@ typedef struct cc_probe_ctl {
  *   ran        true when the child started
  *   how        cc_spawn_describe's line ("exited with status 0", "killed by signal 11 (SIGSEGV)")
  *   exit, signal, crashed, timed_out, wall_ms
+ *   complete   true when the child's last line was {"t":"done"}; when not,
+ *              and the child neither crashed nor timed out, how says
+ *              "exited with status N before its report was complete"
  *   died_in    the step that began and never ended, when the child did not finish
  *   facts      {KEY: V...} from the fact lines
  *   gpu        [results...] from the gpu lines

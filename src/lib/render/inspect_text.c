@@ -44,6 +44,21 @@ static int field_list(struct cc_text *o, int ind, const char *label, const cc_va
         return cc_buf_putc(o->b, '\n', o->err);
 }
 
+/* Every exported name, one a line (only with --symbols: the facts carry
+ * "exports" then). */
+static int all_exports(struct cc_text *o, int ind, const cc_value *arr)
+{
+        size_t i;
+
+        for (i = 0; i < cc_v_len(arr); i++) {
+                if (cc_buf_printf(o->b, o->err, "%*s", ind + 11, "") < 0 ||
+                    cc_text_put(o, cc_v_getstr(cc_v_at(arr, i)) ? cc_v_getstr(cc_v_at(arr, i)) : "?") < 0 ||
+                    cc_buf_putc(o->b, '\n', o->err) < 0)
+                        return -1;
+        }
+        return 0;
+}
+
 static int versions(struct cc_text *o, int ind, const cc_value *vers, int with_file)
 {
         size_t i;
@@ -131,6 +146,7 @@ static int elf_text(struct cc_text *o, int ind, const cc_value *f)
                 TRY(field(o, ind, "flags", "NODEFLIB (default directories are not searched)"));
         snprintf(line, sizeof(line), "%lld dynamic symbols", (long long)cc_v_getint(cc_v_get(e, "exports_count")));
         TRY(field(o, ind, "exports", line));
+        TRY(all_exports(o, ind, cc_v_get(e, "exports")));
         if (c != NULL)
                 TRY(field_list(o, ind, "cuDNN API", cc_v_get(c, "entry_points"), "(no entry points)"));
         return 0;
@@ -156,6 +172,7 @@ static int pe_text(struct cc_text *o, int ind, const cc_value *f)
                 TRY(field_list(o, ind, "delay-load", cc_v_get(p, "delay_imports"), "(none)"));
         snprintf(line, sizeof(line), "%lld names", (long long)cc_v_getint(cc_v_get(p, "exports_count")));
         TRY(field(o, ind, "exports", line));
+        TRY(all_exports(o, ind, cc_v_get(p, "exports")));
         if (c != NULL)
                 TRY(field_list(o, ind, "cuDNN API", cc_v_get(c, "entry_points"), "(no entry points)"));
         vi = cc_v_get(p, "version_info");
@@ -273,6 +290,12 @@ static int other_text(struct cc_text *o, int ind, const cc_value *f)
                 TRY(field(o, ind, "format", line));
                 if (cc_v_get_str(a, "top_dir"))
                         TRY(field(o, ind, "top dir", cc_v_get_str(a, "top_dir")));
+                if (cc_v_getbool(cc_v_get(a, "truncated")) && cc_v_get_str(a, "truncated_reason") != NULL) {
+                        TRY(cc_buf_printf(o->b, o->err, "%*s%s%-10s%s ", ind, "", cc_text_sgr(o, CC_SGR_YELLOW),
+                                          "incomplete", cc_text_sgr(o, CC_SGR_OFF)));
+                        TRY(cc_text_put(o, cc_v_get_str(a, "truncated_reason")));
+                        TRY(cc_buf_putc(o->b, '\n', o->err));
+                }
                 for (i = 0; i < cc_v_len(un); i++) {
                         const cc_value *u = cc_v_at(un, i);
                         const char *s = cc_v_getstr(u) ? cc_v_getstr(u) : cc_v_get_str(u, "path");
@@ -327,7 +350,22 @@ static int dir_text(struct cc_text *o, int ind, const cc_value *f)
                  (long long)cc_v_getint(cc_v_get(counts, "import_libraries")),
                  (long long)cc_v_getint(cc_v_get(counts, "static_libraries")),
                  (long long)cc_v_getint(cc_v_get(counts, "symlinks")));
-        TRY(field(o, ind, "cuDNN", cc_v_len(files) ? line : "no cuDNN files found"));
+        TRY(field(o, ind, "cuDNN",
+                  cc_v_len(files)                          ? line
+                  : cc_v_getbool(cc_v_get(d, "truncated")) ? "no cuDNN files found in the part read"
+                                                           : "no cuDNN files found"));
+        if (cc_v_get_str(d, "truncated_reason") != NULL) {
+                TRY(cc_buf_printf(o->b, o->err, "%*s%sincomplete%s ", ind, "", cc_text_sgr(o, CC_SGR_YELLOW),
+                                  cc_text_sgr(o, CC_SGR_OFF)));
+                TRY(cc_text_put(o, cc_v_get_str(d, "truncated_reason")));
+                TRY(cc_buf_putc(o->b, '\n', o->err));
+        }
+        if (cc_v_getint(cc_v_get(d, "not_entered_depth")) > 0) {
+                snprintf(line, sizeof(line), "%lld directories more than %lld levels down were not entered",
+                         (long long)cc_v_getint(cc_v_get(d, "not_entered_depth")),
+                         (long long)cc_v_getint(cc_v_get(d, "max_depth")));
+                TRY(field(o, ind, "depth", line));
+        }
         TRY(versions(o, ind, cc_v_get(d, "versions"), 1));
         for (i = 0; i < cc_v_len(skipped); i++) {
                 const cc_value *s = cc_v_at(skipped, i);
@@ -367,6 +405,8 @@ static int one(struct cc_text *o, const cc_value *f, int ind, int in_dir)
                 TRY(cc_text_put(o, error));
                 TRY(cc_buf_putc(o->b, '\n', o->err));
         }
+        if (cc_v_get_str(f, "same_file_as") != NULL)
+                TRY(field(o, ind, "same file", cc_v_get_str(f, "same_file_as")));
         TRY(file_name(o, ind, f));
         if (kind != NULL && strcmp(kind, "symlink") == 0 && in_dir)
                 return 0;

@@ -11,29 +11,7 @@ const char *cc_text_sgr(const struct cc_text *t, const char *code)
 
 int cc_text_put(struct cc_text *t, const char *s)
 {
-        const unsigned char *p = (const unsigned char *)(s ? s : "(none)");
-
-        while (*p) {
-                if (*p >= 0x80) {
-                        size_t len = (*p >= 0xF0) ? 4 : (*p >= 0xE0) ? 3 : (*p >= 0xC0) ? 2 : 1;
-
-                        if (len > 1 && strlen((const char *)p) >= len && cc_utf8_valid((const char *)p, len)) {
-                                if (cc_buf_append(t->b, p, len, t->err) < 0)
-                                        return -1;
-                                p += len;
-                                continue;
-                        }
-                        if (cc_buf_printf(t->b, t->err, "\\x%02x", *p) < 0)
-                                return -1;
-                } else if (*p < 0x20 || *p == 0x7F) {
-                        if (cc_buf_printf(t->b, t->err, "\\x%02x", *p) < 0)
-                                return -1;
-                } else if (cc_buf_append(t->b, p, 1, t->err) < 0) {
-                        return -1;
-                }
-                p++;
-        }
-        return 0;
+        return cc_buf_put_escaped(t->b, s ? s : "(none)", t->err);
 }
 
 int cc_text_printf(struct cc_text *t, const char *fmt, ...)

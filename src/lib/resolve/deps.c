@@ -39,6 +39,7 @@ struct dnode {
         cc_value *edges;
         int expanded;
         int preload;      /* LD_PRELOAD / /etc/ld.so.preload */
+        int program;      /* Linux: the main program (its $ORIGIN: cc_lnx_program_origin) */
         int standard;     /* Windows: loaded by a plain LoadLibrary (a run-time load), so its own imports
                              are searched in the standard order whatever the top-level mode */
         size_t load_root; /* Windows: the DLL whose directory is the DLL load directory for this node's
@@ -388,7 +389,8 @@ static int read_node(struct walk *w, struct dnode *d, cc_error *err)
                         goto done;
                 }
                 d->obj.path = cc_strdup(err, d->path);
-                d->obj.origin = cc_tree_dirname(w->m->tree, d->path, err);
+                d->obj.origin = d->program ? cc_lnx_program_origin(w->m->tree, d->path, err)
+                                           : cc_tree_dirname(w->m->tree, d->path, err);
                 d->obj.rpath = e->rpath ? cc_strdup(err, e->rpath) : NULL;
                 d->obj.runpath = e->runpath ? cc_strdup(err, e->runpath) : NULL;
                 d->obj.nodeflib = (e->flags_1 & CC_DF_1_NODEFLIB) != 0;
@@ -452,6 +454,15 @@ static int read_node(struct walk *w, struct dnode *d, cc_error *err)
                         goto done;
                 }
                 cc_pe_free(pe);
+        }
+        if (cc_map_changed(&mp)) {
+                /* truncated or rewritten while read: nothing read from it is kept */
+                cc_strv_free(&d->needed);
+                cc_strv_free(&d->delay);
+                cc_strv_free(&d->runtime);
+                d->error = cc_asprintf(err, "%s: changed while read", d->path);
+                rv = d->error ? 0 : -1;
+                goto done;
         }
         rv = 0;
 done:
@@ -1038,6 +1049,7 @@ int cudnnctl_deps(cudnnctl_machine *m, const char *target, const cudnnctl_deps_o
         struct walk w;
         cc_value *doc = NULL, *nodes = NULL, *sum = NULL;
         char *root_path = NULL;
+        int root_program = 0; /* the target is a program (an interpreter named; an EXE) */
         cc_resolution rr;
         int rv = -1, is_path;
         size_t i;
@@ -1079,6 +1091,7 @@ int cudnnctl_deps(cudnnctl_machine *m, const char *target, const cudnnctl_deps_o
                         goto done;
                 }
         }
+        root_program = root_path != NULL && cc_is_program(m, root_path);
         if (m->system == CC_SYS_LINUX) {
                 if (cc_lnx_ctx_open(m, root_path, &w.lc, err) < 0) {
                         /* a library, not a program: the loader of a plain program */
@@ -1098,7 +1111,7 @@ int cudnnctl_deps(cudnnctl_machine *m, const char *target, const cudnnctl_deps_o
                                         goto done;
                 }
         } else {
-                const char *app = root_path && cc_is_program(m, root_path) ? root_path : NULL;
+                const char *app = root_program ? root_path : NULL;
 
                 if (cc_win_ctx_open(m, app, &opts->resolve, &w.wc, err) < 0)
                         goto done;
@@ -1151,6 +1164,7 @@ int cudnnctl_deps(cudnnctl_machine *m, const char *target, const cudnnctl_deps_o
         if (cc_v_set_str(doc, "target_status", "found", err) < 0 || add_node(&w, root_path, 0, (size_t)-1, err) == NULL)
                 goto done;
         w.nodes[0].realpath = cc_tree_canonical(m->tree, root_path, err);
+        w.nodes[0].program = root_program;
         if (w.nodes[0].realpath == NULL || add_name(&w, &w.nodes[0], root_path, err) < 0 ||
             (rr.name && add_name(&w, &w.nodes[0], rr.name, err) < 0))
                 goto done;

@@ -190,8 +190,24 @@ static int check_candidate(cc_lnx_ctx *c, const char *vpath, char *detail, size_
                         verdict = HDR_FAIL;
                 }
         }
+        if (cc_map_changed(&mp)) {
+                /* truncated or rewritten while read (an upgrade in progress) */
+                snprintf(detail, dsize, "changed while read: not judged");
+                verdict = HDR_ERROR;
+        }
         cc_unmap(&mp);
         return verdict;
+}
+
+char *cc_lnx_program_origin(cc_tree *t, const char *vpath, cc_error *err)
+{
+        char *canon = cc_tree_canonical(t, vpath, err), *dir;
+
+        if (canon == NULL)
+                return NULL;
+        dir = cc_tree_dirname(t, canon, err);
+        free(canon);
+        return dir;
 }
 
 void cc_lnx_obj_free(cc_lnx_obj *o)
@@ -224,6 +240,10 @@ int cc_lnx_obj_load(cc_lnx_ctx *c, const char *path, cc_lnx_obj *out, cc_strv *n
         if (cc_elf_parse_opts(mp.data, mp.size, CC_ELF_NO_SYMBOLS, &e, err) < 0) {
                 cc_unmap(&mp);
                 cc_err_prefix(err, "%s", abs);
+                goto done;
+        }
+        if (cc_map_check(&mp, abs, err) < 0) {
+                cc_unmap(&mp);
                 goto done;
         }
         cc_unmap(&mp);
@@ -382,6 +402,10 @@ static int read_program(cc_lnx_ctx *c, const char *exe, cc_error *err)
         if (cc_tree_map(c->m->tree, abs, MAX_OBJ_SIZE, &mp, &merr) == 0) {
                 if (cc_elf_parse_opts(mp.data, mp.size, CC_ELF_NO_SYMBOLS, &e, &merr) < 0)
                         e = NULL;
+                if (e != NULL && cc_map_check(&mp, abs, &merr) < 0) {
+                        cc_elf_free(e);
+                        e = NULL;
+                }
                 cc_unmap(&mp);
         }
         if (e == NULL) {
@@ -448,6 +472,10 @@ static int read_loader(cc_lnx_ctx *c, cc_error *err)
         }
         if (c->interp != NULL && cc_tree_map(c->m->tree, c->interp, (size_t)64 << 20, &mp, &merr) == 0) {
                 found = find_sysdirs(mp.data, mp.size, &c->sysdirs, err);
+                if (found > 0 && cc_map_check(&mp, c->interp, &merr) < 0) {
+                        cc_strv_free(&c->sysdirs);
+                        found = 0;
+                }
                 cc_unmap(&mp);
                 if (found < 0)
                         return -1;
@@ -492,11 +520,15 @@ static int read_loader(cc_lnx_ctx *c, cc_error *err)
                         return -1;
                 if (cc_tree_map(c->m->tree, p, (size_t)64 << 20, &mp, &merr) == 0) {
                         if (find_glibc_version(mp.data, mp.size, &c->glibc_minor, buf, sizeof(buf))) {
-                                c->glibc = cc_strdup(err, buf);
-                                if (c->glibc == NULL) {
-                                        cc_unmap(&mp);
-                                        free(p);
-                                        return -1;
+                                if (cc_map_changed(&mp)) {
+                                        c->glibc_minor = -1; /* read from a file that changed meanwhile */
+                                } else {
+                                        c->glibc = cc_strdup(err, buf);
+                                        if (c->glibc == NULL) {
+                                                cc_unmap(&mp);
+                                                free(p);
+                                                return -1;
+                                        }
                                 }
                         }
                         cc_unmap(&mp);
@@ -715,7 +747,9 @@ static int read_cache(cc_lnx_ctx *c, cc_error *err)
                 c->cache_error = cc_strdup(err, cerr.msg);
                 return c->cache_error ? 0 : -1;
         }
-        if (cc_ldcache_parse(mp.data, mp.size, &c->cache, &cerr) < 0) {
+        if (cc_ldcache_parse(mp.data, mp.size, &c->cache, &cerr) < 0 || cc_map_check(&mp, c->cache_path, &cerr) < 0) {
+                cc_ldcache_free(c->cache);
+                c->cache = NULL;
                 cc_unmap(&mp);
                 if (cerr.code == CC_ERR_NOMEM) {
                         *err = cerr;

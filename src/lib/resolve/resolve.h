@@ -129,6 +129,11 @@ int cc_lnx_resolve(cc_lnx_ctx *c, const char *name, const cc_lnx_obj *chain, siz
  * err if it cannot be read or is not ELF. */
 int cc_lnx_obj_load(cc_lnx_ctx *c, const char *path, cc_lnx_obj *out, cc_strv *needed, char **soname, cc_error *err);
 void cc_lnx_obj_free(cc_lnx_obj *o);
+/* $ORIGIN of the main program at vpath: ld.so takes it from /proc/self/exe,
+ * the file itself with every link resolved, not from the path it was started
+ * by (libtree and ldd use the latter). A library's $ORIGIN is the directory of
+ * the path it was found at, links kept (cc_lnx_obj_load). Caller frees. */
+char *cc_lnx_program_origin(cc_tree *t, const char *vpath, cc_error *err);
 
 /* ---- Windows ------------------------------------------------------------ */
 

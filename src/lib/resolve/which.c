@@ -82,6 +82,13 @@ cc_value *cc_file_versions_ex(cc_machine *m, const char *vpath, cc_value **probl
                 free(canon);
                 return NULL;
         }
+        if (cc_map_changed(&mp)) {
+                /* truncated or rewritten while read: no version from it, as for a file that cannot be read */
+                cc_unmap(&mp);
+                cc_v_free(obj);
+                free(canon);
+                return cc_v_array(err);
+        }
         cc_unmap(&mp);
         if (problems) {
                 *problems = cc_v_array(err);
@@ -228,6 +235,8 @@ int cc_is_program(cc_machine *m, const char *vpath)
                         cc_pe_free(pe);
                 }
         }
+        if (cc_map_changed(&mp))
+                prog = 0; /* changed while read: not judged */
         cc_unmap(&mp);
         return prog;
 }
@@ -309,6 +318,14 @@ int cudnnctl_which(cudnnctl_machine *m, const char *const *queries, size_t nq, c
                         if (cc_lnx_obj_load(lc, from_abs, &from, NULL, NULL, err) < 0)
                                 goto done;
                         have_from = 1;
+                        if (from_program) {
+                                char *o = cc_lnx_program_origin(m->tree, from_abs, err);
+
+                                if (o == NULL)
+                                        goto done;
+                                free(from.origin);
+                                from.origin = o;
+                        }
                 }
                 if (cc_v_set(doc, "loader", cc_lnx_ctx_facts(lc, err), err) < 0)
                         goto done;

@@ -303,6 +303,11 @@ static const struct probe *probe(cc_win_ctx *c, const char *vpath, cc_error *err
                         } else {
                                 p->kind = PR_NOT_PE;
                         }
+                        if (cc_map_check(&map, vpath, &merr) < 0) {
+                                /* truncated or rewritten while read */
+                                p->kind = PR_UNREADABLE;
+                                why = merr.msg;
+                        }
                         cc_unmap(&map);
                 }
         }
@@ -402,7 +407,10 @@ static int known_closure(cc_win_ctx *c, cc_error *err)
                         continue;
                 }
                 free(p);
-                if (!cc_pe_is(map.data, map.size) || cc_pe_parse(map.data, map.size, &pe, &merr) < 0) {
+                if (!cc_pe_is(map.data, map.size) || cc_pe_parse(map.data, map.size, &pe, &merr) < 0 ||
+                    cc_map_changed(&map)) {
+                        cc_pe_free(pe);
+                        pe = NULL;
                         cc_unmap(&map);
                         if (merr.code == CC_ERR_NOMEM) {
                                 *err = merr;

@@ -623,7 +623,7 @@ static int judge_driver(struct vctx *v, const cc_value *pr, int runtime_version,
         ds->devices =
             (int)cc_v_getint(cc_v_path(f, "device_count/code")) == 0 ? (int)cc_v_len(cc_v_get(f, "devices")) : 0;
         if (!cc_v_getbool(cc_v_get(pr, "ran")) || cc_v_getbool(cc_v_get(pr, "crashed")) ||
-            cc_v_getbool(cc_v_get(pr, "timed_out"))) {
+            cc_v_getbool(cc_v_get(pr, "timed_out")) || !cc_v_getbool(cc_v_get(pr, "complete"))) {
                 ds->state = "error";
                 ds->brief = "the driver probe failed";
                 ds->why = cc_asprintf(err, "the driver probe %s%s%s", cc_v_get_str(pr, "how"),
@@ -804,11 +804,15 @@ static char *probe_end(const cc_value *pr, cc_error *err)
                            cc_v_get_str(pr, "how") ? cc_v_get_str(pr, "how") : "failed");
 }
 
+/* The child ran to the end of its report ("complete": its last line was
+ * the protocol's end marker, probe.h) and exited 0: a library that calls
+ * exit(0) or closes every descriptor fails here. */
 static int probe_ok(const cc_value *pr)
 {
-        return cc_v_getbool(cc_v_get(pr, "ran")) && !cc_v_getbool(cc_v_get(pr, "crashed")) &&
-               !cc_v_getbool(cc_v_get(pr, "timed_out")) && cc_v_getint(cc_v_get(pr, "exit")) == 0 &&
-               cc_v_get(pr, "exit") != NULL && cc_v_type(cc_v_get(pr, "exit")) == CUDNNCTL_INT;
+        return cc_v_getbool(cc_v_get(pr, "ran")) && cc_v_getbool(cc_v_get(pr, "complete")) &&
+               !cc_v_getbool(cc_v_get(pr, "crashed")) && !cc_v_getbool(cc_v_get(pr, "timed_out")) &&
+               cc_v_getint(cc_v_get(pr, "exit")) == 0 && cc_v_get(pr, "exit") != NULL &&
+               cc_v_type(cc_v_get(pr, "exit")) == CUDNNCTL_INT;
 }
 
 static int layer_runtime(struct vctx *v, cc_value *doc, cc_value **cudnn_probe, cc_error *err)

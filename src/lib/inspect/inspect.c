@@ -279,6 +279,8 @@ static int is_version_constant_name(const char *name)
  * --symbols, else only the cuDNN entry points (each name once) and the
  * first MAX_VERSION_CONSTANTS version constants; the rest is only counted,
  * so the memory does not grow with the number of symbols. */
+_Static_assert(CC_ARRAY_LEN(cudnn_entry_points) <= 32, "elf_keep.eps_seen has a bit per entry point");
+
 struct elf_keep {
         int all;
         uint32_t eps_seen; /* bit i: cudnn_entry_points[i] kept already */
@@ -1186,8 +1188,7 @@ static int interesting_name(const char *name)
         return strcmp(name, "cuda.h") == 0 || strcmp(name, "cuda_runtime_api.h") == 0;
 }
 
-/* Directories a walk descends into: every directory, bounded by depth and
- * entry count, except symbolic links to directories (recorded, not walked). */
+/* A {path, reason} entry of a directory's "skipped" (reason is taken). */
 static int add_skipped(cc_value *skipped, const char *path, cc_value *reason, cc_error *err)
 {
         cc_value *s = cc_v_object(err);
@@ -1201,7 +1202,9 @@ static int add_skipped(cc_value *skipped, const char *path, cc_value *reason, cc
         return cc_v_set(s, "reason", reason, err);
 }
 
-/* The walk is bounded two ways, whatever the names in it: depth (a
+/* Directories a walk descends into: every directory except symbolic links
+ * to directories (recorded, not walked). The walk is bounded two ways,
+ * whatever the names in it: depth (a
  * directory more than MAX_WALK_DEPTH levels below the path given is not
  * entered, and counted) and entries (the --max-entries budget over the whole
  * walk: a directory larger than what is left of it is read in part, the

@@ -251,6 +251,21 @@ static void read_pids(int fd, pid_t *out, size_t max, size_t *n)
                 out[(*n)++] = (pid_t)cur;
 }
 
+/* open(pre + name + post) for reading when name is a pid (all digits, at
+ * most 20), else -1; async-signal-safe (no malloc, no stdio). */
+static int open_pid_file(const char *pre, const char *name, const char *post)
+{
+        char path[128];
+        size_t a = strlen(pre), b = strlen(name), c = strlen(post);
+
+        if (!all_digits(name) || b > 20 || a + b + c >= sizeof(path))
+                return -1;
+        memcpy(path, pre, a);
+        memcpy(path + a, name, b);
+        memcpy(path + a + b, post, c + 1);
+        return open(path, O_RDONLY | O_CLOEXEC);
+}
+
 /* The children of this process (alive or not yet reaped): from the
  * kernel's list of each thread's children; without one
  * (CONFIG_PROC_CHILDREN off), by the parent field of every /proc/PID/stat.
@@ -258,7 +273,6 @@ static void read_pids(int fd, pid_t *out, size_t max, size_t *n)
 static long list_children(pid_t *out, size_t max)
 {
         _Alignas(8) char buf[2048];
-        char path[128];
         size_t n = 0;
         long got;
         int d, have_list = 0;
@@ -270,18 +284,10 @@ static long list_children(pid_t *out, size_t max)
         while ((got = read_dents(d, buf, sizeof(buf))) > 0) {
                 for (long off = 0; off < got;) {
                         struct dent64 *e = (struct dent64 *)(void *)(buf + off);
-                        size_t k = 0;
                         int f;
 
                         off += e->reclen;
-                        if (!all_digits(e->name) || strlen(e->name) > 20)
-                                continue;
-                        memcpy(path, "/proc/self/task/", 16);
-                        k = 16;
-                        memcpy(path + k, e->name, strlen(e->name));
-                        k += strlen(e->name);
-                        memcpy(path + k, "/children", 10);
-                        f = open(path, O_RDONLY | O_CLOEXEC);
+                        f = open_pid_file("/proc/self/task/", e->name, "/children");
                         if (f < 0)
                                 continue;
                         have_list = 1;
@@ -302,20 +308,12 @@ static long list_children(pid_t *out, size_t max)
                         struct dent64 *e = (struct dent64 *)(void *)(buf + off);
                         char st[512];
                         ssize_t r;
-                        size_t k;
                         int f;
                         char *rp = NULL;
                         long ppid = 0;
 
                         off += e->reclen;
-                        if (!all_digits(e->name) || strlen(e->name) > 20)
-                                continue;
-                        memcpy(path, "/proc/", 6);
-                        k = 6;
-                        memcpy(path + k, e->name, strlen(e->name));
-                        k += strlen(e->name);
-                        memcpy(path + k, "/stat", 6);
-                        f = open(path, O_RDONLY | O_CLOEXEC);
+                        f = open_pid_file("/proc/", e->name, "/stat");
                         if (f < 0)
                                 continue;
                         r = read(f, st, sizeof(st) - 1);

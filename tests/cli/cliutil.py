@@ -128,6 +128,12 @@ class Program:
                 p = subprocess.run(cmd, stdout=f, stderr=subprocess.PIPE, env=e, timeout=limit, input=stdin)
             return Result(p.returncode, b"", p.stderr, time.monotonic() - t)
         p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=e, timeout=limit, input=stdin)
+        if len(self.cmd) > 1 and p.returncode == 1 and not p.stdout and not p.stderr:
+            # The program never exits 1 without a word (1 means a problem it names on standard error); the
+            # emulator (Wine) on a loaded machine now and then does, before the program ran. Once more, said.
+            print("note: %s exited 1 with no output at all: run again" % self.cmd[0], flush=True)
+            t = time.monotonic()
+            p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=e, timeout=limit, input=stdin)
         return Result(p.returncode, p.stdout, p.stderr, time.monotonic() - t)
 
 

@@ -15,6 +15,7 @@ pkgs=(
         wine64 wine                                             # Windows tests
         zip unzip xz-utils                                      # archive fixtures
         python3-torch                                           # frameworks: Debian's CPU-only PyTorch 1.13
+        groff-base zsh fish                                     # the manual page and completions, checked
 )
 missing=()
 for p in "${pkgs[@]}"; do

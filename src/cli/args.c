@@ -1,9 +1,91 @@
+/* The option parser over a command's table, the table walk that the help,
+ * the manual page and the completions share, and the options that several
+ * commands take. */
 #include "cli.h"
 
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+
+const struct cli_opt cli_opt_help = {.name = "help", .short_name = 'h', .id = CLI_OPT_HELP, .help = "this text"};
+const struct cli_opt cli_opt_json = {.name = "json", .id = CLI_OPT_JSON, .help = "print JSON (docs/json.md)"};
+/* Each command says what it adds (its table's .help). */
+const struct cli_opt cli_opt_verbose = {
+    .name = "verbose", .short_name = 'v', .id = CLI_OPT_VERBOSE, .help = "more detail"};
+const struct cli_opt cli_opt_timeout = {.name = "timeout",
+                                        .arg = "SECONDS",
+                                        .id = CLI_OPT_TIMEOUT,
+                                        .help = "time limit of each probe child (default 60; GPU work gets 5x)"};
+const struct cli_opt cli_opt_gpu = {.name = "gpu", .id = CLI_OPT_GPU, .help = "GPU work is required"};
+const struct cli_opt cli_opt_no_gpu = {.name = "no-gpu",
+                                       .id = CLI_OPT_NO_GPU,
+                                       .help = "no GPU work (default: when a usable GPU is there)",
+                                       .flags = CLI_OR_PREV};
+
+/* The shared group an option is a member of, for a command that takes some
+ * of a group's options one by one (frameworks: the machine options, with
+ * help of its own): they are still that group's. */
+static const struct cli_optgroup *group_of(const struct cli_opt *o)
+{
+        static const struct cli_optgroup *const groups[] = {&cli_machine_group, &cli_resolve_group};
+        const struct cli_opt *e;
+        size_t i;
+
+        for (i = 0; i < sizeof(groups) / sizeof(groups[0]); i++)
+                for (e = groups[i]->opts; e->name != NULL || e->like != NULL; e++)
+                        if (e == o || e->like == o)
+                                return groups[i];
+        return NULL;
+}
+
+void cli_optiter_init(struct cli_optiter *it, const struct cli_opt *table)
+{
+        memset(it, 0, sizeof(*it));
+        it->top = table;
+}
+
+static int opt_end(const struct cli_opt *e)
+{
+        return e->name == NULL && e->like == NULL && e->group == NULL;
+}
+
+int cli_optiter_next(struct cli_optiter *it, struct cli_optref *r)
+{
+        const struct cli_opt *e;
+
+        for (;;) {
+                if (it->sub != NULL) {
+                        if (!opt_end(it->sub)) {
+                                e = it->sub++;
+                                break;
+                        }
+                        it->sub = NULL;
+                        it->group = NULL;
+                }
+                if (it->top == NULL || opt_end(it->top)) {
+                        if (it->help_done)
+                                return 0;
+                        it->help_done = 1;
+                        r->o = &cli_opt_help;
+                        r->help = cli_opt_help.help;
+                        r->flags = cli_opt_help.flags;
+                        r->group = NULL;
+                        return 1;
+                }
+                e = it->top++;
+                if (e->group == NULL)
+                        break;
+                /* groups hold options and .like entries, not groups */
+                it->group = e->group;
+                it->sub = e->group->opts;
+        }
+        r->o = e->like != NULL ? e->like : e;
+        r->help = e->help != NULL ? e->help : r->o->help;
+        r->flags = r->o->flags | e->flags;
+        r->group = it->group != NULL ? it->group : e->like != NULL ? group_of(e->like) : NULL;
+        return 1;
+}
 
 void cli_parser_init(struct cli_parser *p, int argc, char **argv)
 {
@@ -41,11 +123,6 @@ void cli_error(const struct cli_cmd *cmd, const char *fmt, ...)
                 free(msg);
 }
 
-void cli_usage(const struct cli_cmd *cmd)
-{
-        printf("usage: cudnnctl %s\n", cmd->usage);
-}
-
 int cli_write(const char *s)
 {
         size_t n = strlen(s);
@@ -53,10 +130,11 @@ int cli_write(const char *s)
         return fwrite(s, 1, n, stdout) == n ? 0 : -1;
 }
 
-int cli_next(struct cli_parser *p, const struct cli_opt *opts, const struct cli_cmd *cmd)
+int cli_next(struct cli_parser *p, const struct cli_cmd *cmd)
 {
+        struct cli_optiter it;
+        struct cli_optref r;
         const char *w;
-        const struct cli_opt *o;
 
         p->arg = NULL;
         if (p->i >= p->argc)
@@ -68,17 +146,20 @@ int cli_next(struct cli_parser *p, const struct cli_opt *opts, const struct cli_
         }
         if (strcmp(w, "--") == 0) {
                 p->done = 1;
-                return cli_next(p, opts, cmd);
+                return cli_next(p, cmd);
         }
         if (w[1] == '-') {
                 const char *name = w + 2;
                 const char *eq = strchr(name, '=');
                 size_t len = eq ? (size_t)(eq - name) : strlen(name);
 
-                for (o = opts; o->name != NULL || o->short_name != 0; o++) {
-                        if (o->name == NULL || strlen(o->name) != len || strncmp(o->name, name, len) != 0)
+                cli_optiter_init(&it, cmd->opts);
+                while (cli_optiter_next(&it, &r)) {
+                        const struct cli_opt *o = r.o;
+
+                        if (strlen(o->name) != len || strncmp(o->name, name, len) != 0)
                                 continue;
-                        if (!o->has_arg) {
+                        if (o->arg == NULL) {
                                 if (eq != NULL) {
                                         cli_error(cmd, "option --%s takes no value", o->name);
                                         return CLI_ERROR;
@@ -95,24 +176,25 @@ int cli_next(struct cli_parser *p, const struct cli_opt *opts, const struct cli_
                         }
                         return o->id;
                 }
-                cli_error(cmd, "unknown option '%s' (see 'cudnnctl %s --help')", w, cmd ? cmd->name : "");
+                cli_error(cmd, "unknown option '%s' (see 'cudnnctl %s --help')", w, cmd->name);
                 return CLI_ERROR;
         }
         if (w[2] == '\0') {
-                for (o = opts; o->name != NULL || o->short_name != 0; o++) {
-                        if (o->short_name != w[1])
+                cli_optiter_init(&it, cmd->opts);
+                while (cli_optiter_next(&it, &r)) {
+                        if (r.o->short_name != w[1])
                                 continue;
-                        if (o->has_arg) {
+                        if (r.o->arg != NULL) {
                                 if (p->i >= p->argc) {
                                         cli_error(cmd, "option -%c needs a value", w[1]);
                                         return CLI_ERROR;
                                 }
                                 p->arg = p->argv[p->i++];
                         }
-                        return o->id;
+                        return r.o->id;
                 }
         }
-        cli_error(cmd, "unknown option '%s' (see 'cudnnctl %s --help')", w, cmd ? cmd->name : "");
+        cli_error(cmd, "unknown option '%s' (see 'cudnnctl %s --help')", w, cmd->name);
         return CLI_ERROR;
 }
 

@@ -7,7 +7,8 @@
 
 #include "cudnnctl/cudnnctl.h"
 
-/* Exit statuses (documented in the README and in --help). */
+/* Exit statuses (their meanings: cli_statuses[] in status.c, printed by
+ * --help and the manual page, and in the README). */
 enum {
         CLI_OK = 0,       /* done; nothing wrong found */
         CLI_PROBLEM = 1,  /* done; a problem was found (an input could not be read or parsed...) */
@@ -16,30 +17,139 @@ enum {
         CLI_FAILURE = 4,  /* the tool itself failed: out of memory, cannot write output */
 };
 
+struct cli_cmd;
+
+struct cli_status_doc {
+        int status;
+        const char *meaning;
+};
+extern const struct cli_status_doc cli_statuses[];
+extern const size_t cli_nstatuses;
+
+/* What a failed library call was working on. The library's error code says
+ * what went wrong (cudnnctl_error.code); this says whose fault that is, so
+ * that an unreadable file is a problem found when the command examines it, a
+ * bad command line when the command line named it to set the command up,
+ * and the tool's own failure when it is the tool's own data or workspace. */
+enum cli_source {
+        CLI_SRC_MACHINE, /* the machine or the files the command examines */
+        CLI_SRC_ARGS,    /* what the command line names to set it up: --root, --env, --set, --facts */
+        CLI_SRC_TOOL,    /* the tool's own work: compiled-in tables, its private directory, its children */
+};
+#define CLI_NSOURCES 3
+/* The exit status of a failed library call: the one mapping every command
+ * uses (the table is in status.c and in the README's "Exit status"). */
+int cli_exit_status(const cudnnctl_error *err, enum cli_source src);
+/* Print err's message (one line) and return cli_exit_status(err, src). */
+int cli_fail(const struct cli_cmd *cmd, const cudnnctl_error *err, enum cli_source src);
+
 struct cli_env {
         const char *prog; /* "cudnnctl" */
         int color_ok;     /* stdout is a terminal and NO_COLOR is not set */
 };
 
+/* ---- option tables ---------------------------------------------------------
+ *
+ * Each command declares its options once, in one table next to its code:
+ * the parser, --help, the manual page and the shell completions are all made
+ * from it, in its order. An entry is one of
+ *   {.name = "max-dirs", .arg = "N", .id = OPT_MAX_DIRS, .help = "..."}
+ *                               an option of this command (with .short_name,
+ *                               .flags, .values where it has them), handled
+ *                               in the command's switch by its id;
+ *   {.like = &cli_opt_json}     a shared option (its own help, or .help here
+ *                               when this command's differs);
+ *   {.group = &cli_machine_group}
+ *                               a shared group, all its options at this place,
+ *                               handled by the group's function
+ *                               (cli_machine_opt, cli_resolve_opt);
+ * and the table ends with {0}. -h/--help is every command's (cli_opt_help,
+ * id CLI_OPT_HELP) and is not in the tables. */
+
+/* flags */
+#define CLI_REPEAT 0x01u  /* may be given again: "[--set VAR=VALUE]..." */
+#define CLI_OR_PREV 0x02u /* the usage line joins it to the option before: "[--gpu|--no-gpu]" */
+#define CLI_IN_ARGS 0x04u /* the command's operand synopsis names it: not again in the usage line */
+/* what the argument is, for the completions (none of these: a word) */
+#define CLI_FILE 0x10u
+#define CLI_DIR 0x20u
+#define CLI_PROGRAM 0x40u
+#define CLI_KIND_MASK 0x70u
+
+struct cli_optgroup;
+
+struct cli_opt {
+        const char *name;                 /* long name without "--" */
+        char short_name;                  /* 0 if none */
+        const char *arg;                  /* the argument as help names it ("DIR", "on|off"); NULL: takes none */
+        int id;                           /* what cli_next returns for it */
+        const char *help;                 /* lines separated by '\n' */
+        unsigned flags;                   /* CLI_REPEAT... and the argument's kind */
+        const char *values;               /* the argument's only values, space-separated ("linux windows"), or NULL */
+        const struct cli_opt *like;       /* a shared option, see above */
+        const struct cli_optgroup *group; /* a shared group, see above */
+};
+
+struct cli_optgroup {
+        const char *name;           /* for the tests' table dump: "machine" */
+        const char *title;          /* a line before its options in --help, or NULL */
+        const struct cli_opt *opts; /* options or .like entries, ended by {0} */
+};
+
+/* One option of a table with .like and .group resolved. */
+struct cli_optref {
+        const struct cli_opt *o;          /* name, short_name, arg, id, values */
+        const char *help;                 /* this command's help of it */
+        unsigned flags;                   /* the shared option's and the entry's */
+        const struct cli_optgroup *group; /* the shared group it is of, or NULL */
+};
+struct cli_optiter {
+        const struct cli_opt *top; /* the command's table, at the next entry */
+        const struct cli_opt *sub; /* inside a group, at its next entry; or NULL */
+        const struct cli_optgroup *group;
+        int help_done;
+};
+/* Every option of a table in order, -h/--help last:
+ *   cli_optiter_init(&it, cmd->opts); while (cli_optiter_next(&it, &r)) ... */
+void cli_optiter_init(struct cli_optiter *it, const struct cli_opt *table);
+int cli_optiter_next(struct cli_optiter *it, struct cli_optref *r);
+
+/* Shared options and groups (args.c, machine_opts.c, resolve_opts.c). */
+enum {
+        CLI_OPT_HELP = 900,
+        CLI_OPT_JSON,
+        CLI_OPT_VERBOSE,
+        CLI_OPT_TIMEOUT,
+        CLI_OPT_GPU,
+        CLI_OPT_NO_GPU,
+};
+extern const struct cli_opt cli_opt_help, cli_opt_json, cli_opt_verbose, cli_opt_timeout, cli_opt_gpu, cli_opt_no_gpu;
+
+/* One subcommand. The help of `cudnnctl NAME --help` is: the usage line made
+ * from the table, `about`, the options from the table, `more`, the exit
+ * statuses. */
 struct cli_cmd {
         const char *name;
         int (*fn)(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env *env);
-        const char *summary; /* one line for the command list */
-        const char *usage;   /* the whole -h text after "usage: cudnnctl " */
+        const char *summary;        /* one line for the command list */
+        const struct cli_opt *opts; /* its option table */
+        const char *args;           /* its operands for the usage line ("NAME...", "[INSTALL]"), or NULL */
+        unsigned args_kind;         /* CLI_FILE...: what its operands are, for the completions */
+        const char *about;          /* what it does: the help before the options */
+        const char *more;           /* the help after the options (its exit statuses...), or NULL */
 };
 
-extern const struct cli_cmd cli_commands[];
+/* The commands, in the order of `cudnnctl --help` (main.c). */
+extern const struct cli_cmd *const cli_commands[];
 extern const size_t cli_ncommands;
+extern const struct cli_cmd cli_cmd_doctor, cli_cmd_frameworks, cli_cmd_inspect, cli_cmd_list, cli_cmd_which,
+    cli_cmd_deps, cli_cmd_verify, cli_cmd_compat, cli_cmd_explain;
+/* The program's own description, for --help and the manual page. */
+extern const char cli_about[];
 
-/* Options: a small permuting parser ("--name", "--name=value", "--name value",
- * "-x", "--" ends options). */
-struct cli_opt {
-        const char *name; /* long name without "--" */
-        char short_name;  /* 0 if none */
-        int has_arg;
-        int id;
-};
-
+/* ---- parsing ----------------------------------------------------------------
+ * A small permuting parser over a command's table ("--name", "--name=value",
+ * "--name value", "-x", "-x value", "--" ends options). */
 struct cli_parser {
         int argc;
         char **argv;
@@ -53,9 +163,9 @@ struct cli_parser {
 #define CLI_ERROR (-3)
 
 void cli_parser_init(struct cli_parser *p, int argc, char **argv);
-/* The next option id, CLI_POSITIONAL (p->arg is the word), CLI_END, or
- * CLI_ERROR (after printing one line to stderr). */
-int cli_next(struct cli_parser *p, const struct cli_opt *opts, const struct cli_cmd *cmd);
+/* The next option id (CLI_OPT_HELP for -h/--help), CLI_POSITIONAL (p->arg is
+ * the word), CLI_END, or CLI_ERROR (after printing one line to stderr). */
+int cli_next(struct cli_parser *p, const struct cli_cmd *cmd);
 
 /* Print "cudnnctl CMD: message" to stderr. */
 void cli_error(const struct cli_cmd *cmd, const char *fmt, ...)
@@ -65,8 +175,6 @@ void cli_error(const struct cli_cmd *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
-/* Print the command's usage to stdout (for -h). */
-void cli_usage(const struct cli_cmd *cmd);
 /* --timeout SECONDS: 1 to 3600 into *ms; -1 (after printing why) otherwise. */
 int cli_timeout_ms(const struct cli_cmd *cmd, const char *arg, int *ms);
 /* The whole of file PATH, or of standard input for "-", NUL-terminated, its
@@ -80,20 +188,40 @@ char *cli_read_input(const struct cli_cmd *cmd, const char *what, const char *pa
 /* Write a string to stdout; returns -1 on a write error. */
 int cli_write(const char *s);
 
-/* --root DIR, --system linux|windows, --env FILE, --set VAR=VALUE: the
- * machine a command reads. Put CLI_MACHINE_OPTS in an option table. */
+/* ---- help (help.c) ------------------------------------------------------- */
+
+/* One item of a usage line: "[--gpu|--no-gpu]" is one item of two choices. */
+enum { CLI_MAX_CHOICES = 4 };
+struct cli_uitem {
+        struct cli_optref choice[CLI_MAX_CHOICES];
+        size_t n;
+        int repeat;
+};
+/* The option items of cmd's usage line, in table order; without the
+ * options of shared groups when no_groups. Returns how many (at most max). */
+size_t cli_usage_items(const struct cli_cmd *cmd, int no_groups, struct cli_uitem *items, size_t max);
+/* The usage line after "cudnnctl " as one line of text (no_groups: as
+ * above), NUL-terminated in buf; -1 if it does not fit. */
+int cli_usage_line(const struct cli_cmd *cmd, int no_groups, char *buf, size_t size);
+/* The label of an option in a list: "-v, --verbose", "--root DIR". */
+void cli_opt_label(const struct cli_optref *r, char *buf, size_t size);
+/* Print the whole help of cmd to stdout (-h, --help, `cudnnctl help CMD`). */
+void cli_usage(const struct cli_cmd *cmd);
+/* Print the program's help (the command list) to f. */
+void cli_main_usage(FILE *f);
+
+/* ---- generated files (gen.c, gen_complete.c): `cudnnctl __gen WHAT` ---- */
+int cli_gen(int argc, char **argv);
+int cli_gen_bash(FILE *f);
+int cli_gen_zsh(FILE *f);
+int cli_gen_fish(FILE *f);
+int cli_gen_powershell(FILE *f);
+
+/* ---- the machine a command reads (machine_opts.c) -------------------------
+ * --root DIR, --system linux|windows, --env FILE, --set VAR=VALUE. */
 enum { CLI_OPT_ROOT = 1000, CLI_OPT_SYSTEM, CLI_OPT_ENV, CLI_OPT_SET };
-#define CLI_MACHINE_OPTS                                                                                               \
-        {"root", 0, 1, CLI_OPT_ROOT}, {"system", 0, 1, CLI_OPT_SYSTEM}, {"env", 0, 1, CLI_OPT_ENV},                    \
-        {                                                                                                              \
-                "set", 0, 1, CLI_OPT_SET                                                                               \
-        }
-#define CLI_MACHINE_HELP                                                                                               \
-        "  --root DIR        read the tree inside DIR as if DIR were / (C:\\ with --system windows);\n"                \
-        "                    the environment then starts empty\n"                                                      \
-        "  --system SYS      emulate linux or windows (default: this system)\n"                                        \
-        "  --env FILE        environment variables from FILE (KEY=VALUE lines)\n"                                      \
-        "  --set VAR=VALUE   set one environment variable (repeatable; PWD / CD: the current directory)\n"
+extern const struct cli_opt cli_opt_root, cli_opt_system, cli_opt_env, cli_opt_set;
+extern const struct cli_optgroup cli_machine_group;
 
 struct cli_machine {
         cudnnctl_machine_options o;
@@ -110,24 +238,10 @@ void cli_machine_free(struct cli_machine *cm);
 int cli_print_doc(const struct cli_cmd *cmd, const cudnnctl_value *doc, int json, int color,
                   int (*text)(const cudnnctl_value *, int, int, char **, cudnnctl_error *), int verbose);
 
-/* --win-mode, --win-search, --safe-search, --add-dll-dir, --set-dll-dir:
- * how the Windows loader is asked (which, deps). */
+/* ---- how the Windows loader is asked (resolve_opts.c; which, deps) -------
+ * --win-mode, --win-search, --safe-search, --add-dll-dir, --set-dll-dir. */
 enum { CLI_OPT_WIN_MODE = 1100, CLI_OPT_WIN_SEARCH, CLI_OPT_SAFE_SEARCH, CLI_OPT_ADD_DLL_DIR, CLI_OPT_SET_DLL_DIR };
-#define CLI_RESOLVE_OPTS                                                                                               \
-        {"win-mode", 0, 1, CLI_OPT_WIN_MODE}, {"win-search", 0, 1, CLI_OPT_WIN_SEARCH},                                \
-            {"safe-search", 0, 1, CLI_OPT_SAFE_SEARCH}, {"add-dll-dir", 0, 1, CLI_OPT_ADD_DLL_DIR},                    \
-        {                                                                                                              \
-                "set-dll-dir", 0, 1, CLI_OPT_SET_DLL_DIR                                                               \
-        }
-#define CLI_RESOLVE_HELP                                                                                               \
-        "Windows loader (with --system windows or on Windows):\n"                                                      \
-        "  --win-mode MODE   standard (LoadLibrary, the default), altered (LOAD_WITH_ALTERED_SEARCH_PATH),\n"          \
-        "                    search (LOAD_LIBRARY_SEARCH_* flags, see --win-search), python (how\n"                    \
-        "                    Python >= 3.8 loads extension modules: PATH is not searched)\n"                           \
-        "  --win-search LIST dll-dir,app,user,system32,default (LOAD_LIBRARY_SEARCH_* flags)\n"                        \
-        "  --safe-search on|off  SafeDllSearchMode (default: the registry's, on when unknown)\n"                       \
-        "  --add-dll-dir DIR AddDllDirectory / os.add_dll_directory (repeatable)\n"                                    \
-        "  --set-dll-dir DIR SetDllDirectory\n"
+extern const struct cli_optgroup cli_resolve_group;
 
 struct cli_resolve {
         cudnnctl_which_options o;
@@ -138,15 +252,5 @@ struct cli_resolve {
 void cli_resolve_init(struct cli_resolve *cr);
 int cli_resolve_opt(struct cli_resolve *cr, int id, const char *arg, const struct cli_cmd *cmd);
 void cli_resolve_free(struct cli_resolve *cr);
-
-int cmd_inspect(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env *env);
-int cmd_list(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env *env);
-int cmd_which(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env *env);
-int cmd_deps(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env *env);
-int cmd_verify(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env *env);
-int cmd_compat(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env *env);
-int cmd_doctor(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env *env);
-int cmd_explain(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env *env);
-int cmd_frameworks(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env *env);
 
 #endif

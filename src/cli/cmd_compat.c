@@ -6,16 +6,55 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_JSON = 1, OPT_CUDA, OPT_CUDNN, OPT_DRIVER, OPT_GPU, OPT_TORCH, OPT_TF, OPT_OS, OPT_VERBOSE, OPT_HELP };
+enum { OPT_CUDA = 1, OPT_CUDNN, OPT_DRIVER, OPT_GPU, OPT_TORCH, OPT_TF, OPT_OS };
 
 static const struct cli_opt opts[] = {
-    {"json", 0, 0, OPT_JSON},     {"cuda", 0, 1, OPT_CUDA}, {"cudnn", 0, 1, OPT_CUDNN},
-    {"driver", 0, 1, OPT_DRIVER}, {"gpu", 0, 1, OPT_GPU},   {"torch", 0, 1, OPT_TORCH},
-    {"tf", 0, 1, OPT_TF},         {"os", 0, 1, OPT_OS},     {"verbose", 'v', 0, OPT_VERBOSE},
-    {"help", 'h', 0, OPT_HELP},   {NULL, 0, 0, 0},
+    {.name = "cuda", .arg = "V", .id = OPT_CUDA, .help = "a CUDA version (11.4, 12.8.1)"},
+    {.name = "cudnn", .arg = "V", .id = OPT_CUDNN, .help = "a cuDNN release (8.2.2, 9.19.0.56)"},
+    {.name = "driver",
+     .arg = "V",
+     .id = OPT_DRIVER,
+     .help = "an NVIDIA driver version (470.57.02), of --os or this system"},
+    {.name = "gpu",
+     .arg = "sm_XY|NAME",
+     .id = OPT_GPU,
+     .help = "a compute capability (sm_90, 9.0) or a GPU name (H200, RTX 4090)"},
+    {.name = "torch",
+     .arg = "V",
+     .id = OPT_TORCH,
+     .help = "a PyTorch release, optionally with its variant (2.4.1, 2.4.1+cu121)"},
+    {.name = "tf", .arg = "V", .id = OPT_TF, .help = "a TensorFlow release (2.15)"},
+    {.name = "os",
+     .arg = "linux|windows",
+     .id = OPT_OS,
+     .help = "linux or windows (default: both where the answer differs)",
+     .values = "linux windows"},
+    {.like = &cli_opt_json},
+    {.like = &cli_opt_verbose, .help = "every release row behind an answer"},
+    {0},
 };
 
-int cmd_compat(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env *env)
+static int cmd_compat(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env *env);
+
+const struct cli_cmd cli_cmd_compat = {
+    .name = "compat",
+    .fn = cmd_compat,
+    .summary = "questions to the knowledge base: cuDNN <-> CUDA <-> driver <-> GPU <-> frameworks",
+    .opts = opts,
+    .about = "Answers from the compiled-in tables (kb/*.tsv), for whatever combination is given: which\n"
+             "cuDNN releases pair with a CUDA version (and their CUDA build), the driver a CUDA version\n"
+             "needs (its own minimum and the minor-version-compatibility floor; Linux and Windows unless\n"
+             "--os), the newest CUDA a driver supports, whether a driver runs a CUDA version, the CUDA\n"
+             "builds of a cuDNN release and whether it is on a known-bad list, the compute capability of\n"
+             "a GPU and whether a cuDNN build runs on it, what a PyTorch or TensorFlow build needs, and\n"
+             "cross-checks between the values given (--cuda 11.4 --cudnn 8.2.2 --gpu sm_90: no, with\n"
+             "why). Every answer is yes, no or unknown, with its reason and source; what the tables do\n"
+             "not hold is unknown, never guessed. Nothing on this machine is read.",
+    .more = "Exit status 0: every answer is yes; 1: some answer is no; 3: the tables cannot answer\n"
+            "some question (and none is no); 2: a value given is not a version.",
+};
+
+static int cmd_compat(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env *env)
 {
         cudnnctl_compat_options co;
         cudnnctl_value *doc = NULL;
@@ -25,12 +64,12 @@ int cmd_compat(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env 
 
         memset(&co, 0, sizeof(co));
         cli_parser_init(&p, argc, argv);
-        while ((id = cli_next(&p, opts, cmd)) != CLI_END) {
+        while ((id = cli_next(&p, cmd)) != CLI_END) {
                 switch (id) {
-                case OPT_JSON:
+                case CLI_OPT_JSON:
                         json = 1;
                         break;
-                case OPT_VERBOSE:
+                case CLI_OPT_VERBOSE:
                         verbose = 1;
                         break;
                 case OPT_CUDA:
@@ -61,7 +100,7 @@ int cmd_compat(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env 
                                 return CLI_USAGE;
                         }
                         break;
-                case OPT_HELP:
+                case CLI_OPT_HELP:
                         cli_usage(cmd);
                         return CLI_OK;
                 case CLI_POSITIONAL:
@@ -76,10 +115,9 @@ int cmd_compat(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env 
                 cli_error(cmd, "nothing asked: give --cuda, --cudnn, --driver, --gpu, --torch or --tf");
                 return CLI_USAGE;
         }
-        if (cudnnctl_compat(&co, &doc, &err) < 0) {
-                cli_error(cmd, "%s", err.msg);
-                return err.code == CUDNNCTL_ERR_USAGE ? CLI_USAGE : CLI_FAILURE;
-        }
+        /* a value that is not a version is a usage error; the rest is the tables' */
+        if (cudnnctl_compat(&co, &doc, &err) < 0)
+                return cli_fail(cmd, &err, CLI_SRC_TOOL);
         status = cli_print_doc(cmd, doc, json, env->color_ok, cudnnctl_compat_text, verbose);
         if (status == CLI_OK) {
                 const char *v = cudnnctl_value_str(cudnnctl_value_path(doc, "summary/verdict"));

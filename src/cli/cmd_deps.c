@@ -5,17 +5,36 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_JSON = 1, OPT_MISSING, OPT_MAX_DEPTH, OPT_NO_RUNTIME, OPT_HELP };
+enum { OPT_MISSING = 1, OPT_MAX_DEPTH, OPT_NO_RUNTIME };
 
 static const struct cli_opt opts[] = {
-    {"json", 0, 0, OPT_JSON},
-    {"missing", 0, 0, OPT_MISSING},
-    {"max-depth", 0, 1, OPT_MAX_DEPTH},
-    {"no-runtime", 0, 0, OPT_NO_RUNTIME},
-    CLI_MACHINE_OPTS,
-    CLI_RESOLVE_OPTS,
-    {"help", 'h', 0, OPT_HELP},
-    {NULL, 0, 0, 0},
+    {.name = "missing", .id = OPT_MISSING, .help = "print only what cannot be found, and the path to it"},
+    {.like = &cli_opt_json},
+    {.name = "max-depth", .arg = "N", .id = OPT_MAX_DEPTH, .help = "stop N levels down (default 32)"},
+    {.name = "no-runtime", .id = OPT_NO_RUNTIME, .help = "leave out what cuDNN loads at run time"},
+    {.group = &cli_machine_group},
+    {.group = &cli_resolve_group},
+    {0},
+};
+
+static int cmd_deps(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env *env);
+
+const struct cli_cmd cli_cmd_deps = {
+    .name = "deps",
+    .fn = cmd_deps,
+    .summary = "the dependency tree of a library or program, resolved like the loader",
+    .opts = opts,
+    .args = "FILE|NAME",
+    .args_kind = CLI_FILE,
+    .about = "Resolves every DT_NEEDED entry (Linux) or import and delay import (Windows) the way the\n"
+             "loader does, breadth first like ld.so, and adds what cuDNN loads at run time rather than\n"
+             "through DT_NEEDED or imports (its sub-libraries, cuBLAS/cuBLASLt, NVRTC, zlib or\n"
+             "zlibwapi.dll, libcuda/nvcuda.dll), marked as such. Cycles and depth are bounded.",
+    .more = "The summary names the cuDNN directories and versions the process would load: more than\n"
+            "one is a mixed set.\n"
+            "\n"
+            "Exit status 1: something cannot be found, or the cuDNN set is mixed; 3: a NAME given as the\n"
+            "target is not found.",
 };
 
 static int deps_text(const cudnnctl_value *doc, int missing, int color, char **out, cudnnctl_error *err)
@@ -23,7 +42,7 @@ static int deps_text(const cudnnctl_value *doc, int missing, int color, char **o
         return cudnnctl_deps_text(doc, missing, color, out, err);
 }
 
-int cmd_deps(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env *env)
+static int cmd_deps(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env *env)
 {
         struct cli_machine cm = {0};
         struct cli_resolve cr;
@@ -38,7 +57,7 @@ int cmd_deps(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env *e
         memset(&dopt, 0, sizeof(dopt));
         cli_resolve_init(&cr);
         cli_parser_init(&p, argc, argv);
-        while ((id = cli_next(&p, opts, cmd)) != CLI_END) {
+        while ((id = cli_next(&p, cmd)) != CLI_END) {
                 if ((r = cli_machine_opt(&cm, id, p.arg, cmd)) != 0 ||
                     (r = cli_resolve_opt(&cr, id, p.arg, cmd)) != 0) {
                         if (r < 0)
@@ -46,7 +65,7 @@ int cmd_deps(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env *e
                         continue;
                 }
                 switch (id) {
-                case OPT_JSON:
+                case CLI_OPT_JSON:
                         json = 1;
                         break;
                 case OPT_MISSING:
@@ -68,7 +87,7 @@ int cmd_deps(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env *e
                         dopt.max_depth = (int)v;
                         break;
                 }
-                case OPT_HELP:
+                case CLI_OPT_HELP:
                         cli_usage(cmd);
                         cli_machine_free(&cm);
                         cli_resolve_free(&cr);
@@ -93,11 +112,7 @@ int cmd_deps(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env *e
                 goto done;
         dopt.resolve = cr.o;
         if (cudnnctl_deps(m, target, &dopt, &doc, &err) < 0) {
-                cli_error(cmd, "%s", err.msg);
-                status = err.code == CUDNNCTL_ERR_NOMEM      ? CLI_FAILURE
-                         : err.code == CUDNNCTL_ERR_NOTFOUND ? CLI_NOTFOUND
-                         : err.code == CUDNNCTL_ERR_USAGE    ? CLI_USAGE
-                                                             : CLI_PROBLEM;
+                status = cli_fail(cmd, &err, CLI_SRC_MACHINE);
                 goto done;
         }
         status = cli_print_doc(cmd, doc, json, env->color_ok, deps_text, missing);

@@ -5,17 +5,52 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_JSON = 1, OPT_MAJOR, OPT_SYSTEM, OPT_FILE, OPT_VERBOSE, OPT_HELP };
+enum { OPT_MAJOR = 1, OPT_SYSTEM, OPT_FILE };
 enum { MAX_INPUT = 64 << 20 };
 
 static const struct cli_opt opts[] = {
-    {"json", 0, 0, OPT_JSON},
-    {"major", 0, 1, OPT_MAJOR},
-    {"system", 0, 1, OPT_SYSTEM},
-    {"file", 'f', 1, OPT_FILE},
-    {"verbose", 'v', 0, OPT_VERBOSE},
-    {"help", 'h', 0, OPT_HELP},
-    {NULL, 0, 0, 0},
+    {.name = "major",
+     .arg = "8|9",
+     .id = OPT_MAJOR,
+     .help = "read bare cuDNN status numbers in that numbering (default: inferred;\n"
+             "cuDNN 9 numbers its statuses from 1000 on)",
+     .values = "8 9"},
+    {.name = "system",
+     .arg = "SYS",
+     .id = OPT_SYSTEM,
+     .help = "linux or windows: that system's messages first (default: no preference)",
+     .values = "linux windows"},
+    {.like = &cli_opt_json},
+    {.like = &cli_opt_verbose, .help = "the source of every match"},
+    {.name = "file",
+     .short_name = 'f',
+     .arg = "FILE",
+     .id = OPT_FILE,
+     .help = "the text to explain is in FILE ('-': standard input; so is a lone '-')",
+     .flags = CLI_FILE | CLI_IN_ARGS},
+    {0},
+};
+
+static int cmd_explain(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env *env);
+
+const struct cli_cmd cli_cmd_explain = {
+    .name = "explain",
+    .fn = cmd_explain,
+    .summary = "what an error means: a cuDNN status, a CUDA or Windows error, a pasted message or log",
+    .opts = opts,
+    .args = "CODE-or-TEXT... | --file FILE | -",
+    .about = "Explains a cuDNN status by name or number in either numbering (CUDNN_STATUS_NOT_INITIALIZED,\n"
+             "NOT_INITIALIZED, 1001, 1, '(6 vs. 0)'), a CUDA error (cudaErrorInsufficientDriver, 'error 35'),\n"
+             "a Windows loader error (126, 'WinError 126', 'Error code 193', 0x7E), a finding id of the\n"
+             "doctor (framework-cpu-only) or a whole pasted message or log (several lines: every\n"
+             "message recognised is reported, most specific first):\n"
+             "what it means, the likely causes from the failure catalog, which cudnnctl command shows\n"
+             "which cause applies on this machine, the fix and the source. Versions in a message are\n"
+             "read and checked (\"PyTorch was compiled against (8, 5, 0) but found runtime version\n"
+             "(8, 3, 3)\": same major, runtime minor >= build minor). Nothing on this machine is read.",
+    .more = "Exit status 3: nothing recognised (one line on standard error, with the closest status\n"
+            "names when the input looks like one), or no such --file; 1: the --file or standard input\n"
+            "cannot be read (a directory, larger than 64 MiB, a read error).",
 };
 
 /* The input as it goes into one line of an error message. */
@@ -36,7 +71,7 @@ static void echo(const char *s, size_t len, char *out, size_t size)
         out[o] = '\0';
 }
 
-int cmd_explain(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env *env)
+static int cmd_explain(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env *env)
 {
         cudnnctl_explain_options eo = {0, 0, 0};
         cudnnctl_value *doc = NULL;
@@ -53,12 +88,12 @@ int cmd_explain(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env
                 return CLI_FAILURE;
         }
         cli_parser_init(&p, argc, argv);
-        while ((id = cli_next(&p, opts, cmd)) != CLI_END) {
+        while ((id = cli_next(&p, cmd)) != CLI_END) {
                 switch (id) {
-                case OPT_JSON:
+                case CLI_OPT_JSON:
                         json = 1;
                         break;
-                case OPT_VERBOSE:
+                case CLI_OPT_VERBOSE:
                         verbose = 1;
                         break;
                 case OPT_MAJOR:
@@ -84,7 +119,7 @@ int cmd_explain(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env
                 case OPT_FILE:
                         file = p.arg;
                         break;
-                case OPT_HELP:
+                case CLI_OPT_HELP:
                         cli_usage(cmd);
                         free((void *)words);
                         return CLI_OK;
@@ -131,9 +166,10 @@ int cmd_explain(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env
                 goto usage;
         }
         eo.input_len = len;
+        /* The input was read above (over the library's 64 MiB it was
+         * refused there); what fails here is the compiled-in catalog's. */
         if (cudnnctl_explain(len ? input : "", &eo, &doc, &err) < 0) {
-                cli_error(cmd, "%s", err.msg);
-                status = err.code == CUDNNCTL_ERR_LIMIT || err.code == CUDNNCTL_ERR_USAGE ? CLI_USAGE : CLI_FAILURE;
+                status = cli_fail(cmd, &err, CLI_SRC_TOOL);
                 goto done;
         }
         if (cudnnctl_value_len(cudnnctl_value_get(doc, "matches")) == 0) {

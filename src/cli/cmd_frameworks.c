@@ -5,18 +5,54 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_JSON = 1, OPT_PYTHON, OPT_GPU, OPT_NO_GPU, OPT_TIMEOUT, OPT_EXPECT, OPT_VERBOSE, OPT_HELP };
+enum { OPT_PYTHON = 1, OPT_EXPECT };
 enum { MAX_PYTHON = 16 };
 
 static const struct cli_opt opts[] = {
-    {"json", 0, 0, OPT_JSON},         {"python", 0, 1, OPT_PYTHON},
-    {"gpu", 0, 0, OPT_GPU},           {"no-gpu", 0, 0, OPT_NO_GPU},
-    {"timeout", 0, 1, OPT_TIMEOUT},   {"expect", 0, 1, OPT_EXPECT},
-    {"verbose", 'v', 0, OPT_VERBOSE}, CLI_MACHINE_OPTS,
-    {"help", 'h', 0, OPT_HELP},       {NULL, 0, 0, 0},
+    {.name = "python",
+     .arg = "PATH",
+     .id = OPT_PYTHON,
+     .help = "an interpreter (a path, or a name searched on PATH); repeatable",
+     .flags = CLI_PROGRAM | CLI_REPEAT},
+    {.like = &cli_opt_json},
+    {.like = &cli_opt_gpu, .help = "the GPU call is wanted (default: when the framework sees a GPU)"},
+    {.like = &cli_opt_no_gpu, .help = "no GPU call: what is mapped after import"},
+    {.like = &cli_opt_timeout, .help = "time limit of each child (default 60)"},
+    {.name = "expect",
+     .arg = "INSTALL",
+     .id = OPT_EXPECT,
+     .help = "the installation the frameworks should load: an id from 'cudnnctl list',\n"
+             "its prefix or its library directory"},
+    {.like = &cli_opt_verbose, .help = "every verdict, the devices, the mapped files, what the probe printed"},
+    {.like = &cli_opt_root, .help = "does not apply (an error): the interpreters run on this machine"},
+    {.like = &cli_opt_system, .help = "this system only (another is an error: the interpreters run here)"},
+    {.like = &cli_opt_env},
+    {.like = &cli_opt_set, .help = "run the interpreters with VAR set (LD_LIBRARY_PATH=..., PATH=...); repeatable"},
+    {0},
 };
 
-int cmd_frameworks(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env *env)
+static int cmd_frameworks(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env *env);
+
+const struct cli_cmd cli_cmd_frameworks = {
+    .name = "frameworks",
+    .fn = cmd_frameworks,
+    .summary = "which cuDNN PyTorch, TensorFlow, JAX, ONNX Runtime and CuPy were built with and load",
+    .opts = opts,
+    .about = "Runs each Python interpreter (every --python given; else the active virtual and conda\n"
+             "environments, python3 and python on PATH, the system's python3, and the environments\n"
+             "'cudnnctl list' found) with the tool's own probe script, in child processes with a time\n"
+             "limit and no network. For each framework it can import: the cuDNN and CUDA it was built\n"
+             "with, the cuDNN it reports at run time, and the CUDA and cuDNN files actually mapped into\n"
+             "the process after one small convolution on the GPU (after import when there is none),\n"
+             "with the installation each belongs to. Verdicts: a CUDA build at all; the build's cuDNN\n"
+             "against the loaded one (same major, minor at least the build's, and the framework's own\n"
+             "rules); every cuDNN file from one directory; the copy the user expects (--expect, else the\n"
+             "wheel the framework requires or bundles, else what a plain program loads); the GPU call.\n"
+             "A framework whose import hangs, crashes or floods the output is reported, and the rest go on.",
+    .more = "Exit status 0: no framework fails a verdict; 1: one does; 3: no framework found.",
+};
+
+static int cmd_frameworks(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env *env)
 {
         struct cli_machine cm = {0};
         cudnnctl_frameworks_options o;
@@ -29,14 +65,14 @@ int cmd_frameworks(int argc, char **argv, const struct cli_cmd *cmd, struct cli_
 
         memset(&o, 0, sizeof(o));
         cli_parser_init(&p, argc, argv);
-        while ((id = cli_next(&p, opts, cmd)) != CLI_END) {
+        while ((id = cli_next(&p, cmd)) != CLI_END) {
                 if ((r = cli_machine_opt(&cm, id, p.arg, cmd)) != 0) {
                         if (r < 0)
                                 goto usage;
                         continue;
                 }
                 switch (id) {
-                case OPT_JSON:
+                case CLI_OPT_JSON:
                         json = 1;
                         break;
                 case OPT_PYTHON:
@@ -50,23 +86,23 @@ int cmd_frameworks(int argc, char **argv, const struct cli_cmd *cmd, struct cli_
                         }
                         python[o.npython++] = p.arg;
                         break;
-                case OPT_GPU:
+                case CLI_OPT_GPU:
                         o.gpu = CUDNNCTL_GPU_ON;
                         break;
-                case OPT_NO_GPU:
+                case CLI_OPT_NO_GPU:
                         o.gpu = CUDNNCTL_GPU_OFF;
                         break;
                 case OPT_EXPECT:
                         o.expect = p.arg;
                         break;
-                case OPT_VERBOSE:
+                case CLI_OPT_VERBOSE:
                         verbose = 1;
                         break;
-                case OPT_TIMEOUT:
+                case CLI_OPT_TIMEOUT:
                         if (cli_timeout_ms(cmd, p.arg, &o.timeout_ms) < 0)
                                 goto usage;
                         break;
-                case OPT_HELP:
+                case CLI_OPT_HELP:
                         cli_usage(cmd);
                         cli_machine_free(&cm);
                         return CLI_OK;
@@ -85,11 +121,11 @@ int cmd_frameworks(int argc, char **argv, const struct cli_cmd *cmd, struct cli_
         status = cli_machine_open(&cm, cmd, &m);
         if (status != CLI_OK)
                 goto done;
+        /* What the interpreters do is reported in the document; the call
+         * itself fails only in the tool's own work (its private directory for
+         * the probe script, starting children) or for what it cannot do. */
         if (cudnnctl_frameworks(m, &o, &doc, &err) < 0) {
-                cli_error(cmd, "%s", err.msg);
-                status = err.code == CUDNNCTL_ERR_NOMEM         ? CLI_FAILURE
-                         : err.code == CUDNNCTL_ERR_UNSUPPORTED ? CLI_USAGE
-                                                                : CLI_FAILURE;
+                status = cli_fail(cmd, &err, CLI_SRC_TOOL);
                 goto done;
         }
         status = cli_print_doc(cmd, doc, json, env->color_ok, cudnnctl_frameworks_text, verbose);

@@ -5,17 +5,55 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_JSON = 1, OPT_ROOT, OPT_SYSTEM, OPT_NO_MEMBERS, OPT_MAX_ENTRIES, OPT_SYMBOLS, OPT_HELP };
+enum { OPT_ROOT = 1, OPT_SYSTEM, OPT_NO_MEMBERS, OPT_MAX_ENTRIES, OPT_SYMBOLS };
 
+/* --root and --system are inspect's own: a tree to read paths in, with no
+ * environment (it opens no machine). */
 static const struct cli_opt opts[] = {
-    {"json", 0, 0, OPT_JSON},
-    {"root", 0, 1, OPT_ROOT},
-    {"system", 0, 1, OPT_SYSTEM},
-    {"no-members", 0, 0, OPT_NO_MEMBERS},
-    {"max-entries", 0, 1, OPT_MAX_ENTRIES},
-    {"symbols", 0, 0, OPT_SYMBOLS},
-    {"help", 'h', 0, OPT_HELP},
-    {NULL, 0, 0, 0},
+    {.like = &cli_opt_json, .help = "print JSON (docs/json.md, schema_version 1)"},
+    {.name = "root",
+     .arg = "DIR",
+     .id = OPT_ROOT,
+     .help = "read PATHs inside DIR, as if DIR were / (links are followed inside DIR)",
+     .flags = CLI_DIR},
+    {.name = "system",
+     .arg = "SYS",
+     .id = OPT_SYSTEM,
+     .help = "with --root: the tree is a linux or windows one (C:\\ is DIR; names\n"
+             "match case-insensitively)",
+     .values = "linux windows"},
+    {.name = "no-members", .id = OPT_NO_MEMBERS, .help = "list archive members without reading their content"},
+    {.name = "max-entries",
+     .arg = "N",
+     .id = OPT_MAX_ENTRIES,
+     .help = "stop a directory walk after N entries (default 20000); a walk cut\n"
+             "short is said on standard error and exits 1"},
+    {.name = "symbols", .id = OPT_SYMBOLS, .help = "list every exported symbol, not only their number and cuDNN's"},
+    {0},
+};
+
+static int cmd_inspect(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env *env);
+
+const struct cli_cmd cli_cmd_inspect = {
+    .name = "inspect",
+    .fn = cmd_inspect,
+    .summary = "static facts of libraries, headers, archives and directories (never loads them)",
+    .opts = opts,
+    .args = "PATH...",
+    .args_kind = CLI_FILE,
+    .about = "Reads each PATH without loading or running it and prints what it is: for an ELF or PE\n"
+             "library its format, machine, SONAME, needed libraries, RPATH/RUNPATH, imports and delay\n"
+             "imports, the number of exports (every name with --symbols), cuDNN entry points, the\n"
+             "version constants cuDNN exports and the whole Windows version resource; for a C header\n"
+             "its version macros, evaluated; for a pip dist-info its package and version; for an\n"
+             "archive (zip, tgz, tar.xz, wheel) its layout, what it holds and where an install would\n"
+             "put it; for a directory every cuDNN file in it (a bounded walk). A file reached twice\n"
+             "(a hard link) is read once: the later path says which it is the same file as.\n"
+             "The kind is read from the content, never from the name. Versions are listed once per\n"
+             "source (file name, exported constant, header, version resource, dist-info), so\n"
+             "disagreements stay visible.",
+    .more = "Exit status 1: a PATH cannot be read or parsed, or a walk was cut short; every other PATH\n"
+            "still gets its result.",
 };
 
 static int parse_count(const char *s, size_t *out)
@@ -116,7 +154,7 @@ static int write_error_result(const char *path, const char *msg)
         return cli_write("\n    }");
 }
 
-int cmd_inspect(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env *env)
+static int cmd_inspect(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env *env)
 {
         cudnnctl_inspect_options io = {0};
         struct cli_parser p;
@@ -130,12 +168,12 @@ int cmd_inspect(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env
                 return CLI_FAILURE;
         }
         cli_parser_init(&p, argc, argv);
-        while ((id = cli_next(&p, opts, cmd)) != CLI_END) {
+        while ((id = cli_next(&p, cmd)) != CLI_END) {
                 switch (id) {
                 case CLI_POSITIONAL:
                         paths[npaths++] = p.arg;
                         break;
-                case OPT_JSON:
+                case CLI_OPT_JSON:
                         json = 1;
                         break;
                 case OPT_ROOT:
@@ -165,7 +203,7 @@ int cmd_inspect(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env
                                 return CLI_USAGE;
                         }
                         break;
-                case OPT_HELP:
+                case CLI_OPT_HELP:
                         cli_usage(cmd);
                         free((void *)paths);
                         return CLI_OK;
@@ -200,7 +238,10 @@ int cmd_inspect(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env
                 if (cudnnctl_inspect(paths[i], &io, &facts, &err) < 0) {
                         cli_error(cmd, "%s: %s", paths[i], err.msg);
                         failed++;
-                        if (err.code == CUDNNCTL_ERR_NOMEM) {
+                        /* The other paths still get their results: only the
+                         * tool's own failure stops, anything else about this
+                         * one is a PATH that could not be read (1). */
+                        if (cli_exit_status(&err, CLI_SRC_MACHINE) == CLI_FAILURE) {
                                 status = CLI_FAILURE;
                                 break;
                         }
@@ -234,7 +275,7 @@ int cmd_inspect(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env
                                 cli_error(cmd, "%s: %s", paths[i], err.msg);
                                 if (perr == NULL)
                                         failed++;
-                                if (err.code == CUDNNCTL_ERR_NOMEM)
+                                if (cli_exit_status(&err, CLI_SRC_MACHINE) == CLI_FAILURE)
                                         status = CLI_FAILURE;
                                 else if (status == CLI_OK)
                                         status = CLI_PROBLEM;

@@ -4,21 +4,48 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_JSON = 1, OPT_GPU, OPT_NO_GPU, OPT_TIMEOUT, OPT_NO_COMPILE, OPT_VERBOSE, OPT_HELP };
+enum { OPT_NO_COMPILE = 1 };
 
 static const struct cli_opt opts[] = {
-    {"json", 0, 0, OPT_JSON},
-    {"gpu", 0, 0, OPT_GPU},
-    {"no-gpu", 0, 0, OPT_NO_GPU},
-    {"timeout", 0, 1, OPT_TIMEOUT},
-    {"no-compile", 0, 0, OPT_NO_COMPILE},
-    {"verbose", 'v', 0, OPT_VERBOSE},
-    CLI_MACHINE_OPTS,
-    {"help", 'h', 0, OPT_HELP},
-    {NULL, 0, 0, 0},
+    {.like = &cli_opt_gpu, .help = "GPU work is required: not being able to run it is a failure"},
+    {.like = &cli_opt_no_gpu},
+    {.like = &cli_opt_json},
+    {.like = &cli_opt_verbose, .help = "the evidence of every check"},
+    {.like = &cli_opt_timeout},
+    {.name = "no-compile", .id = OPT_NO_COMPILE, .help = "leave out layer 3"},
+    {.group = &cli_machine_group},
+    {0},
 };
 
-int cmd_verify(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env *env)
+static int cmd_verify(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env *env);
+
+const struct cli_cmd cli_cmd_verify = {
+    .name = "verify",
+    .fn = cmd_verify,
+    .summary = "prove one installation: header vs library, run-time probes, GPU work, compile and run",
+    .opts = opts,
+    .args = "[INSTALL]",
+    .args_kind = CLI_FILE,
+    .about = "The three layers of proof for one cuDNN installation, each check passed, FAILED or n/c (could\n"
+             "not be checked, with the reason):\n"
+             "  1. static: the header's version macros against the library's version (file names, the\n"
+             "     constants cuDNN exports, dist-info), and the set of libraries its major needs;\n"
+             "  2. run time, in child processes with a time limit (a crash or hang there is a finding,\n"
+             "     not the tool's): the NVIDIA driver (libcuda/nvcuda, NVML, /proc/driver/nvidia), the\n"
+             "     CUDA runtime cuDNN pairs with, and cuDNN loaded by full path: cudnnGetVersion,\n"
+             "     cudnnGetCudartVersion, cudnnGetProperty, every sub-library version check, where every\n"
+             "     mapped cuDNN module came from, cudnnCreate; then, with a GPU, a convolution, batch\n"
+             "     normalization + activation, softmax, an RNN and (cuDNN 9) a backend-graph convolution on\n"
+             "     the GPU, each compared with a CPU reference in double precision from fresh random inputs;\n"
+             "  3. compile: the minimal cudnnCreate/cudnnGetVersion program built with the machine's C\n"
+             "     compiler against its headers and library, run, and compared with the other layers.\n"
+             "INSTALL is an id from 'cudnnctl list', a prefix, a directory or library inside it, or a\n"
+             "package name; without it, the installation a plain program loads.",
+    .more = "With --root nothing from the tree is loaded or run: only layer 1 is checked.\n"
+            "Exit status 1: a check failed; 3: INSTALL (or any cuDNN) not found.",
+};
+
+static int cmd_verify(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env *env)
 {
         struct cli_machine cm = {0};
         cudnnctl_verify_options vo;
@@ -30,33 +57,33 @@ int cmd_verify(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env 
 
         memset(&vo, 0, sizeof(vo));
         cli_parser_init(&p, argc, argv);
-        while ((id = cli_next(&p, opts, cmd)) != CLI_END) {
+        while ((id = cli_next(&p, cmd)) != CLI_END) {
                 if ((r = cli_machine_opt(&cm, id, p.arg, cmd)) != 0) {
                         if (r < 0)
                                 goto usage;
                         continue;
                 }
                 switch (id) {
-                case OPT_JSON:
+                case CLI_OPT_JSON:
                         json = 1;
                         break;
-                case OPT_GPU:
+                case CLI_OPT_GPU:
                         vo.gpu = CUDNNCTL_GPU_ON;
                         break;
-                case OPT_NO_GPU:
+                case CLI_OPT_NO_GPU:
                         vo.gpu = CUDNNCTL_GPU_OFF;
                         break;
                 case OPT_NO_COMPILE:
                         vo.no_compile = 1;
                         break;
-                case OPT_VERBOSE:
+                case CLI_OPT_VERBOSE:
                         verbose = 1;
                         break;
-                case OPT_TIMEOUT:
+                case CLI_OPT_TIMEOUT:
                         if (cli_timeout_ms(cmd, p.arg, &vo.timeout_ms) < 0)
                                 goto usage;
                         break;
-                case OPT_HELP:
+                case CLI_OPT_HELP:
                         cli_usage(cmd);
                         cli_machine_free(&cm);
                         return CLI_OK;
@@ -75,11 +102,7 @@ int cmd_verify(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env 
         if (status != CLI_OK)
                 goto done;
         if (cudnnctl_verify(m, &vo, &doc, &err) < 0) {
-                cli_error(cmd, "%s", err.msg);
-                status = err.code == CUDNNCTL_ERR_NOMEM      ? CLI_FAILURE
-                         : err.code == CUDNNCTL_ERR_NOTFOUND ? CLI_NOTFOUND
-                         : err.code == CUDNNCTL_ERR_USAGE    ? CLI_USAGE
-                                                             : CLI_PROBLEM;
+                status = cli_fail(cmd, &err, CLI_SRC_MACHINE);
                 goto done;
         }
         status = cli_print_doc(cmd, doc, json, env->color_ok, cudnnctl_verify_text, verbose);

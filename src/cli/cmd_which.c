@@ -4,14 +4,40 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_JSON = 1, OPT_ALL, OPT_FROM, OPT_HELP };
+enum { OPT_ALL = 1, OPT_FROM };
 
 static const struct cli_opt opts[] = {
-    {"json", 0, 0, OPT_JSON}, {"all", 'a', 0, OPT_ALL},   {"from", 0, 1, OPT_FROM}, CLI_MACHINE_OPTS,
-    CLI_RESOLVE_OPTS,         {"help", 'h', 0, OPT_HELP}, {NULL, 0, 0, 0},
+    {.name = "from",
+     .arg = "FILE",
+     .id = OPT_FROM,
+     .help = "resolve as this program or library would (its RPATH/RUNPATH and $ORIGIN,\n"
+             "its application directory)",
+     .flags = CLI_FILE},
+    {.name = "all", .short_name = 'a', .id = OPT_ALL, .help = "also print every place tried"},
+    {.like = &cli_opt_json},
+    {.group = &cli_machine_group},
+    {.group = &cli_resolve_group},
+    {0},
 };
 
-int cmd_which(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env *env)
+static int cmd_which(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env *env);
+
+const struct cli_cmd cli_cmd_which = {
+    .name = "which",
+    .fn = cmd_which,
+    .summary = "where the loader finds a library, step by step, and the copies it shadows",
+    .opts = opts,
+    .args = "NAME...",
+    .about = "Answers which copy a program loads, as ld.so or the Windows loader would search for it: the\n"
+             "winner, how it was found (RPATH, LD_LIBRARY_PATH, RUNPATH, ld.so.cache, default directories;\n"
+             "application directory, KnownDLLs, System32, Windows directory, current directory, PATH...),\n"
+             "every place tried in order, every copy it shadows with its versions, and copies that are on\n"
+             "the machine but on no search path. A NAME is a file name (libcudnn.so.9, cudnn64_8.dll) or a\n"
+             "short cuDNN name (cudnn, cudnn_ops, cudnn_cnn_infer): then the names of every major are tried.",
+    .more = "Exit status 3: not found; 1: found, but the loader stops on a bad copy.",
+};
+
+static int cmd_which(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env *env)
 {
         struct cli_machine cm = {0};
         struct cli_resolve cr;
@@ -25,7 +51,7 @@ int cmd_which(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env *
 
         cli_resolve_init(&cr);
         cli_parser_init(&p, argc, argv);
-        while ((id = cli_next(&p, opts, cmd)) != CLI_END) {
+        while ((id = cli_next(&p, cmd)) != CLI_END) {
                 if ((r = cli_machine_opt(&cm, id, p.arg, cmd)) != 0 ||
                     (r = cli_resolve_opt(&cr, id, p.arg, cmd)) != 0) {
                         if (r < 0)
@@ -33,7 +59,7 @@ int cmd_which(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env *
                         continue;
                 }
                 switch (id) {
-                case OPT_JSON:
+                case CLI_OPT_JSON:
                         json = 1;
                         break;
                 case OPT_ALL:
@@ -42,7 +68,7 @@ int cmd_which(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env *
                 case OPT_FROM:
                         cr.o.from = p.arg;
                         break;
-                case OPT_HELP:
+                case CLI_OPT_HELP:
                         cli_usage(cmd);
                         cli_machine_free(&cm);
                         cli_resolve_free(&cr);
@@ -71,11 +97,7 @@ int cmd_which(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env *
         if (status != CLI_OK)
                 goto done;
         if (cudnnctl_which(m, names, nnames, &cr.o, &doc, &err) < 0) {
-                cli_error(cmd, "%s", err.msg);
-                status = err.code == CUDNNCTL_ERR_NOMEM      ? CLI_FAILURE
-                         : err.code == CUDNNCTL_ERR_NOTFOUND ? CLI_NOTFOUND
-                         : err.code == CUDNNCTL_ERR_USAGE    ? CLI_USAGE
-                                                             : CLI_PROBLEM;
+                status = cli_fail(cmd, &err, CLI_SRC_MACHINE);
                 goto done;
         }
         status = cli_print_doc(cmd, doc, json, env->color_ok, cudnnctl_which_text, all);

@@ -1,9 +1,36 @@
-/* The options every command that reads the machine takes: --root, --system,
- * --env, --set. */
+/* The options every command that reads the machine takes (--root, --system,
+ * --env, --set), opening that machine, and printing a result document. */
 #include "cli.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+const struct cli_opt cli_opt_root = {.name = "root",
+                                     .arg = "DIR",
+                                     .id = CLI_OPT_ROOT,
+                                     .help = "read the tree inside DIR as if DIR were / (C:\\ with --system windows);\n"
+                                             "the environment then starts empty",
+                                     .flags = CLI_DIR};
+const struct cli_opt cli_opt_system = {.name = "system",
+                                       .arg = "SYS",
+                                       .id = CLI_OPT_SYSTEM,
+                                       .help = "emulate linux or windows (default: this system)",
+                                       .values = "linux windows"};
+const struct cli_opt cli_opt_env = {.name = "env",
+                                    .arg = "FILE",
+                                    .id = CLI_OPT_ENV,
+                                    .help = "environment variables from FILE (KEY=VALUE lines)",
+                                    .flags = CLI_FILE};
+const struct cli_opt cli_opt_set = {.name = "set",
+                                    .arg = "VAR=VALUE",
+                                    .id = CLI_OPT_SET,
+                                    .help =
+                                        "set one environment variable (repeatable; PWD / CD: the current directory)",
+                                    .flags = CLI_REPEAT};
+
+static const struct cli_opt machine_opts[] = {
+    {.like = &cli_opt_root}, {.like = &cli_opt_system}, {.like = &cli_opt_env}, {.like = &cli_opt_set}, {0}};
+const struct cli_optgroup cli_machine_group = {"machine", NULL, machine_opts};
 
 int cli_machine_opt(struct cli_machine *cm, int id, const char *arg, const struct cli_cmd *cmd)
 {
@@ -51,14 +78,9 @@ int cli_machine_open(struct cli_machine *cm, const struct cli_cmd *cmd, cudnnctl
 
         cm->o.set = cm->set;
         cm->o.nset = cm->nset;
-        if (cudnnctl_machine_open(&cm->o, m, &err) < 0) {
-                cli_error(cmd, "%s", err.msg);
-                if (err.code == CUDNNCTL_ERR_NOMEM)
-                        return CLI_FAILURE;
-                if (err.code == CUDNNCTL_ERR_NOTFOUND)
-                        return CLI_NOTFOUND;
-                return CLI_USAGE;
-        }
+        /* what fails here is what the command line named: --root, --env, --set */
+        if (cudnnctl_machine_open(&cm->o, m, &err) < 0)
+                return cli_fail(cmd, &err, CLI_SRC_ARGS);
         return CLI_OK;
 }
 
@@ -80,10 +102,8 @@ int cli_print_doc(const struct cli_cmd *cmd, const cudnnctl_value *doc, int json
                 rc = cudnnctl_to_json(doc, 1, &s, &err);
         else
                 rc = text(doc, verbose, color, &s, &err);
-        if (rc < 0) {
-                cli_error(cmd, "%s", err.msg);
-                return CLI_FAILURE;
-        }
+        if (rc < 0)
+                return cli_fail(cmd, &err, CLI_SRC_TOOL);
         if (cli_write(s) < 0 || (json && cli_write("\n") < 0)) {
                 cudnnctl_free(s);
                 return CLI_FAILURE;

@@ -4,6 +4,35 @@
 #include <stdlib.h>
 #include <string.h>
 
+static const struct cli_opt resolve_opts[] = {
+    {.name = "win-mode",
+     .arg = "MODE",
+     .id = CLI_OPT_WIN_MODE,
+     .help = "standard (LoadLibrary, the default), altered (LOAD_WITH_ALTERED_SEARCH_PATH),\n"
+             "search (LOAD_LIBRARY_SEARCH_* flags, see --win-search), python (how\n"
+             "Python >= 3.8 loads extension modules: PATH is not searched)",
+     .values = "standard altered search python"},
+    {.name = "win-search",
+     .arg = "LIST",
+     .id = CLI_OPT_WIN_SEARCH,
+     .help = "dll-dir,app,user,system32,default (LOAD_LIBRARY_SEARCH_* flags)",
+     .values = "dll-dir app user system32 default"},
+    {.name = "safe-search",
+     .arg = "on|off",
+     .id = CLI_OPT_SAFE_SEARCH,
+     .help = "SafeDllSearchMode (default: the registry's, on when unknown)",
+     .values = "on off"},
+    {.name = "add-dll-dir",
+     .arg = "DIR",
+     .id = CLI_OPT_ADD_DLL_DIR,
+     .help = "AddDllDirectory / os.add_dll_directory (repeatable)",
+     .flags = CLI_DIR | CLI_REPEAT},
+    {.name = "set-dll-dir", .arg = "DIR", .id = CLI_OPT_SET_DLL_DIR, .help = "SetDllDirectory", .flags = CLI_DIR},
+    {0},
+};
+const struct cli_optgroup cli_resolve_group = {"resolve",
+                                               "Windows loader (with --system windows or on Windows):", resolve_opts};
+
 static int parse_search(const char *s, unsigned *out)
 {
         static const struct {

@@ -506,6 +506,39 @@ const char *cc_basename(const char *path)
         return b;
 }
 
+char *cc_next_token(char **p, const char *delims)
+{
+        char *s = *p, *e;
+
+        if (s == NULL)
+                return NULL;
+        s += strspn(s, delims);
+        if (*s == '\0') {
+                *p = NULL;
+                return NULL;
+        }
+        e = s + strcspn(s, delims);
+        if (*e) {
+                *e = '\0';
+                *p = e + 1;
+        } else {
+                *p = NULL;
+        }
+        return s;
+}
+
+char *cc_dirname(const char *path, int windows, cc_error *err)
+{
+        const char *last = NULL, *p;
+
+        for (p = path; *p; p++)
+                if (*p == '/' || (windows && *p == '\\'))
+                        last = p;
+        if (last == NULL)
+                return cc_strdup(err, ".");
+        return cc_strndup(err, path, last == path ? 1 : (size_t)(last - path));
+}
+
 /* ---- string hash map ------------------------------------------------------ */
 
 struct cc_smap_slot {

@@ -30,6 +30,22 @@
 
 #define CC_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
+/* Propagating a failure (a call that returns < 0 on error, with err set):
+ * TRY(x) jumps to the function's one cleanup label `fail` (the style of
+ * every function that holds resources: rv = -1 first, rv = 0 just before
+ * fail:); TRY_RET(x) returns -1 at once, for a function that holds nothing
+ * to release. */
+#define TRY(x)                                                                                                         \
+        do {                                                                                                           \
+                if ((x) < 0)                                                                                           \
+                        goto fail;                                                                                     \
+        } while (0)
+#define TRY_RET(x)                                                                                                     \
+        do {                                                                                                           \
+                if ((x) < 0)                                                                                           \
+                        return -1;                                                                                     \
+        } while (0)
+
 /* Error codes carried in struct cc_error. */
 enum cc_errcode {
         CC_OK = 0,
@@ -145,8 +161,19 @@ int cc_ends_with(const char *s, const char *suffix);
 int cc_ends_with_nocase(const char *s, const char *suffix);
 /* 1 if the n bytes at s are valid UTF-8. */
 int cc_utf8_valid(const char *s, size_t n);
+/* strtok_r without its portability questions: the next token of *p
+ * separated by any of delims, NUL-terminated in place (*p moves past it),
+ * or NULL when there is none left. */
+char *cc_next_token(char **p, const char *delims);
 /* The last path component (after '/' or '\\'). Points into path. */
 const char *cc_basename(const char *path);
+/* The directory part of a path string, as glibc takes a library's $ORIGIN
+ * from its path: everything before the last separator ('/', and '\\' too
+ * when windows is set), the separator itself when it is the first byte
+ * ("/" for "/a"), "." when there is none. No I/O and no normalising ("/a//b"
+ * gives "/a/"); a path of a machine's tree wants cc_tree_dirname, which
+ * knows its system's root ("C:\\"). Caller frees. */
+char *cc_dirname(const char *path, int windows, cc_error *err);
 
 /* The driver's version from /proc/driver/nvidia/version's text ("NVRM version:
  * NVIDIA UNIX Open Kernel Module for x86_64  580.159.04  ..."): the first

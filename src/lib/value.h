@@ -42,16 +42,22 @@ int cc_v_dedup(cc_value *obj, cc_error *err);
 /* Remove and return member `key` (caller owns it), or NULL. */
 cc_value *cc_v_take(cc_value *obj, const char *key);
 
+/* Reading: the public accessors (cudnnctl.h) under short names. Two
+ * families, told apart by their names:
+ *  - cc_v_as_*(v): the value v itself as a string, integer, bool or double
+ *    (NULL / 0 when it is not one);
+ *  - cc_v_get*(obj, key): a member of an object (cc_v_get_str: the member
+ *    as a string). */
 #define cc_v_type cudnnctl_value_type
 #define cc_v_get cudnnctl_value_get
 #define cc_v_path cudnnctl_value_path
 #define cc_v_len cudnnctl_value_len
 #define cc_v_at cudnnctl_value_at
 #define cc_v_key_at cudnnctl_value_key_at
-#define cc_v_getstr cudnnctl_value_str
-#define cc_v_getint cudnnctl_value_int
-#define cc_v_getbool cudnnctl_value_bool
-#define cc_v_getdouble cudnnctl_value_double
+#define cc_v_as_str cudnnctl_value_str
+#define cc_v_as_int cudnnctl_value_int
+#define cc_v_as_bool cudnnctl_value_bool
+#define cc_v_as_double cudnnctl_value_double
 
 /* The member `key` of obj for changing it, or NULL. */
 cc_value *cc_v_getm(cc_value *obj, const char *key);

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """cudnnctl compat: questions to the knowledge base through the CLI. The
-answers compat.md gives (CUDA 11.4 -> cuDNN 8.2.2/8.2.4; 8.2.2 on sm_90 no;
+answers NVIDIA's support matrices give (CUDA 11.4 -> cuDNN 8.2.2/8.2.4; 8.2.2 on sm_90 no;
 driver floors; GPU names), every answer with verdict, reason and source, the
 JSON document (read with python's json module), the exit statuses (0 all yes,
 1 some no, 3 unknown, 2 bad command line) and one-line errors.

@@ -171,7 +171,9 @@ f = next((f for f in doc.get("findings", []) if f["id"] == "driver-too-old"), {}
 check("450.80.02" in f.get("summary", "") and "CUDA 12" in f.get("summary", ""), "driver-too-old: %r" % f.get("summary"))
 doc = docs.get("path-writable-dir") or {}
 f = next((f for f in doc.get("findings", []) if f["id"] == "path-writable-dir"), {})
-check(f.get("evidence", {}).get("entry") == "/opt/shared/lib" and "chmod o-w" in (f.get("fix") or ""),
+# one finding for a repeated condition: each entry is an instance with its own evidence
+inst = f.get("evidence", {}).get("instances") or [{}]
+check(len(inst) == 1 and inst[0].get("entry") == "/opt/shared/lib" and "chmod o-w" in (f.get("fix") or ""),
       "path-writable-dir: %r" % f)
 doc = docs.get("cuda-major-mismatch") or {}
 f = next((f for f in doc.get("findings", []) if f["id"] == "cuda-major-mismatch"), {})

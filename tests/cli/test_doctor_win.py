@@ -262,7 +262,7 @@ def s_cudnn9_subdir():
     f = expect("cuDNN 9 installer subfolder, nothing on PATH", doc, "win-cudnn9-subdir", "error")
     check("cuDNN 9 installer subfolder, nothing on PATH: bin is not on PATH", f and f["evidence"]["bin_on_path"] is False,
           f and f["evidence"])
-    # one CUDA variant (with two, gather.c runs deps on bin\11.8's shim, whose sub-libraries then come
+    # one CUDA variant (with two, commands/doctor.c runs deps on bin\11.8's shim, whose sub-libraries then come
     # from bin\12.4 on PATH: checks_loader.c reports a mixed set; reported, not tested here)
     rc, doc = doctor("cuDNN 9 installer subfolder on PATH", t1, base + ["PATH=%s\\bin\\12.4;%s" % (win(inst), SYS)])
     expect_clean("cuDNN 9 installer subfolder on PATH", doc, rc)

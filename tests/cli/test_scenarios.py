@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Loading and shadowing failure scenarios (tests/fixtures/gen-scenarios.sh,
-failure-modes.md entries 2, 3, 4, 6, 7, 8, 9, 13, 14, 15, 17, 18, 19, 21, 23,
+failure catalog (kb/catalog.tsv) entries 2, 3, 4, 6, 7, 8, 9, 13, 14, 15, 17, 18, 19, 21, 23,
 25 and hostile trees): `cudnnctl which/deps/list --json --root TREE --set ...`
 must name the winner and how it won, the copies it shadows with their
 versions, what is missing, the notes that matter, the copies elsewhere, and

@@ -81,7 +81,7 @@ static cc_value *inspect(const char *rel)
 
 static const char *str_at(const cc_value *v, const char *path)
 {
-        return cc_v_getstr(cc_v_path(v, path));
+        return cc_v_as_str(cc_v_path(v, path));
 }
 
 static void assert_str_or_null(const cc_value *v, const char *path, const char *want)
@@ -93,9 +93,9 @@ static void assert_str_or_null(const cc_value *v, const char *path, const char *
                         fail_msg("%s: expected null", path);
                 return;
         }
-        if (cc_v_getstr(x) == NULL)
+        if (cc_v_as_str(x) == NULL)
                 fail_msg("%s: expected \"%s\", got no string", path, want);
-        assert_string_equal(cc_v_getstr(x), want);
+        assert_string_equal(cc_v_as_str(x), want);
 }
 
 static const cc_value *member(const cc_value *obj, const char *path)
@@ -309,19 +309,19 @@ static void check_era(const struct era_case *c)
         assert_str_or_null(obj, "archive/top_dir", c->top_dir);
         assert_string_equal(str_at(obj, "archive/system"), c->system);
         assert_string_equal(str_at(obj, "archive/arch"), c->arch);
-        assert_int_equal(cc_v_getint(cc_v_path(obj, "archive/entries")), c->entries);
+        assert_int_equal(cc_v_as_int(cc_v_path(obj, "archive/entries")), c->entries);
         assert_int_equal(cc_v_len(cc_v_path(obj, "archive/members")), c->entries);
         assert_int_equal(cc_v_type(cc_v_path(obj, "archive/truncated")), CUDNNCTL_BOOL);
-        assert_false(cc_v_getbool(cc_v_path(obj, "archive/truncated")));
+        assert_false(cc_v_as_bool(cc_v_path(obj, "archive/truncated")));
         assert_int_equal(cc_v_len(cc_v_path(obj, "archive/unsafe_paths")), 0);
 
         /* total_size is the sum of the regular files' sizes */
         ms = cc_v_path(obj, "archive/members");
         for (i = 0; i < cc_v_len(ms); i++)
                 if (strcmp(cc_v_get_str(cc_v_at(ms, i), "type"), "file") == 0)
-                        sum += cc_v_getint(cc_v_get(cc_v_at(ms, i), "size"));
+                        sum += cc_v_as_int(cc_v_get(cc_v_at(ms, i), "size"));
         assert_true(sum > 0);
-        assert_int_equal(cc_v_getint(cc_v_path(obj, "archive/total_size")), sum);
+        assert_int_equal(cc_v_as_int(cc_v_path(obj, "archive/total_size")), sum);
 
         /* what the file name says */
         assert_string_equal(str_at(obj, "archive/name/era"), c->name_era);
@@ -368,7 +368,7 @@ static void test_legacy_members(void **state)
         m = member(obj, "cuda/lib64/libcudnn.so.8.2.2");
         assert_string_equal(cc_v_get_str(m, "type"), "file");
         assert_int_equal(cc_v_type(cc_v_get(m, "link")), CUDNNCTL_NULL);
-        assert_true(cc_v_getint(cc_v_get(m, "size")) > 0);
+        assert_true(cc_v_as_int(cc_v_get(m, "size")) > 0);
         assert_int_equal(cc_v_type(cc_v_get(m, "facts")), CUDNNCTL_OBJECT);
         m = member(obj, "cuda/include/");
         assert_string_equal(cc_v_get_str(m, "type"), "dir");
@@ -423,7 +423,7 @@ static void test_mislabelled(void **state)
         assert_int_equal(versions_with(obj, "library-name", NULL), 1);
         assert_true(versions_with(obj, "header", "9.1.0") >= 1);
         assert_int_equal(versions_with(obj, "header", "8.9.7"), 0);
-        assert_int_equal(cc_v_getint(cc_v_path(obj, "archive/entries")), 35);
+        assert_int_equal(cc_v_as_int(cc_v_path(obj, "archive/entries")), 35);
         cc_v_free(obj);
 }
 
@@ -446,7 +446,7 @@ static void test_flat_and_empty(void **state)
         obj = inspect("archives/empty.zip"); /* valid, nothing in it */
         assert_null(cc_v_get(obj, "error"));
         assert_string_equal(str_at(obj, "archive/format"), "zip");
-        assert_int_equal(cc_v_getint(cc_v_path(obj, "archive/entries")), 0);
+        assert_int_equal(cc_v_as_int(cc_v_path(obj, "archive/entries")), 0);
         assert_string_equal(str_at(obj, "archive/layout"), "unknown");
         assert_string_equal(str_at(obj, "archive/system"), "unknown");
         assert_int_equal(cc_v_len(cc_v_get(obj, "versions")), 0);
@@ -461,7 +461,7 @@ static void test_no_members_flag(void **state)
 
         (void)state;
         assert_null(cc_v_get(obj, "error"));
-        assert_int_equal(cc_v_getint(cc_v_path(obj, "archive/entries")), 35);
+        assert_int_equal(cc_v_as_int(cc_v_path(obj, "archive/entries")), 35);
         m = member(obj, STOP "include/cudnn_version.h");
         assert_int_equal(cc_v_type(cc_v_get(m, "facts")), CUDNNCTL_NULL);
         assert_non_null(cc_v_get_str(m, "facts_skipped"));
@@ -539,7 +539,7 @@ static void test_unsafe_counts(void **state)
                 cc_value *obj = inspect(cases[i].file);
 
                 assert_int_equal(cc_v_len(cc_v_path(obj, "archive/unsafe_paths")), cases[i].unsafe);
-                assert_int_equal(cc_v_getint(cc_v_path(obj, "archive/entries")), cases[i].entries);
+                assert_int_equal(cc_v_as_int(cc_v_path(obj, "archive/entries")), cases[i].entries);
                 cc_v_free(obj);
         }
 }
@@ -587,7 +587,7 @@ static void test_damaged(void **state)
                 assert_contains(e, cc_basename(cases[i].file));
                 assert_contains(e, cases[i].msg);
                 assert_null(strchr(e, '\n'));
-                assert_int_equal(cc_v_getint(cc_v_path(obj, "archive/entries")), cases[i].entries);
+                assert_int_equal(cc_v_as_int(cc_v_path(obj, "archive/entries")), cases[i].entries);
                 assert_int_equal(cc_v_len(cc_v_path(obj, "archive/members")), cases[i].entries);
                 assert_str_or_null(obj, "archive/format", cases[i].format);
                 cc_v_free(obj);
@@ -626,9 +626,9 @@ static void test_caps(void **state)
 
         (void)state;
         assert_null(cc_v_get(obj, "error"));
-        assert_int_equal(cc_v_getint(cc_v_path(obj, "archive/entries")), 100000);
+        assert_int_equal(cc_v_as_int(cc_v_path(obj, "archive/entries")), 100000);
         assert_int_equal(cc_v_len(cc_v_path(obj, "archive/members")), 100000);
-        assert_true(cc_v_getbool(cc_v_path(obj, "archive/truncated")));
+        assert_true(cc_v_as_bool(cc_v_path(obj, "archive/truncated")));
         assert_contains(str_at(obj, "archive/truncated_reason"), "100000");
         assert_string_equal(str_at(obj, "archive/members/99999/path"), "many/f099999");
         cc_v_free(obj);
@@ -636,9 +636,9 @@ static void test_caps(void **state)
         /* a 65 MiB library is listed but not read; the header after it is */
         obj = inspect("archives/hostile/oversized.tar.xz");
         assert_null(cc_v_get(obj, "error"));
-        assert_false(cc_v_getbool(cc_v_path(obj, "archive/truncated")));
+        assert_false(cc_v_as_bool(cc_v_path(obj, "archive/truncated")));
         m = member(obj, "top/lib/libcudnn_graph.so.9.1.0");
-        assert_int_equal(cc_v_getint(cc_v_get(m, "size")), 65 * 1024 * 1024 + 1);
+        assert_int_equal(cc_v_as_int(cc_v_get(m, "size")), 65 * 1024 * 1024 + 1);
         assert_int_equal(cc_v_type(cc_v_get(m, "facts")), CUDNNCTL_NULL);
         assert_contains(cc_v_get_str(m, "facts_skipped"), "64 MiB");
         m = member(obj, "top/include/cudnn_version.h");
@@ -679,7 +679,7 @@ static const cc_value *unsafe_entry(const cc_value *obj, int64_t entry)
         size_t i;
 
         for (i = 0; i < cc_v_len(us); i++)
-                if (cc_v_getint(cc_v_get(cc_v_at(us, i), "entry")) == entry)
+                if (cc_v_as_int(cc_v_get(cc_v_at(us, i), "entry")) == entry)
                         return cc_v_at(us, i);
         return NULL;
 }
@@ -690,7 +690,7 @@ static int has_problem(const cc_value *u, const char *name)
         size_t i;
 
         for (i = 0; i < cc_v_len(ps); i++)
-                if (strcmp(cc_v_getstr(cc_v_at(ps, i)), name) == 0)
+                if (strcmp(cc_v_as_str(cc_v_at(ps, i)), name) == 0)
                         return 1;
         return 0;
 }
@@ -720,7 +720,7 @@ static void test_model_verdicts(void **state)
         assert_string_equal(cc_v_get_str(member(obj, "dev/null"), "type"), "chardev");
         assert_string_equal(cc_v_get_str(member(obj, "dev/sda"), "type"), "blockdev");
         assert_string_equal(cc_v_get_str(member(obj, "fifo"), "type"), "fifo");
-        assert_int_equal(cc_v_getint(cc_v_get(member(obj, "suid"), "mode")), 04755);
+        assert_int_equal(cc_v_as_int(cc_v_get(member(obj, "suid"), "mode")), 04755);
         assert_true(has_problem(unsafe_entry(obj, 1), "special"));
         assert_true(has_problem(unsafe_entry(obj, 4), "mode"));
         assert_contains(cc_v_get_str(unsafe_entry(obj, 4), "reason"), "setuid");
@@ -757,22 +757,22 @@ static void test_decompression_bound(void **state)
                 obj = inspect(bombs[i]);
                 assert_null(cc_v_get(obj, "error"));
                 /* 1 GiB declared in a few KiB: listed up to that member, not decompressed */
-                assert_true(cc_v_getbool(cc_v_path(obj, "archive/truncated")));
-                assert_int_equal(cc_v_getint(cc_v_path(obj, "archive/entries")), 1);
+                assert_true(cc_v_as_bool(cc_v_path(obj, "archive/truncated")));
+                assert_int_equal(cc_v_as_int(cc_v_path(obj, "archive/entries")), 1);
                 assert_contains(str_at(obj, "archive/truncated_reason"), "limit reached");
                 assert_contains(str_at(obj, "archive/truncated_reason"), "libcudnn_zeros.so.9, 1 GiB");
-                assert_true(cc_v_getint(cc_v_path(obj, "archive/decompressed")) > 0);
-                assert_true(cc_v_getint(cc_v_path(obj, "archive/decompressed")) < (int64_t)(256 << 20));
+                assert_true(cc_v_as_int(cc_v_path(obj, "archive/decompressed")) > 0);
+                assert_true(cc_v_as_int(cc_v_path(obj, "archive/decompressed")) < (int64_t)(256 << 20));
                 m = member(obj, "top/lib/libcudnn_zeros.so.9");
-                assert_int_equal(cc_v_getint(cc_v_get(m, "size")), (int64_t)1 << 30);
+                assert_int_equal(cc_v_as_int(cc_v_get(m, "size")), (int64_t)1 << 30);
                 assert_contains(cc_v_get_str(m, "facts_skipped"), "64 MiB");
                 cc_v_free(obj);
         }
         /* 128 MiB passes under the 256 MiB floor: the header after it is read */
         obj = inspect("archives/bombs/zeros-128m.tar.bz2");
-        assert_false(cc_v_getbool(cc_v_path(obj, "archive/truncated")));
-        assert_int_equal(cc_v_getint(cc_v_path(obj, "archive/entries")), 2);
-        assert_true(cc_v_getint(cc_v_path(obj, "archive/decompressed")) > (int64_t)(128 << 20));
+        assert_false(cc_v_as_bool(cc_v_path(obj, "archive/truncated")));
+        assert_int_equal(cc_v_as_int(cc_v_path(obj, "archive/entries")), 2);
+        assert_true(cc_v_as_int(cc_v_path(obj, "archive/decompressed")) > (int64_t)(128 << 20));
         assert_true(versions_with(obj, "header", "9.1.0") >= 1);
         cc_v_free(obj);
 }
@@ -789,13 +789,13 @@ static void test_mem(void **state)
         (void)state;
         data = tu_read(path, &size);
         assert_int_equal(cc_archive_inspect_mem("zeros-128m.tar.bz2", data, size, 0, 0, obj, &err), 0);
-        assert_int_equal(cc_v_getint(cc_v_path(obj, "archive/entries")), 2);
-        assert_false(cc_v_getbool(cc_v_path(obj, "archive/truncated")));
+        assert_int_equal(cc_v_as_int(cc_v_path(obj, "archive/entries")), 2);
+        assert_false(cc_v_as_bool(cc_v_path(obj, "archive/truncated")));
         cc_v_free(obj);
         obj = cc_v_object(&err);
         assert_int_equal(cc_archive_inspect_mem("zeros-128m.tar.bz2", data, size, 0, 1 << 20, obj, &err), 0);
-        assert_int_equal(cc_v_getint(cc_v_path(obj, "archive/entries")), 1);
-        assert_true(cc_v_getbool(cc_v_path(obj, "archive/truncated")));
+        assert_int_equal(cc_v_as_int(cc_v_path(obj, "archive/entries")), 1);
+        assert_true(cc_v_as_bool(cc_v_path(obj, "archive/truncated")));
         assert_contains(str_at(obj, "archive/truncated_reason"), "1 MiB");
         cc_v_free(obj);
         free(data);
@@ -806,7 +806,7 @@ static void test_mem(void **state)
         obj = cc_v_object(&err);
         assert_int_equal(cc_archive_inspect_mem("hardlinks.tar.gz", data, size, 0, 0, obj, &err), 0);
         assert_null(cc_v_get(obj, "error"));
-        assert_int_equal(cc_v_getint(cc_v_path(obj, "archive/entries")), 8);
+        assert_int_equal(cc_v_as_int(cc_v_path(obj, "archive/entries")), 8);
         assert_true(has_problem(unsafe_entry(obj, 2), "hardlink"));
         assert_null(unsafe_entry(obj, 8)); /* a hard link to an earlier, safe file */
         cc_v_free(obj);

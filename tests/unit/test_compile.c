@@ -130,7 +130,7 @@ static cc_value *probe(const cc_compile_opts *o)
 
 static const char *str_at(const cc_value *v, const char *path)
 {
-        const char *s = cc_v_getstr(cc_v_path(v, path));
+        const char *s = cc_v_as_str(cc_v_path(v, path));
 
         if (s == NULL)
                 fail_msg("no string at %s", path);
@@ -159,7 +159,7 @@ static int array_has(const cc_value *arr, const char *needle, int substring)
         size_t i;
 
         for (i = 0; i < cc_v_len(arr); i++) {
-                const char *s = cc_v_getstr(cc_v_at(arr, i));
+                const char *s = cc_v_as_str(cc_v_at(arr, i));
 
                 if (s != NULL && (substring ? strstr(s, needle) != NULL : strcmp(s, needle) == 0))
                         return 1;
@@ -186,16 +186,16 @@ static void assert_real_printed(const cc_value *v)
         const char *from;
 
         assert_string_equal(str_at(v, "printed/header_version"), "9.19.0");
-        assert_int_equal(cc_v_getint(cc_v_path(v, "printed/CUDNN_VERSION")), 91900);
-        assert_int_equal(cc_v_getint(cc_v_path(v, "printed/runtime_version")), 91900);
-        assert_true(cc_v_getint(cc_v_path(v, "printed/cudart_version")) > 0);
-        assert_int_equal(cc_v_getint(cc_v_path(v, "printed/create_status")), 1001);
+        assert_int_equal(cc_v_as_int(cc_v_path(v, "printed/CUDNN_VERSION")), 91900);
+        assert_int_equal(cc_v_as_int(cc_v_path(v, "printed/runtime_version")), 91900);
+        assert_true(cc_v_as_int(cc_v_path(v, "printed/cudart_version")) > 0);
+        assert_int_equal(cc_v_as_int(cc_v_path(v, "printed/create_status")), 1001);
         assert_string_equal(str_at(v, "printed/create_status_name"), "CUDNN_STATUS_NOT_INITIALIZED");
-        assert_true(cc_v_getbool(cc_v_path(v, "printed/complete")));
+        assert_true(cc_v_as_bool(cc_v_path(v, "printed/complete")));
         from = str_at(v, "printed/loaded_from");
         if (strncmp(from, "/usr/local/cuda", 15) != 0 || strstr(from, "/lib/libcudnn.so") == NULL)
                 fail_msg("loaded_from %s is not under /usr/local/cuda*/lib", from);
-        assert_int_equal(cc_v_getint(cc_v_path(v, "run/exit")), 2);
+        assert_int_equal(cc_v_as_int(cc_v_path(v, "run/exit")), 2);
 }
 
 /* A fake libcudnn.so.9 in dir (as libcudnn.so too) whose cudnnGetVersion
@@ -246,7 +246,7 @@ static void test_real_default_compiler(void **state)
         assert_true(array_has(cc_v_get(v, "command"), "-Wl,--disable-new-dtags", 0));
         assert_true(array_has(cc_v_get(v, "command"), "-lcudnn", 0));
         assert_true(array_has(cc_v_get(v, "include_dirs"), CUDA_INC, 0));
-        assert_int_equal(cc_v_getint(cc_v_path(v, "compile/exit")), 0);
+        assert_int_equal(cc_v_as_int(cc_v_path(v, "compile/exit")), 0);
         assert_non_null(strstr(str_at(v, "source"), "cudnnCreate(&handle)"));
         assert_non_null(strstr(str_at(v, "run/output"), "runtime_version=91900\n"));
         assert_int_equal(cc_v_len(cc_v_get(v, "missing_headers")), 0);
@@ -348,7 +348,7 @@ static void test_only_versioned_so(void **state)
         assert_false(array_has(cmd, "-lcudnn", 0));
         assert_true(array_has(cc_v_get(v, "notes"), "a plain -lcudnn fails here", 1));
         assert_true(array_has(cc_v_get(v, "notes"), "no libcudnn.so", 1));
-        assert_int_equal(cc_v_getint(cc_v_path(v, "printed/runtime_version")), 91900);
+        assert_int_equal(cc_v_as_int(cc_v_path(v, "printed/runtime_version")), 91900);
         assert_string_equal(str_at(v, "printed/header_version"), "9.19.0");
         cc_v_free(v);
         free(lib);
@@ -400,11 +400,11 @@ static void test_program_crash_keeps_lines(void **state)
         assert_string_equal(str_at(v, "failed_at"), "run");
         assert_reason_has(v, "signal 11");
         assert_reason_has(v, "after printing loaded_from");
-        assert_int_equal(cc_v_getint(cc_v_path(v, "printed/runtime_version")), 4242);
+        assert_int_equal(cc_v_as_int(cc_v_path(v, "printed/runtime_version")), 4242);
         assert_string_equal(str_at(v, "printed/header_version"), "9.19.0");
         assert_non_null(strstr(str_at(v, "printed/loaded_from"), "/crash-lib/libcudnn.so.9"));
         assert_int_equal(cc_v_type(cc_v_path(v, "printed/create_status")), CUDNNCTL_NULL);
-        assert_false(cc_v_getbool(cc_v_path(v, "printed/complete")));
+        assert_false(cc_v_as_bool(cc_v_path(v, "printed/complete")));
         cc_v_free(v);
         free(lib);
 }
@@ -554,7 +554,7 @@ static void test_compiler_hangs(void **state)
         assert_true(cc_monotonic_us() - t0 < 10 * 1000 * 1000);
         assert_status(v, "failed");
         assert_reason_has(v, "did not finish within 300 ms");
-        assert_true(cc_v_getbool(cc_v_path(v, "compile/timed_out")));
+        assert_true(cc_v_as_bool(cc_v_path(v, "compile/timed_out")));
         assert_string_equal(str_at(v, "failed_at"), "compile");
         assert_int_equal(cc_v_type(cc_v_path(v, "compiler/version")), CUDNNCTL_NULL);
         cc_v_free(v);
@@ -619,7 +619,7 @@ static void test_compiler_messages(void **state)
                         assert_int_equal(cc_v_len(cc_v_get(v, "missing_headers")), 0);
                 }
                 assert_string_equal(str_at(v, "compiler/version"), "fake 1.0");
-                assert_int_equal(cc_v_getint(cc_v_path(v, "compile/exit")), 1);
+                assert_int_equal(cc_v_as_int(cc_v_path(v, "compile/exit")), 1);
                 cc_v_free(v);
         }
         free(cc);

@@ -135,14 +135,14 @@ static int strv_has(const cc_value *arr, const char *s)
         size_t i;
 
         for (i = 0; i < cc_v_len(arr); i++)
-                if (cc_v_getstr(cc_v_at(arr, i)) && strcmp(cc_v_getstr(cc_v_at(arr, i)), s) == 0)
+                if (cc_v_as_str(cc_v_at(arr, i)) && strcmp(cc_v_as_str(cc_v_at(arr, i)), s) == 0)
                         return 1;
         return 0;
 }
 
 static const char *vstr(const cc_value *v, const char *path)
 {
-        return cc_v_getstr(cc_v_path(v, path));
+        return cc_v_as_str(cc_v_path(v, path));
 }
 
 /* ---- a CUDA toolkit with cuDNN copied in ------------------------------------------ */
@@ -155,24 +155,24 @@ static void test_toolkit(void **state)
         const cc_value *in, *f, *r;
 
         (void)state;
-        assert_int_equal(cc_v_getint(cc_v_get(doc, "schema_version")), CUDNNCTL_JSON_SCHEMA_VERSION);
+        assert_int_equal(cc_v_as_int(cc_v_get(doc, "schema_version")), CUDNNCTL_JSON_SCHEMA_VERSION);
         assert_string_equal(cc_v_get_str(doc, "command"), "list");
         assert_int_equal(cc_v_len(insts(doc)), 1); /* not again through /usr/local/cuda or lib64 */
         in = inst_by_prefix(doc, "/usr/local/cuda-12.4");
-        assert_int_equal(cc_v_getint(cc_v_get(in, "id")), 1);
+        assert_int_equal(cc_v_as_int(cc_v_get(in, "id")), 1);
         assert_true(strv_has(cc_v_get(in, "aliases"), "/usr/local/cuda"));
         assert_string_equal(vstr(in, "provenance/kind"), "cuda-toolkit");
         assert_string_equal(vstr(in, "provenance/toolkit/version"), "12.4");
-        assert_true(cc_v_getbool(cc_v_path(in, "provenance/copied_in")));
+        assert_true(cc_v_as_bool(cc_v_path(in, "provenance/copied_in")));
         assert_string_equal(cc_v_get_str(in, "version"), "9.1.0");
         assert_int_equal(cc_v_len(cc_v_get(in, "disagreements")), 0);
         assert_true(has_version(in, "exported-constant", "9.1.0"));
         assert_true(has_version(in, "header", "9.1.0"));
         assert_true(has_version(in, "file-name", "9.1.0"));
         assert_int_equal(count_problems(in, NULL), 0);
-        assert_int_equal(cc_v_getint(cc_v_path(in, "counts/libraries")), 8);
-        assert_int_equal(cc_v_getint(cc_v_path(in, "counts/symlinks")), 16);
-        assert_int_equal(cc_v_getint(cc_v_path(in, "majors/0")), 9);
+        assert_int_equal(cc_v_as_int(cc_v_path(in, "counts/libraries")), 8);
+        assert_int_equal(cc_v_as_int(cc_v_path(in, "counts/symlinks")), 16);
+        assert_int_equal(cc_v_as_int(cc_v_path(in, "majors/0")), 9);
         /* the library directory is the canonical one, lib64 an alias */
         assert_string_equal(vstr(in, "directories/0/path"), "/usr/local/cuda-12.4/targets/x86_64-linux/lib");
         assert_true(strv_has(cc_v_path(in, "directories/0/aliases"), "/usr/local/cuda-12.4/lib64"));
@@ -264,7 +264,7 @@ static void test_distro(void **state)
         assert_int_equal(cc_v_len(insts(doc)), 1);
         in = inst_by_prefix(doc, "/usr");
         assert_string_equal(vstr(in, "provenance/kind"), "distro-package");
-        assert_true(cc_v_getbool(cc_v_path(in, "provenance/owner_known")));
+        assert_true(cc_v_as_bool(cc_v_path(in, "provenance/owner_known")));
         assert_null(cc_v_path(in, "provenance/unowned"));
         pk = cc_v_path(in, "provenance/packages");
         for (i = 0; i < cc_v_len(pk); i++) {
@@ -301,7 +301,7 @@ static void test_rpm(void **state)
         (void)state;
         in = inst_by_prefix(doc, "/usr");
         assert_string_equal(vstr(in, "provenance/kind"), "distro-package");
-        assert_false(cc_v_getbool(cc_v_path(in, "provenance/owner_known")));
+        assert_false(cc_v_as_bool(cc_v_path(in, "provenance/owner_known")));
         assert_non_null(strstr(vstr(in, "notes/0"), "RPM"));
         assert_string_equal(cc_v_get_str(in, "version"), "9.14.0");
         cudnnctl_value_free(doc);
@@ -326,7 +326,7 @@ static void test_pip(void **state)
         assert_string_equal(cc_v_get_str(in, "version"), "9.5.1");
         /* a wheel's lone libcudnn.so.9 regular files are normal */
         assert_int_equal(count_problems(in, NULL), 0);
-        assert_int_equal(cc_v_getint(cc_v_path(in, "counts/symlinks")), 0);
+        assert_int_equal(cc_v_as_int(cc_v_path(in, "counts/symlinks")), 0);
         /* a venv found through PATH (pyvenv.cfg), the cu13 layout; the cu12
          * dist-info there owns nothing under nvidia/cu13 (its RECORD says so) */
         in = inst_by_prefix(doc, "/home/u/venv2/lib/python3.12/site-packages/nvidia/cu13");
@@ -425,7 +425,7 @@ static void test_mismatch_and_mixed(void **state)
         assert_string_equal(vstr(in, "sets/1/version"), "9.3.0");
         assert_true(strv_has(cc_v_path(in, "sets/0/files"), "libcudnn_graph.so.9.1.0"));
         assert_true(strv_has(cc_v_path(in, "sets/1/files"), "libcudnn_graph.so.9.3.0"));
-        assert_int_equal(cc_v_getint(cc_v_path(in, "counts/libraries")), 4);
+        assert_int_equal(cc_v_as_int(cc_v_path(in, "counts/libraries")), 4);
         cudnnctl_value_free(doc);
 }
 
@@ -615,16 +615,16 @@ static void test_windows(void **state)
         assert_int_equal(cc_v_len(insts(doc)), 4);
         /* CUDA v11.4 with cuDNN 8.2.2 copied into bin (names match case-insensitively) */
         in = inst_by_prefix(doc, "C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v11.4");
-        assert_int_equal(cc_v_getint(cc_v_get(in, "id")), 1);
+        assert_int_equal(cc_v_as_int(cc_v_get(in, "id")), 1);
         assert_string_equal(cc_v_get_str(in, "system"), "windows");
         assert_string_equal(vstr(in, "provenance/kind"), "cuda-toolkit");
         assert_string_equal(vstr(in, "provenance/toolkit/version"), "11.4");
-        assert_true(cc_v_getbool(cc_v_path(in, "provenance/copied_in")));
+        assert_true(cc_v_as_bool(cc_v_path(in, "provenance/copied_in")));
         assert_true(has_version(in, "version-resource", "8.2.2.26"));
         assert_true(has_version(in, "header", "8.2.2"));
         assert_string_equal(cc_v_get_str(in, "version"), "8.2.2");
-        assert_int_equal(cc_v_getint(cc_v_path(in, "counts/import_libraries")), 1);
-        assert_int_equal(cc_v_getint(cc_v_path(in, "counts/libraries")), 3);
+        assert_int_equal(cc_v_as_int(cc_v_path(in, "counts/import_libraries")), 1);
+        assert_int_equal(cc_v_as_int(cc_v_path(in, "counts/libraries")), 3);
         /* the cuDNN 9 installer layout with per-CUDA folders */
         in = inst_by_prefix(doc, "C:\\Program Files\\NVIDIA\\CUDNN\\v9.1");
         assert_string_equal(vstr(in, "provenance/kind"), "windows-installer");
@@ -698,15 +698,15 @@ static void test_many(void **state)
         in = inst_by_prefix(doc, "/home/u/miniconda3/envs/e1234/lib/python3.11/site-packages/nvidia/cudnn");
         assert_string_equal(vstr(in, "provenance/kind"), "pip-wheel");
         st = cc_v_get(doc, "stats");
-        assert_false(cc_v_getbool(cc_v_get(st, "truncated")));
-        assert_true(cc_v_getint(cc_v_get(st, "roots")) > 2000);
-        assert_true(cc_v_getint(cc_v_get(st, "directories")) <= 20000);
+        assert_false(cc_v_as_bool(cc_v_get(st, "truncated")));
+        assert_true(cc_v_as_int(cc_v_get(st, "roots")) > 2000);
+        assert_true(cc_v_as_int(cc_v_get(st, "directories")) <= 20000);
         cudnnctl_value_free(doc);
         /* the directory budget: stop, say so, and mark what was not searched */
         doc = list_machine(m, 300);
         st = cc_v_get(doc, "stats");
-        assert_true(cc_v_getbool(cc_v_get(st, "truncated")));
-        assert_true(cc_v_getint(cc_v_get(st, "directories")) <= 300);
+        assert_true(cc_v_as_bool(cc_v_get(st, "truncated")));
+        assert_true(cc_v_as_int(cc_v_get(st, "directories")) <= 300);
         roots = cc_v_get(doc, "roots");
         for (i = 0; i < cc_v_len(roots); i++)
                 over += strcmp(vstr(cc_v_at(roots, i), "state"), "over-limit") == 0;
@@ -803,7 +803,7 @@ static void test_real_machine(void **state)
         assert_true(has_version(in, "header", "9.19.0"));
         assert_true(has_version(in, "dist-info", "9.19.0.56"));
         assert_int_equal(cc_v_len(cc_v_get(in, "disagreements")), 0);
-        assert_int_equal(cc_v_getint(cc_v_path(in, "counts/libraries")), 8);
+        assert_int_equal(cc_v_as_int(cc_v_path(in, "counts/libraries")), 8);
         free(canon);
         cudnnctl_value_free(doc);
         cudnnctl_machine_free(m);

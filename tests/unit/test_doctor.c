@@ -4,7 +4,9 @@
 #include "testutil.h"
 
 #include "doctor/doctor.h"
+#include "explain/explain.h"
 #include "formats/json.h"
+#include "kb/kb.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,7 +79,7 @@ static void empty_facts(void **state)
         assert_int_equal(cc_v_len(cc_v_get(doc, "areas")), 8);
         assert_string_equal(area_status(doc, "frameworks"), "not-checked");
         assert_string_equal(cc_v_get_str(cc_v_get(doc, "summary"), "verdict"), "errors");
-        assert_int_equal(cc_v_getint(cc_v_get(cc_v_get(doc, "summary"), "errors")), 1);
+        assert_int_equal(cc_v_as_int(cc_v_get(cc_v_get(doc, "summary"), "errors")), 1);
         assert_string_equal(area_status(doc, "cudnn"), "error");
         cc_v_free(doc);
 }
@@ -99,15 +101,32 @@ static void hygiene(void **state)
             "true,\"mode\":493,\"world_writable\":false}]},{\"variable\":\"PATH\",\"entries\":[{\"index\":1,"
             "\"entry\":\"/nope\",\"kind\":\"absolute\",\"exists\":false}]}]}}";
         cc_value *doc = run(facts, "linux", 0);
-        const cc_value *w = finding(doc, "path-writable-dir");
+        const cc_value *w = finding(doc, "path-writable-dir"), *e = finding(doc, "path-empty-entry");
 
         (void)state;
-        assert_int_equal(count(doc, "path-empty-entry"), 2);
+        /* the empty and the relative entry: one finding, each entry an instance with its own evidence */
+        assert_int_equal(count(doc, "path-empty-entry"), 1);
+        assert_int_equal(cc_v_len(cc_v_path(e, "evidence/instances")), 2);
+        assert_int_equal(cc_v_as_int(cc_v_path(e, "evidence/instances/0/index")), 1);
+        assert_string_equal(cc_v_as_str(cc_v_path(e, "evidence/instances/0/entry")), "");
+        assert_string_equal(cc_v_as_str(cc_v_path(e, "evidence/instances/0/variable")), "LD_LIBRARY_PATH");
+        assert_int_equal(cc_v_as_int(cc_v_path(e, "evidence/instances/1/index")), 2);
+        assert_string_equal(cc_v_as_str(cc_v_path(e, "evidence/instances/1/entry")), "lib");
+        assert_non_null(strstr(cc_v_as_str(cc_v_path(e, "evidence/instances/1/summary")), "relative (lib)"));
+        assert_string_equal(cc_v_get_str(e, "summary"),
+                            "2 entries of LD_LIBRARY_PATH are empty or relative: each means the current directory, so "
+                            "a library planted in whatever directory you run from is loaded");
         assert_non_null(w);
-        assert_string_equal(cc_v_get_str(cc_v_get(w, "evidence"), "mode"), "0777");
+        assert_int_equal(cc_v_len(cc_v_path(w, "evidence/instances")), 1);
+        assert_string_equal(cc_v_as_str(cc_v_path(w, "evidence/instances/0/mode")), "0777");
         assert_non_null(strstr(cc_v_get_str(w, "fix"), "chmod o-w '/tmp/x'"));
+        /* one instance: the summary is the entry's own */
+        assert_string_equal(cc_v_get_str(w, "summary"), cc_v_as_str(cc_v_path(w, "evidence/instances/0/summary")));
         /* a missing LD_LIBRARY_PATH entry is a note; a missing PATH entry on Linux is not ours to judge */
         assert_int_equal(count(doc, "path-missing-entry"), 1);
+        assert_int_equal(cc_v_len(cc_v_path(finding(doc, "path-missing-entry"), "evidence/instances")), 1);
+        assert_string_equal(cc_v_as_str(cc_v_path(finding(doc, "path-missing-entry"), "evidence/instances/0/entry")),
+                            "/gone");
         assert_string_equal(cc_v_get_str(finding(doc, "path-missing-entry"), "severity"), "info");
         assert_string_equal(area_status(doc, "hygiene"), "warning");
         /* most severe first: the warnings before the note */
@@ -354,6 +373,176 @@ static void hostile_shapes(void **state)
         }
 }
 
+/* The registry: every id once, with its defaults and its check; the
+ * relations name registered ids; each registry id is a catalog row with the
+ * same number (kb/catalog.tsv; the README's table is tests/docs). */
+static void registry(void **state)
+{
+        static const char *const areas[] = {"driver",  "toolkit", "cudnn",   "loader",
+                                            "headers", "runtime", "hygiene", "frameworks"};
+        cc_error err = {0};
+        const cc_kb_table *cat = cc_kb_get("catalog", &err);
+        const struct cc_relation *rel;
+        size_t i, j, n;
+
+        (void)state;
+        assert_non_null(cat);
+        for (i = 0; i < CC_F_COUNT; i++) {
+                const struct cc_finding_def *f = cc_finding_def((enum cc_fid)i);
+                int area = 0, row = 0;
+
+                assert_non_null(f);
+                assert_int_equal(f->fid, i);
+                assert_non_null(f->check);
+                assert_int_equal(cc_fid_of(f->id), i);
+                assert_true(strcmp(f->severity, "error") == 0 || strcmp(f->severity, "warning") == 0 ||
+                            strcmp(f->severity, "info") == 0);
+                for (j = 0; j < CC_ARRAY_LEN(areas); j++)
+                        area |= strcmp(f->area, areas[j]) == 0;
+                assert_true(area);
+                for (j = 0; j < cat->nrows; j++) {
+                        const char *num = cc_kb_cell(cat, j, "catalog_number");
+
+                        if (strcmp(cc_kb_cell(cat, j, "id"), f->id) != 0)
+                                continue;
+                        row = 1;
+                        if (f->catalog_number == 0)
+                                assert_true(num == NULL || strcmp(num, "-") == 0);
+                        else
+                                assert_int_equal(atoi(num), f->catalog_number);
+                }
+                if (!row)
+                        fail_msg("%s is in the registry but not in kb/catalog.tsv", f->id);
+                /* and explain knows it (its list of finding ids is the catalog's) */
+                {
+                        cc_value *e = cc_catalog_entry(f->id, NULL, &err);
+
+                        if (e == NULL)
+                                fail_msg("explain has no entry for %s: %s", f->id, err.msg);
+                        cc_v_free(e);
+                }
+        }
+        assert_null(cc_finding_def(CC_F_NONE));
+        assert_int_equal(cc_fid_of("no-such-finding"), CC_F_NONE);
+        assert_int_equal(cc_fid_of(NULL), CC_F_NONE);
+        rel = cc_relations(&n);
+        assert_true(n > 0);
+        for (i = 0; i < n; i++) {
+                assert_true(rel[i].folder < CC_F_COUNT);
+                assert_true(rel[i].victim < CC_F_COUNT || rel[i].victim == CC_F_ANY);
+                /* a folder's rows are together: the runner takes them at the first */
+                for (j = i + 2; j < n; j++)
+                        if (rel[j].folder == rel[i].folder)
+                                assert_int_equal(rel[j - 1].folder, rel[i].folder);
+        }
+}
+
+/* A check says only its own id: another is an internal error, and nothing
+ * is added. The defaults come from the registry. */
+static void one_check_one_id(void **state)
+{
+        struct cc_dctx d;
+        cc_error err = {0};
+        cc_value *f;
+
+        (void)state;
+        memset(&d, 0, sizeof(d));
+        d.err = &err;
+        d.findings = cc_v_array(&err);
+        assert_non_null(d.findings);
+        d.running = CC_F_NO_CUDNN;
+        f = cc_finding(&d, CC_F_NO_CUDNN, NULL, NULL, "%s", "x");
+        assert_non_null(f);
+        assert_string_equal(cc_v_get_str(f, "severity"), "error");
+        assert_string_equal(cc_v_get_str(f, "area"), "cudnn");
+        assert_non_null(cc_finding(&d, CC_F_NO_CUDNN, "info", "loader", "%s", "y"));
+        assert_string_equal(cc_v_get_str(cc_v_at(d.findings, 1), "severity"), "info");
+        assert_null(cc_finding(&d, CC_F_WIN_SUBLIB_126, NULL, NULL, "%s", "z"));
+        assert_int_equal(err.code, CC_ERR_USAGE);
+        assert_string_equal(err.msg, "doctor: internal error: the check for no-cudnn emitted win-sublib-126");
+        assert_int_equal(cc_v_len(d.findings), 2);
+        cc_finding_meta_free(&d);
+        cc_v_free(d.findings);
+}
+
+/* Folding by the registry's relations: on Windows a renamed cuDNN DLL
+ * explains its installation's missing sub-libraries (one finding, the other
+ * in its evidence "also"); on Linux the renamed file explains nothing of the
+ * kind, and both stand. */
+static void fold_by_relation(void **state)
+{
+        static const char *facts =
+            "{\"list\":{\"installations\":[{\"id\":1,\"prefix\":\"C:\\\\tools\",\"version\":\"8.9.7\",\"majors\":[8],"
+            "\"problems\":[{\"kind\":\"name-content-mismatch\",\"failure_mode\":\"renamed-dll\",\"summary\":"
+            "\"cudnn64_8.dll is cuDNN 7\",\"paths\":[\"C:\\\\tools\\\\cudnn64_8.dll\"]},{\"kind\":\"incomplete-set\","
+            "\"failure_mode\":\"win-sublib-126\",\"summary\":\"cuDNN 8 libraries without cudnn_ops_infer\","
+            "\"paths\":[]}]}]}}";
+        cc_value *doc = run(facts, "windows", 0);
+        const cc_value *r = finding(doc, "renamed-dll");
+
+        (void)state;
+        assert_non_null(r);
+        assert_null(finding(doc, "win-sublib-126"));
+        assert_int_equal(cc_v_len(cc_v_path(r, "evidence/also")), 1);
+        assert_string_equal(cc_v_as_str(cc_v_path(r, "evidence/also/0/id")), "win-sublib-126");
+        assert_string_equal(cc_v_as_str(cc_v_path(r, "evidence/also/0/summary")),
+                            "cuDNN 8 libraries without cudnn_ops_infer");
+        cc_v_free(doc);
+        doc = run(facts, "linux", 0);
+        r = finding(doc, "renamed-dll");
+        assert_non_null(r);
+        assert_null(cc_v_path(r, "evidence/also"));
+        assert_non_null(finding(doc, "linux-v8-helper-rpath"));
+        cc_v_free(doc);
+}
+
+/* Many instances of one condition: one finding; the text shows the first
+ * few and a count, --verbose every one. */
+static void instances_text(void **state)
+{
+        char facts[4096], *txt = NULL;
+        size_t i, off;
+        cc_error err = {0};
+        cc_value *doc;
+        const cc_value *f;
+
+        (void)state;
+        off = (size_t)snprintf(facts, sizeof(facts),
+                               "{" ONE_INSTALL ",\"host\":{\"search_paths\":[{\"variable\":\"LD_LIBRARY_PATH\","
+                               "\"entries\":[");
+        for (i = 0; i < 9; i++)
+                off +=
+                    (size_t)snprintf(facts + off, sizeof(facts) - off,
+                                     "%s{\"index\":%zu,\"entry\":\"/gone%zu\",\"kind\":\"absolute\",\"exists\":false}",
+                                     i ? "," : "", i + 1, i);
+        snprintf(facts + off, sizeof(facts) - off, "]}]}}");
+        doc = run(facts, "linux", 0);
+        f = finding(doc, "path-missing-entry");
+        assert_int_equal(count(doc, "path-missing-entry"), 1);
+        assert_int_equal(cc_v_len(cc_v_path(f, "evidence/instances")), 9);
+        for (i = 0; i < 9; i++) {
+                char want[32], p[64];
+
+                snprintf(want, sizeof(want), "/gone%zu", i);
+                snprintf(p, sizeof(p), "evidence/instances/%zu/entry", i);
+                assert_string_equal(cc_v_as_str(cc_v_path(f, p)), want);
+        }
+        assert_string_equal(cc_v_get_str(f, "summary"), "9 entries of LD_LIBRARY_PATH do not exist");
+        assert_string_equal(cc_v_get_str(f, "fix"),
+                            "remove them from LD_LIBRARY_PATH (leftovers of an uninstalled toolkit?)");
+        assert_int_equal(cudnnctl_doctor_text(doc, 0, 0, &txt, &err), 0);
+        assert_non_null(strstr(txt, "  instances: 9\n    - LD_LIBRARY_PATH entry 1 (/gone0) does not exist\n"));
+        assert_non_null(strstr(txt, "    - LD_LIBRARY_PATH entry 5 (/gone4) does not exist\n    ... and 4 more "
+                                    "(--verbose shows all)\n"));
+        assert_null(strstr(txt, "/gone5"));
+        free(txt);
+        assert_int_equal(cudnnctl_doctor_text(doc, 1, 0, &txt, &err), 0);
+        assert_non_null(strstr(txt, "    - LD_LIBRARY_PATH entry 9 (/gone8) does not exist\n"));
+        assert_null(strstr(txt, "more (--verbose"));
+        free(txt);
+        cc_v_free(doc);
+}
+
 /* The frameworks' facts: judged again, then one finding per problem. */
 #define FW_LIST                                                                                                        \
         "\"list\":{\"installations\":[{\"id\":1,\"prefix\":\"/usr\",\"version\":\"9.14.0\",\"majors\":[9],"            \
@@ -390,7 +579,7 @@ static void frameworks_findings(void **state)
         assert_string_equal(cc_v_get_str(f, "severity"), "info");
         assert_non_null(strstr(cc_v_get_str(f, "summary"), "own cuDNN 9.19.0"));
         assert_non_null(strstr(cc_v_get_str(f, "summary"), "9.14.0"));
-        assert_int_equal(cc_v_getint(cc_v_path(doc, "summary/warnings")), 0);
+        assert_int_equal(cc_v_as_int(cc_v_path(doc, "summary/warnings")), 0);
         assert_string_equal(area_status(doc, "frameworks"), "ok");
         assert_string_equal(cc_v_get_str(cc_v_path(doc, "facts/frameworks/interpreters/0/frameworks/0"), "verdict"),
                             "pass");
@@ -450,6 +639,10 @@ int main(void)
             cmocka_unit_test(default_headers),
             cmocka_unit_test(hostile_shapes),
             cmocka_unit_test(frameworks_findings),
+            cmocka_unit_test(registry),
+            cmocka_unit_test(one_check_one_id),
+            cmocka_unit_test(fold_by_relation),
+            cmocka_unit_test(instances_text),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);

@@ -315,7 +315,7 @@ static void version_source(void **state)
 
                 its = judge_one("torch", members, NULL, c->list, NULL, NULL, 0);
                 cu = cc_v_get(first_fw(its), "cudnn");
-                assert_true(cc_v_getbool(cc_v_get(cu, "loaded")));
+                assert_true(cc_v_as_bool(cc_v_get(cu, "loaded")));
                 expect_str(c->label, "version", cc_v_get_str(cu, "version"), c->version);
                 expect_str(c->label, "version_source", cc_v_get_str(cu, "version_source"), c->source);
                 expect_str(c->label, "directory", cc_v_get_str(cu, "directory"), "/opt/cudnn/lib");
@@ -342,22 +342,22 @@ static void cudnn_block(void **state)
                                                     "/opt/cudnn/lib//libcudnn_ops.so.9")),
             NULL, LIST, NULL, NULL, 0);
         cu = cc_v_get(first_fw(its), "cudnn");
-        assert_true(cc_v_getbool(cc_v_get(cu, "loaded")));
+        assert_true(cc_v_as_bool(cc_v_get(cu, "loaded")));
         assert_string_equal(cc_v_get_str(cu, "version"), "9.3.0");
         assert_string_equal(cc_v_get_str(cu, "version_source"), "torch.backends.cudnn.version()");
         assert_string_equal(cc_v_get_str(cu, "directory"), "/opt/cudnn/lib");
-        assert_int_equal(cc_v_getint(cc_v_get(cu, "installation")), 3);
+        assert_int_equal(cc_v_as_int(cc_v_get(cu, "installation")), 3);
         assert_int_equal(cc_v_len(cc_v_get(cu, "directories")), 1);
         d = cc_v_at(cc_v_get(cu, "directories"), 0);
         assert_string_equal(cc_v_get_str(d, "path"), "/opt/cudnn/lib");
-        assert_int_equal(cc_v_getint(cc_v_get(d, "installation")), 3);
+        assert_int_equal(cc_v_as_int(cc_v_get(d, "installation")), 3);
         assert_string_equal(cc_v_get_str(d, "prefix"), "/opt/cudnn");
         assert_string_equal(cc_v_get_str(d, "version"), "9.3.0");
         assert_string_equal(cc_v_get_str(d, "provenance"), "archive-copy");
         /* the cuBLAS file is not cuDNN's; the doubled slash is the same directory */
         assert_int_equal(cc_v_len(cc_v_get(d, "files")), 3);
-        assert_string_equal(cc_v_getstr(cc_v_at(cc_v_get(d, "files"), 0)), "libcudnn.so.9");
-        assert_string_equal(cc_v_getstr(cc_v_at(cc_v_get(d, "files"), 2)), "libcudnn_ops.so.9");
+        assert_string_equal(cc_v_as_str(cc_v_at(cc_v_get(d, "files"), 0)), "libcudnn.so.9");
+        assert_string_equal(cc_v_as_str(cc_v_at(cc_v_get(d, "files"), 2)), "libcudnn_ops.so.9");
         expect_verdict("one directory", first_fw(its), "one-directory", "pass",
                        "every cuDNN library comes from /opt/cudnn/lib");
         /* nothing to expect: unknown, the worst there is */
@@ -388,7 +388,7 @@ static void one_directory(void **state)
                                        "{\"path\":\"/usr/lib/libcublas.so.12\",\"family\":\"cublas\"}]}",
                         NULL, LIST, NULL, NULL, 0);
         cu = cc_v_get(first_fw(its), "cudnn");
-        assert_false(cc_v_getbool(cc_v_get(cu, "loaded")));
+        assert_false(cc_v_as_bool(cc_v_get(cu, "loaded")));
         assert_int_equal(cc_v_len(cc_v_get(cu, "directories")), 0);
         assert_null(cc_v_get(cu, "directory"));
         expect_verdict("no files", first_fw(its), "one-directory", "unknown",
@@ -409,7 +409,7 @@ static void one_directory(void **state)
         /* the first one mapped is "the" directory; the version, its installation's */
         assert_string_equal(cc_v_get_str(cu, "directory"), "/opt/cudnn/lib");
         assert_string_equal(cc_v_get_str(cu, "version"), "9.3.0");
-        assert_int_equal(cc_v_getint(cc_v_get(cc_v_at(cc_v_get(cu, "directories"), 1), "installation")), 2);
+        assert_int_equal(cc_v_as_int(cc_v_get(cc_v_at(cc_v_get(cu, "directories"), 1), "installation")), 2);
         expect_verdict("two directories", first_fw(its), "one-directory", "fail",
                        "cuDNN libraries from 2 directories in one process|/opt/cudnn/lib (2 files, 9.3.0)|" WHEEL_LIB
                        " (1 file, 9.1.0.70)");
@@ -463,13 +463,13 @@ static void installation_mapping(void **state)
                 const cc_value *cu = cc_v_get(first_fw(its), "cudnn"), *d = cc_v_at(cc_v_get(cu, "directories"), 0);
 
                 expect_str(c->label, "directory", cc_v_get_str(cu, "directory"), c->directory);
-                expect_str(c->label, "file", cc_v_getstr(cc_v_at(cc_v_get(d, "files"), 0)), c->file_name);
+                expect_str(c->label, "file", cc_v_as_str(cc_v_at(cc_v_get(d, "files"), 0)), c->file_name);
                 if (c->installation == 0 && cc_v_type(cc_v_get(cu, "installation")) != CUDNNCTL_NULL)
                         fail_msg("%s: installation %lld, not none", c->label,
-                                 (long long)cc_v_getint(cc_v_get(cu, "installation")));
-                if (c->installation != 0 && cc_v_getint(cc_v_get(cu, "installation")) != c->installation)
+                                 (long long)cc_v_as_int(cc_v_get(cu, "installation")));
+                if (c->installation != 0 && cc_v_as_int(cc_v_get(cu, "installation")) != c->installation)
                         fail_msg("%s: installation %lld, not %lld", c->label,
-                                 (long long)cc_v_getint(cc_v_get(cu, "installation")), (long long)c->installation);
+                                 (long long)cc_v_as_int(cc_v_get(cu, "installation")), (long long)c->installation);
                 if (c->installation == 5)
                         expect_str(c->label, "provenance", cc_v_get_str(d, "provenance"), "windows-installer");
                 cc_v_free(its);
@@ -997,7 +997,7 @@ static void hostile_expect(void **state)
 
                 expect_verdict(cases[i].expect, first_fw(its), "expected-copy", "unknown", cases[i].words);
                 /* the copy it loads is the installation's by an alias, with nothing to say about it */
-                assert_int_equal(cc_v_getint(cc_v_get(cc_v_get(first_fw(its), "cudnn"), "installation")), 1);
+                assert_int_equal(cc_v_as_int(cc_v_get(cc_v_get(first_fw(its), "cudnn"), "installation")), 1);
                 cc_v_free(its);
         }
 }

@@ -374,7 +374,7 @@ static const cc_value *result(const char *op)
         int i;
 
         for (i = 0; i < F.nres; i++) {
-                const char *o = cc_v_getstr(cc_v_get(F.res[i], "op"));
+                const char *o = cc_v_as_str(cc_v_get(F.res[i], "op"));
 
                 if (o != NULL && strcmp(o, op) == 0)
                         return F.res[i];
@@ -385,7 +385,7 @@ static const cc_value *result(const char *op)
 
 static const char *str(const cc_value *r, const char *key)
 {
-        const char *s = cc_v_getstr(cc_v_get(r, key));
+        const char *s = cc_v_as_str(cc_v_get(r, key));
 
         return s != NULL ? s : "";
 }
@@ -779,8 +779,8 @@ static void note_names(const cc_value *g, const char *a, const char *b)
         const cc_value *n = cc_v_get(g, "engine_notes");
 
         assert_int_equal(cc_v_len(n), 2);
-        assert_string_equal(cc_v_getstr(cc_v_at(n, 0)), a);
-        assert_string_equal(cc_v_getstr(cc_v_at(n, 1)), b);
+        assert_string_equal(cc_v_as_str(cc_v_at(n, 0)), a);
+        assert_string_equal(cc_v_as_str(cc_v_at(n, 1)), b);
 }
 
 static void test_graph_engines(void **state)

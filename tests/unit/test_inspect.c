@@ -73,11 +73,11 @@ static void test_real_graph_library(void **state)
         r = inspect(p, NULL);
         assert_string_equal(cc_v_get_str(r, "kind"), "elf");
         assert_string_equal(version_from(r, "cudnn", "exported-constant"), "9.19.0");
-        assert_string_equal(cc_v_getstr(cc_v_path(r, "cudnn/version_constants/0/symbol")), "cudnn_graph_version");
-        assert_int_equal(cc_v_getint(cc_v_path(r, "cudnn/version_constants/0/raw")), 0x091300);
-        assert_string_equal(cc_v_getstr(cc_v_path(r, "elf/soname")), "libcudnn_graph.so.9");
-        assert_string_equal(cc_v_getstr(cc_v_path(r, "file_name/role")), "cudnn_graph");
-        assert_int_equal(cc_v_getint(cc_v_path(r, "file_name/major")), 9);
+        assert_string_equal(cc_v_as_str(cc_v_path(r, "cudnn/version_constants/0/symbol")), "cudnn_graph_version");
+        assert_int_equal(cc_v_as_int(cc_v_path(r, "cudnn/version_constants/0/raw")), 0x091300);
+        assert_string_equal(cc_v_as_str(cc_v_path(r, "elf/soname")), "libcudnn_graph.so.9");
+        assert_string_equal(cc_v_as_str(cc_v_path(r, "file_name/role")), "cudnn_graph");
+        assert_int_equal(cc_v_as_int(cc_v_path(r, "file_name/major")), 9);
         assert_null(cc_v_get(r, "error"));
         cc_v_free(r);
 }
@@ -102,7 +102,7 @@ static void test_real_version_header(void **state)
                 const cc_value *m = cc_v_at(ms, i);
 
                 if (strcmp(cc_v_get_str(m, "name"), "CUDNN_VERSION") == 0) {
-                        assert_int_equal(cc_v_getint(cc_v_get(m, "value")), 91900);
+                        assert_int_equal(cc_v_as_int(cc_v_get(m, "value")), 91900);
                         seen = 1;
                 }
         }
@@ -140,8 +140,8 @@ static void test_real_distinfo(void **state)
         r = inspect(p, NULL);
         assert_string_equal(cc_v_get_str(r, "kind"), "dist-info");
         assert_string_equal(version_from(r, "cudnn", "dist-info"), "9.19.0.56");
-        assert_string_equal(cc_v_getstr(cc_v_path(r, "distribution/name")), "nvidia-cudnn-cu13");
-        assert_true(cc_v_getint(cc_v_path(r, "distribution/files")) > 0);
+        assert_string_equal(cc_v_as_str(cc_v_path(r, "distribution/name")), "nvidia-cudnn-cu13");
+        assert_true(cc_v_as_int(cc_v_path(r, "distribution/files")) > 0);
         cc_v_free(r);
         /* A trailing separator names the same directory. */
         r = inspect("/usr/local/cuda/dist-info/nvidia_cudnn_cu13-9.19.0.56.dist-info/", NULL);
@@ -173,9 +173,9 @@ static void test_fixture_prefixes(void **state)
 
                 assert_string_equal(cc_v_get_str(r, "kind"), "directory");
                 assert_int_equal(cc_v_len(cc_v_path(r, "directory/majors")), 1);
-                assert_int_equal(cc_v_getint(cc_v_path(r, "directory/majors/0")), cases[i].major);
-                assert_true(cc_v_getint(cc_v_path(r, "directory/counts/libraries")) >= cases[i].min_libs);
-                assert_true(cc_v_getint(cc_v_path(r, "directory/counts/symlinks")) >= 1);
+                assert_int_equal(cc_v_as_int(cc_v_path(r, "directory/majors/0")), cases[i].major);
+                assert_true(cc_v_as_int(cc_v_path(r, "directory/counts/libraries")) >= cases[i].min_libs);
+                assert_true(cc_v_as_int(cc_v_path(r, "directory/counts/symlinks")) >= 1);
                 cc_v_free(r);
                 free(p);
         }

@@ -128,26 +128,26 @@ static void test_types(void **state)
         assert_int_equal(cc_v_type(v), CUDNNCTL_OBJECT);
         assert_int_equal(cc_v_len(v), 11);
         assert_int_equal(cc_v_type(cc_v_get(v, "i")), CUDNNCTL_INT);
-        assert_int_equal(cc_v_getint(cc_v_get(v, "i")), 7);
-        assert_int_equal(cc_v_getint(cc_v_get(v, "neg")), -7);
+        assert_int_equal(cc_v_as_int(cc_v_get(v, "i")), 7);
+        assert_int_equal(cc_v_as_int(cc_v_get(v, "neg")), -7);
         assert_int_equal(cc_v_type(cc_v_get(v, "d")), CUDNNCTL_DOUBLE);
         assert_int_equal(cc_v_type(cc_v_get(v, "e")), CUDNNCTL_DOUBLE);
         assert_int_equal(cc_v_type(cc_v_get(v, "big")), CUDNNCTL_DOUBLE);
-        assert_true(cc_v_getdouble(cc_v_get(v, "big")) == 18446744073709551616.0);
+        assert_true(cc_v_as_double(cc_v_get(v, "big")) == 18446744073709551616.0);
         /* an integer reads as a double too; other types as 0 */
-        assert_true(cc_v_getdouble(cc_v_get(v, "i")) == 7.0);
-        assert_true(cc_v_getdouble(cc_v_get(v, "d")) == 7.0);
-        assert_true(cc_v_getdouble(cc_v_get(v, "s")) == 0.0);
-        assert_true(cc_v_getdouble(NULL) == 0.0);
-        assert_int_equal(cc_v_getint(cc_v_get(v, "d")), 0); /* a double is not an integer */
-        assert_string_equal(cc_v_getstr(cc_v_get(v, "s")), "x");
+        assert_true(cc_v_as_double(cc_v_get(v, "i")) == 7.0);
+        assert_true(cc_v_as_double(cc_v_get(v, "d")) == 7.0);
+        assert_true(cc_v_as_double(cc_v_get(v, "s")) == 0.0);
+        assert_true(cc_v_as_double(NULL) == 0.0);
+        assert_int_equal(cc_v_as_int(cc_v_get(v, "d")), 0); /* a double is not an integer */
+        assert_string_equal(cc_v_as_str(cc_v_get(v, "s")), "x");
         assert_int_equal(cc_v_type(cc_v_get(v, "t")), CUDNNCTL_BOOL);
-        assert_int_equal(cc_v_getbool(cc_v_get(v, "t")), 1);
-        assert_int_equal(cc_v_getbool(cc_v_get(v, "f")), 0);
+        assert_int_equal(cc_v_as_bool(cc_v_get(v, "t")), 1);
+        assert_int_equal(cc_v_as_bool(cc_v_get(v, "f")), 0);
         assert_non_null(cc_v_get(v, "n"));
         assert_int_equal(cc_v_type(cc_v_get(v, "n")), CUDNNCTL_NULL);
-        assert_int_equal(cc_v_getint(cc_v_path(v, "a/0")), 1);
-        assert_string_equal(cc_v_getstr(cc_v_path(v, "o/k")), "v");
+        assert_int_equal(cc_v_as_int(cc_v_path(v, "a/0")), 1);
+        assert_string_equal(cc_v_as_str(cc_v_path(v, "o/k")), "v");
         /* key order is the document's */
         assert_string_equal(cc_v_key_at(v, 0), "i");
         assert_string_equal(cc_v_key_at(v, 10), "o");
@@ -306,7 +306,7 @@ static void test_depth(void **state)
                                 d++;
                         }
                         assert_int_equal(d, cases[i].depth);
-                        assert_int_equal(cc_v_getint(x), 1);
+                        assert_int_equal(cc_v_as_int(x), 1);
                 } else {
                         int max = cases[i].max_depth > 0 ? cases[i].max_depth : 64;
 
@@ -393,7 +393,7 @@ static void test_doubles(void **state)
                         fail_msg("case %zu: wrote %s, expected [%s]", i, s, cases[i].text);
                 assert_int_equal(parse_n(s, strlen(s), 0, &v, &err), 0);
                 assert_int_equal(cc_v_type(cc_v_at(v, 0)), CUDNNCTL_DOUBLE);
-                back = cc_v_getdouble(cc_v_at(v, 0));
+                back = cc_v_as_double(cc_v_at(v, 0));
                 /* bit for bit, so that -0.0 keeps its sign */
                 assert_memory_equal(&back, &cases[i].d, sizeof(back));
                 free(s);
@@ -418,7 +418,7 @@ static void test_double_writer(void **state)
         assert_string_equal(s, "{\"inf\":null,\"ninf\":null,\"nan\":null,\"x\":1.25}");
         free(s);
         assert_int_equal(cc_v_type(cc_v_get(o, "x")), CUDNNCTL_DOUBLE);
-        assert_true(cc_v_getdouble(cc_v_get(o, "x")) == 1.25);
+        assert_true(cc_v_as_double(cc_v_get(o, "x")) == 1.25);
         cc_v_free(o);
 }
 
@@ -473,7 +473,7 @@ static void test_large(void **state)
         assert_int_equal(cc_buf_putc(&b, ']', &err), 0);
         assert_int_equal(parse_n(b.data, b.len, 0, &v, &err), 0);
         assert_int_equal(cc_v_len(v), 200000);
-        assert_int_equal(cc_v_getint(cc_v_at(v, 199999)), 199999);
+        assert_int_equal(cc_v_as_int(cc_v_at(v, 199999)), 199999);
         cc_v_free(v);
         cc_buf_free(&b);
 
@@ -483,8 +483,8 @@ static void test_large(void **state)
         assert_int_equal(cc_buf_putc(&b, '}', &err), 0);
         assert_int_equal(parse_n(b.data, b.len, 0, &v, &err), 0);
         assert_int_equal(cc_v_len(v), 90000);
-        assert_int_equal(cc_v_getint(cc_v_get(v, "key5")), 90005);
-        assert_int_equal(cc_v_getint(cc_v_get(v, "key89999")), 89999);
+        assert_int_equal(cc_v_as_int(cc_v_get(v, "key5")), 90005);
+        assert_int_equal(cc_v_as_int(cc_v_get(v, "key89999")), 89999);
         cc_v_free(v);
         cc_buf_free(&b);
 
@@ -493,7 +493,7 @@ static void test_large(void **state)
                 assert_int_equal(cc_buf_puts(&b, "abc\\n\\u00e9\xe2\x82\xac", &err), 0);
         assert_int_equal(cc_buf_putc(&b, '"', &err), 0);
         assert_int_equal(parse_n(b.data, b.len, 0, &v, &err), 0);
-        assert_int_equal(strlen(cc_v_getstr(v)), 100000 * 9);
+        assert_int_equal(strlen(cc_v_as_str(v)), 100000 * 9);
         cc_v_free(v);
         cc_buf_free(&b);
 
@@ -502,7 +502,7 @@ static void test_large(void **state)
                 assert_int_equal(cc_buf_putc(&b, '3', &err), 0);
         assert_int_equal(parse_n(b.data, b.len, 0, &v, &err), 0);
         assert_int_equal(cc_v_type(v), CUDNNCTL_DOUBLE);
-        assert_true(cc_v_getdouble(v) == 1.0 / 3.0);
+        assert_true(cc_v_as_double(v) == 1.0 / 3.0);
         cc_v_free(v);
         cc_buf_free(&b);
 }

@@ -2,7 +2,7 @@
  * on every row and only known source keys, its version columns parse and its
  * ranges are ordered; the table reader refuses bad input with one clear
  * line; and the query layer (kb/query.h) gives the answers the references
- * (compat.md) give, with verdict, reason and source. */
+ * (NVIDIA's support matrices and release notes) give, with verdict, reason and source. */
 #define _POSIX_C_SOURCE 200809L
 #include "testutil.h"
 

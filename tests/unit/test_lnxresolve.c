@@ -175,7 +175,7 @@ static void test_loader_facts(void **state)
         assert_non_null(facts);
         /* no loader in the tree: glibc's defaults, and it says so */
         assert_non_null(strstr(cc_v_get_str(facts, "default_dirs_source"), "could not be read"));
-        assert_string_equal(cc_v_getstr(cc_v_at(cc_v_get(facts, "default_dirs"), 0)), "/lib64");
+        assert_string_equal(cc_v_as_str(cc_v_at(cc_v_get(facts, "default_dirs"), 0)), "/lib64");
         /* the corrupt cache is reported and ignored */
         assert_non_null(cc_v_get_str(cc_v_get(facts, "ld_so_cache"), "error"));
         assert_non_null(strstr(cc_v_get_str(cc_v_get(facts, "ld_so_cache"), "error"), "ignores"));

@@ -68,13 +68,13 @@ static void test_tree(void **state)
         assert_string_equal(s, "{\n  \"b\": \"y\",\n  \"a\": -5,\n  \"list\": [\n    true,\n    null,\n"
                                "    9223372036854775807\n  ],\n  \"empty\": {},\n  \"n\": null\n}");
         free(s);
-        assert_int_equal(cc_v_getint(cc_v_path(o, "list/2")), INT64_MAX);
+        assert_int_equal(cc_v_as_int(cc_v_path(o, "list/2")), INT64_MAX);
         assert_null(cc_v_path(o, "list/3"));
         assert_null(cc_v_path(o, "list/x"));
         assert_string_equal(cc_v_get_str(o, "b"), "y");
         assert_null(cc_v_get_str(o, "a"));
         t = cc_v_take(o, "a");
-        assert_int_equal(cc_v_getint(t), -5);
+        assert_int_equal(cc_v_as_int(t), -5);
         cc_v_free(t);
         assert_null(cc_v_get(o, "a"));
         assert_int_equal(cc_v_len(o), 4);

@@ -4,7 +4,7 @@
  * matters), text files and directories under DLL names. Each search order,
  * SafeDllSearchMode, SetDllDirectory, KnownDLLs, API sets, names, the
  * machine check (193), the LOAD_LIBRARY_SEARCH_* flags, Python's rules, PATH
- * quirks and the cuDNN failure modes of failure-modes.md (1, 2, 6, 7, 8). */
+ * quirks and the cuDNN failure modes of the catalog (kb/catalog.tsv: 1, 2, 6, 7, 8). */
 #define _XOPEN_SOURCE 700
 #include "testutil.h"
 
@@ -226,7 +226,7 @@ static int ctx_has_note(const cc_win_ctx *c, const char *needle)
         assert_non_null(f);
         notes = cc_v_get(f, "notes");
         for (i = 0; i < cc_v_len(notes); i++) {
-                const char *s = cc_v_getstr(cc_v_at(notes, i));
+                const char *s = cc_v_as_str(cc_v_at(notes, i));
 
                 if (s && strstr(s, needle))
                         found = 1;
@@ -360,7 +360,7 @@ static void test_not_found(void **state)
         assert_int_equal(r.ntried, r.ntries);
         f = cc_resolution_facts(&r, &err);
         assert_non_null(f);
-        assert_int_equal(cc_v_getint(cc_v_get(f, "windows_error")), 126);
+        assert_int_equal(cc_v_as_int(cc_v_get(f, "windows_error")), 126);
         assert_int_equal(cc_v_len(cc_v_get(f, "tried")), 7);
         assert_int_equal(cc_json_write(f, 0, &b, &err), 0);
         assert_non_null(strstr(b.data, "\"how\":\"not-found\""));
@@ -498,7 +498,7 @@ static void test_known_dlls(void **state)
         cc_resolution_free(&r);
         f = cc_win_ctx_facts(e.c, &err);
         assert_non_null(f);
-        assert_string_equal(cc_v_getstr(cc_v_get(f, "known_dlls_source")), "built-in Windows 10/11 list");
+        assert_string_equal(cc_v_as_str(cc_v_get(f, "known_dlls_source")), "built-in Windows 10/11 list");
         assert_true(cc_v_len(cc_v_get(f, "known_dlls")) > 20);
         cc_v_free(f);
         /* a list given as data replaces the built-in one */
@@ -682,7 +682,7 @@ static void test_bad_names(void **state)
 
 /* ---- the machine check: error 193 ------------------------------------------------------------ */
 
-/* failure-modes.md 2: a 32-bit zlibwapi.dll found first. */
+/* catalog entry 2: a 32-bit zlibwapi.dll found first. */
 static void test_x86_first_193(void **state)
 {
         struct env e = {mkroot(), NULL, NULL};
@@ -715,9 +715,9 @@ static void test_x86_first_193(void **state)
                 cc_value *f = cc_resolution_facts(&r, &err);
 
                 assert_non_null(f);
-                assert_int_equal(cc_v_getint(cc_v_get(f, "windows_error")), 193);
+                assert_int_equal(cc_v_as_int(cc_v_get(f, "windows_error")), 193);
                 assert_int_equal(cc_v_len(cc_v_get(f, "shadowed")), 1);
-                assert_false(cc_v_getbool(cc_v_get(f, "found")));
+                assert_false(cc_v_as_bool(cc_v_get(f, "found")));
                 cc_v_free(f);
         }
         cc_resolution_free(&r);
@@ -762,8 +762,8 @@ static void test_process_machine(void **state)
         assert_int_equal(r.how, CC_HOW_SYSTEM32);
         cc_resolution_free(&r);
         f = cc_win_ctx_facts(e.c, &err);
-        assert_string_equal(cc_v_getstr(cc_v_get(f, "machine")), "x86");
-        assert_true(cc_v_getbool(cc_v_get(f, "wow64")));
+        assert_string_equal(cc_v_as_str(cc_v_get(f, "machine")), "x86");
+        assert_true(cc_v_as_bool(cc_v_get(f, "wow64")));
         cc_v_free(f);
         env_close(&e);
         /* no application: x64 */
@@ -937,7 +937,7 @@ static void test_search_flags(void **state)
         }
 }
 
-/* failure-modes.md 7: Python >= 3.8 extension modules do not get PATH. */
+/* catalog entry 7: Python >= 3.8 extension modules do not get PATH. */
 static void test_python_ignores_path(void **state)
 {
         struct env e = {mkroot(), NULL, NULL};
@@ -1005,7 +1005,7 @@ static void test_python_ignores_path(void **state)
 
 /* ---- the cuDNN failure modes ------------------------------------------------------------------- */
 
-/* failure-modes.md 6: cuDNN 9's installer puts the DLLs in bin\12.x, PATH gets bin. */
+/* catalog entry 6: cuDNN 9's installer puts the DLLs in bin\12.x, PATH gets bin. */
 static void test_cudnn9_installer_layout(void **state)
 {
         struct env e = {mkroot(), NULL, NULL};
@@ -1030,7 +1030,7 @@ static void test_cudnn9_installer_layout(void **state)
         rmroot(e.root);
 }
 
-/* failure-modes.md 8: a stale copy in System32 shadows the one on PATH. */
+/* catalog entry 8: a stale copy in System32 shadows the one on PATH. */
 static void test_stale_system32(void **state)
 {
         struct env e = {mkroot(), NULL, NULL};
@@ -1054,7 +1054,7 @@ static void test_stale_system32(void **state)
         rmroot(e.root);
 }
 
-/* failure-modes.md 1: zlibwapi.dll nowhere. */
+/* catalog entry 1: zlibwapi.dll nowhere. */
 static void test_zlibwapi_missing(void **state)
 {
         struct env e = {mkroot(), NULL, NULL};
@@ -1144,20 +1144,20 @@ static void test_path_entries(void **state)
         assert_non_null(f);
         path = cc_v_get(f, "path");
         assert_int_equal(cc_v_len(path), 7);
-        assert_string_equal(cc_v_getstr(cc_v_get(cc_v_at(path, 1), "kind")), "empty");
-        assert_string_equal(cc_v_getstr(cc_v_get(cc_v_at(path, 2), "kind")), "quoted");
-        assert_string_equal(cc_v_getstr(cc_v_get(cc_v_at(path, 3), "kind")), "relative");
-        assert_string_equal(cc_v_getstr(cc_v_get(cc_v_at(path, 3), "dir")), "C:\\work\\bin");
-        assert_true(cc_v_getbool(cc_v_get(cc_v_at(path, 3), "exists")));
-        assert_false(cc_v_getbool(cc_v_get(cc_v_at(path, 0), "exists")));
-        assert_string_equal(cc_v_getstr(cc_v_get(f, "system32")), "C:\\Windows\\System32");
-        assert_string_equal(cc_v_getstr(cc_v_get(f, "windows_dir")), "C:\\Windows");
-        assert_string_equal(cc_v_getstr(cc_v_get(f, "system16")), "C:\\Windows\\System");
-        assert_string_equal(cc_v_getstr(cc_v_get(f, "cwd")), "C:\\work");
-        assert_string_equal(cc_v_getstr(cc_v_get(f, "mode")), "standard");
-        assert_true(cc_v_getbool(cc_v_get(f, "safe_search")));
-        assert_string_equal(cc_v_getstr(cc_v_get(f, "safe_search_source")), "default (on)");
-        assert_string_equal(cc_v_getstr(cc_v_get(f, "machine")), "x64");
+        assert_string_equal(cc_v_as_str(cc_v_get(cc_v_at(path, 1), "kind")), "empty");
+        assert_string_equal(cc_v_as_str(cc_v_get(cc_v_at(path, 2), "kind")), "quoted");
+        assert_string_equal(cc_v_as_str(cc_v_get(cc_v_at(path, 3), "kind")), "relative");
+        assert_string_equal(cc_v_as_str(cc_v_get(cc_v_at(path, 3), "dir")), "C:\\work\\bin");
+        assert_true(cc_v_as_bool(cc_v_get(cc_v_at(path, 3), "exists")));
+        assert_false(cc_v_as_bool(cc_v_get(cc_v_at(path, 0), "exists")));
+        assert_string_equal(cc_v_as_str(cc_v_get(f, "system32")), "C:\\Windows\\System32");
+        assert_string_equal(cc_v_as_str(cc_v_get(f, "windows_dir")), "C:\\Windows");
+        assert_string_equal(cc_v_as_str(cc_v_get(f, "system16")), "C:\\Windows\\System");
+        assert_string_equal(cc_v_as_str(cc_v_get(f, "cwd")), "C:\\work");
+        assert_string_equal(cc_v_as_str(cc_v_get(f, "mode")), "standard");
+        assert_true(cc_v_as_bool(cc_v_get(f, "safe_search")));
+        assert_string_equal(cc_v_as_str(cc_v_get(f, "safe_search_source")), "default (on)");
+        assert_string_equal(cc_v_as_str(cc_v_get(f, "machine")), "x64");
         cc_v_free(f);
         env_close(&e);
         rmroot(e.root);
@@ -1225,20 +1225,20 @@ static void test_windows_dir(void **state)
         assert_path(r.path, "C:\\WINNT\\System32\\s.dll");
         cc_resolution_free(&r);
         f = cc_win_ctx_facts(e.c, &err);
-        assert_string_equal(cc_v_getstr(cc_v_get(f, "dirs_source")), "SystemRoot");
+        assert_string_equal(cc_v_as_str(cc_v_get(f, "dirs_source")), "SystemRoot");
         cc_v_free(f);
         env_close(&e);
         env_open(&e, wd, NULL, &o);
         f = cc_win_ctx_facts(e.c, &err);
-        assert_string_equal(cc_v_getstr(cc_v_get(f, "windows_dir")), "C:\\WinDir");
-        assert_string_equal(cc_v_getstr(cc_v_get(f, "dirs_source")), "windir");
-        assert_string_equal(cc_v_getstr(cc_v_get(f, "cwd")), "C:\\");
+        assert_string_equal(cc_v_as_str(cc_v_get(f, "windows_dir")), "C:\\WinDir");
+        assert_string_equal(cc_v_as_str(cc_v_get(f, "dirs_source")), "windir");
+        assert_string_equal(cc_v_as_str(cc_v_get(f, "cwd")), "C:\\");
         cc_v_free(f);
         env_close(&e);
         env_open(&e, bad, NULL, &o);
         assert_true(ctx_has_note(e.c, "not a full path"));
         f = cc_win_ctx_facts(e.c, &err);
-        assert_string_equal(cc_v_getstr(cc_v_get(f, "windows_dir")), "C:\\Windows");
+        assert_string_equal(cc_v_as_str(cc_v_get(f, "windows_dir")), "C:\\Windows");
         cc_v_free(f);
         env_close(&e);
         rmroot(e.root);

@@ -5,11 +5,11 @@
  * the other paths that reached it are kept as aliases. The walk is bounded:
  * a directory count, an entry cap per directory, depth caps, and links are
  * resolved by the tree (40 at most), never followed forever. Grouping into
- * installations is install.c. */
+ * installations is group.c (group.h). */
 #include "discover.h"
 
 #include "../formats/ldcache.h"
-#include "../resolve/resolve.h"
+#include "../machine/ldso.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,12 +22,6 @@
 #define MAX_PATH_ENTRIES 65536
 #define MAX_ROOTS 200000
 #define OPT_DEPTH 4
-
-#define TRY(x)                                                                                                         \
-        do {                                                                                                           \
-                if ((x) < 0)                                                                                           \
-                        goto fail;                                                                                     \
-        } while (0)
 
 /* ---- small helpers -------------------------------------------------------- */
 
@@ -988,7 +982,7 @@ static int usual_prefix_roots(cc_discovery *d, cc_error *err)
 
 static int loader_roots(cc_discovery *d, cc_error *err)
 {
-        cc_lnx_ctx *lc = NULL;
+        cc_ldso ld;
         const cc_strv *v;
         const cc_ldcache *cache;
         cc_smap seen = {0};
@@ -996,20 +990,20 @@ static int loader_roots(cc_discovery *d, cc_error *err)
         size_t i;
         int rv = -1;
 
-        if (cc_lnx_ctx_open(d->m, NULL, &lc, &lerr) < 0) {
+        if (cc_ldso_read(d->m, NULL, &ld, &lerr) < 0) {
                 if (lerr.code == CC_ERR_NOMEM) {
                         *err = lerr;
                         return -1;
                 }
                 return note(d, err, "the loader's directories are not known: %s", lerr.msg);
         }
-        v = cc_lnx_ctx_conf_dirs(lc);
+        v = &ld.conf_dirs;
         for (i = 0; i < v->n; i++)
                 TRY(add_root(d, v->v[i], "ld.so.conf", CC_WALK_DIR, err));
-        v = cc_lnx_ctx_conf_warnings(lc);
+        v = &ld.conf_warnings;
         for (i = 0; i < v->n; i++)
                 TRY(note(d, err, "ld.so.conf: %s", v->v[i]));
-        cache = cc_lnx_ctx_cache(lc);
+        cache = ld.cache;
         if (cache != NULL) {
                 for (i = 0; i < cache->n; i++) {
                         const char *p = cache->entries[i].value;
@@ -1018,7 +1012,7 @@ static int loader_roots(cc_discovery *d, cc_error *err)
 
                         if (p[0] != '/' || b == p)
                                 continue;
-                        dir = cc_strndup(err, p, (size_t)(b - p - 1) ? (size_t)(b - p - 1) : 1);
+                        dir = cc_dirname(p, 1, err);
                         if (dir == NULL)
                                 goto fail;
                         if (cc_smap_get(&seen, dir, NULL)) {
@@ -1033,13 +1027,13 @@ static int loader_roots(cc_discovery *d, cc_error *err)
                         free(dir);
                 }
         }
-        v = cc_lnx_ctx_default_dirs(lc);
+        v = &ld.sysdirs;
         for (i = 0; i < v->n; i++)
                 TRY(add_root(d, v->v[i], "the loader's default directories", CC_WALK_DIR, err));
         rv = 0;
 fail:
         cc_smap_free(&seen);
-        cc_lnx_ctx_free(lc);
+        cc_ldso_free(&ld);
         return rv;
 }
 

@@ -37,8 +37,9 @@ const cc_value *cc_discovery_install_facts(const cc_discovery *d, int id);
  * version}), from its name and content; NULL if the file is not known. */
 const cc_value *cc_discovery_file_versions(const cc_discovery *d, const char *canonical);
 
-/* ---- internal: shared by discover.c (roots, walk) and install.c (grouping,
- * provenance, versions, links). Nothing outside src/lib/discover uses these. */
+/* ---- internal: shared by discover.c (roots, walk) and the grouping files
+ * (group.h: grouping, provenance, versions, links). Nothing outside
+ * src/lib/discover uses these. */
 
 enum cc_walk {
         CC_WALK_DIR = 1, /* the directory itself */
@@ -168,7 +169,7 @@ int cc_disc_name_eq(const cc_discovery *d, const char *a, const char *b);
 /* The entry of a listed directory spelled as on disk, or NULL. */
 const char *cc_disc_has(const cc_discovery *d, size_t dir, const char *name);
 
-/* install.c */
+/* group.c, inst_facts.c, prov_distro.c */
 int cc_disc_group(cc_discovery *d, cc_error *err);
 cc_value *cc_disc_installations_facts(const cc_discovery *d, cc_error *err);
 void cc_disc_inst_free(cc_dinst *in);

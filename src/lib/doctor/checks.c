@@ -4,32 +4,163 @@
 #include "../frameworks/frameworks.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../kb/kb.h"
 
-cc_value *cc_finding(struct cc_dctx *d, const char *id, const char *severity, const char *area, const char *fmt, ...)
+/* What the runner keeps of each finding beside its JSON: its id, and the
+ * subjects its check set (registry.h). */
+struct cc_dsubj {
+        int explains; /* 1: f explains it; 0: f is about it */
+        enum cc_subject kind;
+        char *value;
+};
+
+struct cc_dmeta {
+        enum cc_fid fid;
+        struct cc_dsubj *subj;
+        size_t nsubj;
+        int folded;
+};
+
+void cc_finding_meta_free(struct cc_dctx *d)
 {
-        cc_value *f = cc_v_object(d->err);
+        size_t i, k;
+
+        for (i = 0; i < d->nmeta; i++) {
+                for (k = 0; k < d->meta[i].nsubj; k++)
+                        free(d->meta[i].subj[k].value);
+                free(d->meta[i].subj);
+        }
+        free(d->meta);
+        d->meta = NULL;
+        d->nmeta = d->capmeta = 0;
+}
+
+cc_value *cc_finding(struct cc_dctx *d, enum cc_fid fid, const char *severity, const char *area, const char *fmt, ...)
+{
+        const struct cc_finding_def *def = cc_finding_def(fid);
+        cc_value *f;
         char *s;
         va_list ap;
 
+        /* A check says only its own finding: where another check's id would
+         * fit, the facts belong to that check (or to a relation). */
+        if (def == NULL || fid != d->running) {
+                cc_err(d->err, CC_ERR_USAGE, "doctor: internal error: the check for %s emitted %s",
+                       cc_fid_id(d->running), cc_fid_id(fid));
+                return NULL;
+        }
+        if (d->nmeta == d->capmeta) {
+                size_t cap = d->capmeta ? 2 * d->capmeta : 16;
+                struct cc_dmeta *m = cc_realloc(d->err, d->meta, cap * sizeof(*m));
+
+                if (m == NULL)
+                        return NULL;
+                d->meta = m;
+                d->capmeta = cap;
+        }
+        f = cc_v_object(d->err);
         if (cc_v_push(d->findings, f, d->err) < 0)
                 return NULL;
+        memset(&d->meta[d->nmeta], 0, sizeof(d->meta[d->nmeta]));
+        d->meta[d->nmeta++].fid = fid;
         va_start(ap, fmt);
         s = cc_vasprintf(d->err, fmt, ap);
         va_end(ap);
         if (s == NULL)
                 return NULL;
-        if (cc_v_set_str(f, "id", id, d->err) < 0 || cc_v_set_str(f, "severity", severity, d->err) < 0 ||
-            cc_v_set_str(f, "area", area, d->err) < 0 || cc_v_set_str(f, "summary", s, d->err) < 0 ||
+        if (cc_v_set_str(f, "id", def->id, d->err) < 0 ||
+            cc_v_set_str(f, "severity", severity ? severity : def->severity, d->err) < 0 ||
+            cc_v_set_str(f, "area", area ? area : def->area, d->err) < 0 || cc_v_set_str(f, "summary", s, d->err) < 0 ||
             cc_v_set(f, "evidence", cc_v_object(d->err), d->err) < 0 || cc_v_set_null(f, "fix", d->err) < 0) {
                 free(s);
                 return NULL;
         }
         free(s);
         return f;
+}
+
+/* The runner's record of finding f, or NULL. */
+static struct cc_dmeta *meta_of(struct cc_dctx *d, const cc_value *f)
+{
+        size_t i;
+
+        for (i = 0; f != NULL && i < d->nmeta && i < cc_v_len(d->findings); i++)
+                if (cc_v_at(d->findings, i) == f)
+                        return &d->meta[i];
+        return NULL;
+}
+
+static int add_subject(struct cc_dctx *d, const cc_value *f, int explains, enum cc_subject kind, const char *value)
+{
+        struct cc_dmeta *m = meta_of(d, f);
+        struct cc_dsubj *s;
+
+        if (m == NULL)
+                return -1; /* f is NULL: the error is set */
+        if (value == NULL)
+                return 0;
+        s = cc_realloc(d->err, m->subj, (m->nsubj + 1) * sizeof(*s));
+        if (s == NULL)
+                return -1;
+        m->subj = s;
+        s[m->nsubj].explains = explains;
+        s[m->nsubj].kind = kind;
+        s[m->nsubj].value = cc_strdup(d->err, value);
+        if (s[m->nsubj].value == NULL)
+                return -1;
+        m->nsubj++;
+        return 0;
+}
+
+int cc_finding_explains(struct cc_dctx *d, const cc_value *f, enum cc_subject kind, const char *value)
+{
+        return add_subject(d, f, 1, kind, value);
+}
+
+int cc_finding_about(struct cc_dctx *d, const cc_value *f, enum cc_subject kind, const char *value)
+{
+        return add_subject(d, f, 0, kind, value);
+}
+
+int cc_finding_explains_id(struct cc_dctx *d, const cc_value *f, enum cc_subject kind, int64_t id)
+{
+        char b[32];
+
+        snprintf(b, sizeof(b), "%lld", (long long)id);
+        return add_subject(d, f, 1, kind, b);
+}
+
+int cc_finding_about_id(struct cc_dctx *d, const cc_value *f, enum cc_subject kind, int64_t id)
+{
+        char b[32];
+
+        snprintf(b, sizeof(b), "%lld", (long long)id);
+        return add_subject(d, f, 0, kind, b);
+}
+
+/* The installation a finding's evidence names, or 0. */
+static int64_t ev_inst(const cc_value *f)
+{
+        const cc_value *v = cc_v_path(f, "evidence/installation");
+
+        return cc_v_type(v) == CUDNNCTL_INT ? cc_v_as_int(v) : 0;
+}
+
+cc_value *cc_finding_mine(struct cc_dctx *d, int64_t id)
+{
+        size_t i;
+
+        for (i = 0; i < d->nmeta && i < cc_v_len(d->findings); i++) {
+                cc_value *f = cc_v_atm(d->findings, i);
+
+                if (d->meta[i].fid == d->running && (id == 0 || ev_inst(f) == id))
+                        return f;
+        }
+        return NULL;
 }
 
 int cc_finding_ev(cc_value *f, const char *key, cc_value *value, cc_error *err)
@@ -96,7 +227,7 @@ const cc_value *cc_dx_install(const struct cc_dctx *d, int64_t id)
         size_t i;
 
         for (i = 0; i < cc_v_len(insts); i++)
-                if (cc_v_getint(cc_v_get(cc_v_at(insts, i), "id")) == id)
+                if (cc_v_as_int(cc_v_get(cc_v_at(insts, i), "id")) == id)
                         return cc_v_at(insts, i);
         return NULL;
 }
@@ -108,7 +239,7 @@ const cc_value *cc_dx_verify_of(const struct cc_dctx *d, int64_t id)
         for (i = 0; i < cc_v_len(d->verify); i++) {
                 const cc_value *e = cc_v_at(d->verify, i);
 
-                if (cc_v_getint(cc_v_get(e, "installation")) == id &&
+                if (cc_v_as_int(cc_v_get(e, "installation")) == id &&
                     cc_v_type(cc_v_get(e, "document")) == CUDNNCTL_OBJECT)
                         return cc_v_get(e, "document");
         }
@@ -156,7 +287,7 @@ const cc_value *cc_dx_plain_cudnn(const struct cc_dctx *d)
                 const cc_value *r = cc_v_at(res, i);
                 const char *n = cc_v_get_str(r, "name");
 
-                if (n == NULL || !cc_v_getbool(cc_v_get(r, "found")))
+                if (n == NULL || !cc_v_as_bool(cc_v_get(r, "found")))
                         continue;
                 if (cc_starts_with(n, "libcudnn.so") ||
                     (cc_starts_with(n, "cudnn64_") && cc_ends_with_nocase(n, ".dll")))
@@ -172,9 +303,41 @@ const cc_value *cc_dx_deps_of(const struct cc_dctx *d, int64_t id)
         for (i = 0; i < cc_v_len(d->deps); i++) {
                 const cc_value *e = cc_v_at(d->deps, i);
 
-                if (cc_v_getint(cc_v_get(e, "installation")) == id &&
+                if (cc_v_as_int(cc_v_get(e, "installation")) == id &&
                     cc_v_type(cc_v_get(e, "document")) == CUDNNCTL_OBJECT)
                         return cc_v_get(e, "document");
+        }
+        return NULL;
+}
+
+const cc_value *cc_dx_deps_edge(const struct cc_dctx *d, int64_t id, const char *name)
+{
+        const cc_value *nodes = cc_v_get(cc_dx_deps_of(d, id), "nodes");
+        size_t i, j;
+
+        for (i = 0; name != NULL && i < cc_v_len(nodes); i++) {
+                const cc_value *edges = cc_v_get(cc_v_at(nodes, i), "edges");
+
+                for (j = 0; j < cc_v_len(edges); j++) {
+                        const char *n = cc_v_get_str(cc_v_at(edges, j), "name");
+
+                        if (n != NULL && cc_strcasecmp(n, name) == 0)
+                                return cc_v_at(edges, j);
+                }
+        }
+        return NULL;
+}
+
+const cc_value *cc_dx_inst_file(const cc_value *inst, const char *name)
+{
+        const cc_value *files = cc_v_get(inst, "files");
+        size_t i;
+
+        for (i = 0; name != NULL && i < cc_v_len(files); i++) {
+                const char *p = cc_v_get_str(cc_v_at(files, i), "path");
+
+                if (p != NULL && cc_strcasecmp(cc_basename(p), name) == 0)
+                        return cc_v_at(files, i);
         }
         return NULL;
 }
@@ -183,13 +346,13 @@ int cc_dx_major(const cc_value *inst)
 {
         const cc_value *mj = cc_v_get(inst, "majors");
 
-        return cc_v_len(mj) > 0 ? (int)cc_v_getint(cc_v_at(mj, cc_v_len(mj) - 1)) : 0;
+        return cc_v_len(mj) > 0 ? (int)cc_v_as_int(cc_v_at(mj, cc_v_len(mj) - 1)) : 0;
 }
 
 int cc_dx_device_sm(const cc_value *gpu)
 {
         const cc_value *mj = cc_v_get(gpu, "cc_major"), *mn = cc_v_get(gpu, "cc_minor");
-        int64_t major = cc_v_getint(mj), minor = cc_v_getint(mn);
+        int64_t major = cc_v_as_int(mj), minor = cc_v_as_int(mn);
 
         /* Facts may come from another machine's document (--facts): a number
          * outside what a compute capability can be is not one. */
@@ -258,7 +421,7 @@ static char *frameworks_line(const struct cc_dctx *d, const char **status, cc_er
                         const char *ver = cc_v_get_str(cc_v_get(f, "info"), "version");
                         const char *state = cc_v_get_str(f, "state");
                         int cpu = cc_v_get(cc_v_get(f, "build"), "cuda_build") != NULL &&
-                                  !cc_v_getbool(cc_v_path(f, "build/cuda_build"));
+                                  !cc_v_as_bool(cc_v_path(f, "build/cuda_build"));
                         int rc;
 
                         if (state == NULL || strcmp(state, "ok") != 0)
@@ -267,7 +430,7 @@ static char *frameworks_line(const struct cc_dctx *d, const char **status, cc_er
                         else if (cpu)
                                 rc = cc_buf_printf(&b, err, "%s%s %s: CPU-only", n ? "; " : "",
                                                    cc_dx_str(cc_v_get_str(f, "name")), ver ? ver : "");
-                        else if (cc_v_getbool(cc_v_get(cu, "loaded")))
+                        else if (cc_v_as_bool(cc_v_get(cu, "loaded")))
                                 rc = cc_buf_printf(&b, err, "%s%s %s: cuDNN %s from %s", n ? "; " : "",
                                                    cc_dx_str(cc_v_get_str(f, "name")), ver ? ver : "",
                                                    cc_v_get_str(cu, "version") ? cc_v_get_str(cu, "version") : "?",
@@ -426,10 +589,10 @@ static char *area_line(const struct cc_dctx *d, const char *id, const char **sta
                                            cc_v_get_str(cc_v_at(layers, i), "status"));
                 if (rc == 0 && cc_v_get(ver, "cudnnGetVersion") != NULL)
                         rc = cc_buf_printf(&b, err, "; cudnnGetVersion %lld",
-                                           (long long)cc_v_getint(cc_v_get(ver, "cudnnGetVersion")));
+                                           (long long)cc_v_as_int(cc_v_get(ver, "cudnnGetVersion")));
                 if (rc == 0 && cc_v_get(printed, "runtime_version") != NULL)
                         rc = cc_buf_printf(&b, err, "; the compiled program: %lld",
-                                           (long long)cc_v_getint(cc_v_get(printed, "runtime_version")));
+                                           (long long)cc_v_as_int(cc_v_get(printed, "runtime_version")));
                 if (rc == 0)
                         rc = cc_buf_printf(&b, err, "; GPU work %s", gw ? cc_v_get_str(gw, "status") : "not run");
                 if (rc < 0) {
@@ -449,6 +612,115 @@ static char *area_line(const struct cc_dctx *d, const char *id, const char **sta
                 return cc_asprintf(err, "%zu search-path entries looked at", n);
         }
         return cc_strdup(err, "");
+}
+
+/* ---- folding ----------------------------------------------------------------- */
+
+/* Whether folder fm explains finding g (record gm) by subject `kind`. */
+static int explains(const struct cc_dmeta *fm, const cc_value *g, const struct cc_dmeta *gm, enum cc_subject kind)
+{
+        const char *sum = cc_v_get_str(g, "summary");
+        size_t i, k;
+        char b[32];
+
+        for (i = 0; i < fm->nsubj; i++) {
+                const struct cc_dsubj *s = &fm->subj[i];
+
+                if (!s->explains || s->kind != kind)
+                        continue;
+                switch (kind) {
+                case CC_SUBJ_INSTALLATION:
+                        /* what a finding's evidence names is what it is about */
+                        snprintf(b, sizeof(b), "%lld", (long long)ev_inst(g));
+                        if (ev_inst(g) != 0 && strcmp(b, s->value) == 0)
+                                return 1;
+                        break;
+                case CC_SUBJ_NAMES_WINNER:
+                case CC_SUBJ_NAMES_SHADOWED:
+                case CC_SUBJ_NAMES_TARGET:
+                        if (sum != NULL && strstr(sum, s->value) != NULL)
+                                return 1;
+                        break;
+                default:
+                        /* DLL names as Windows compares them */
+                        for (k = 0; k < gm->nsubj; k++)
+                                if (!gm->subj[k].explains && gm->subj[k].kind == kind &&
+                                    (kind == CC_SUBJ_BAD_IMAGE ? cc_strcasecmp(gm->subj[k].value, s->value)
+                                                               : strcmp(gm->subj[k].value, s->value)) == 0)
+                                        return 1;
+                        break;
+                }
+        }
+        return 0;
+}
+
+/* Victim's id and summary go to into's evidence "also". */
+static int fold_into(struct cc_dctx *d, cc_value *into, const cc_value *victim)
+{
+        cc_value *ev = cc_v_getm(into, "evidence"), *also = cc_v_getm(ev, "also"), *o;
+
+        if (also == NULL) {
+                if (cc_v_set(ev, "also", cc_v_array(d->err), d->err) < 0)
+                        return -1;
+                also = cc_v_getm(ev, "also");
+        }
+        o = cc_v_object(d->err);
+        if (cc_v_push(also, o, d->err) < 0 || cc_v_set_str(o, "id", cc_v_get_str(victim, "id"), d->err) < 0 ||
+            cc_v_set_str(o, "summary", cc_v_get_str(victim, "summary"), d->err) < 0)
+                return -1;
+        return 0;
+}
+
+/* One finding per cause: for each folder id of the relations, in their order,
+ * each of its findings folds the findings its relations name; then the
+ * folded ones leave the list. */
+static int fold(struct cc_dctx *d)
+{
+        size_t nrel, r, k, i, j, n = cc_v_len(d->findings);
+        const struct cc_relation *rel = cc_relations(&nrel);
+        cc_value *keep;
+
+        if (n > d->nmeta)
+                n = d->nmeta;
+        for (r = 0; r < nrel; r++) {
+                if (r > 0 && rel[r].folder == rel[r - 1].folder)
+                        continue; /* a folder's rows are taken together, at its first */
+                for (i = 0; i < n; i++) {
+                        cc_value *f = cc_v_atm(d->findings, i);
+
+                        if (d->meta[i].fid != rel[r].folder || d->meta[i].folded || d->meta[i].nsubj == 0)
+                                continue;
+                        for (j = 0; j < n; j++) {
+                                const cc_value *g = cc_v_at(d->findings, j);
+
+                                if (j == i || d->meta[j].folded)
+                                        continue;
+                                for (k = r; k < nrel && rel[k].folder == rel[r].folder; k++) {
+                                        if (rel[k].victim != CC_F_ANY && rel[k].victim != d->meta[j].fid)
+                                                continue;
+                                        if (!explains(&d->meta[i], g, &d->meta[j], rel[k].subject))
+                                                continue;
+                                        if (fold_into(d, f, g) < 0)
+                                                return -1;
+                                        d->meta[j].folded = 1;
+                                        break;
+                                }
+                        }
+                }
+        }
+        keep = cc_v_array(d->err);
+        if (keep == NULL)
+                return -1;
+        for (i = 0; i < cc_v_len(d->findings); i++)
+                if ((i >= n || !d->meta[i].folded) &&
+                    cc_v_push(keep, cc_v_copy(cc_v_at(d->findings, i), d->err), d->err) < 0) {
+                        cc_v_free(keep);
+                        return -1;
+                }
+        cc_v_free(d->findings);
+        d->findings = keep;
+        cc_finding_meta_free(d);
+        return 0;
 }
 
 /* Most severe first, keeping the checks' order within a severity; a finding
@@ -534,8 +806,7 @@ int cc_doctor_run_checks(cc_value *doc, cc_error *err)
         cc_value *areas_v = NULL, *sum = NULL;
         size_t i, j, nerr = 0, nwarn = 0, ninfo = 0;
         const char *sys = cc_v_get_str(cc_v_get(doc, "machine"), "system");
-        int (*const groups[])(struct cc_dctx *) = {cc_checks_install, cc_checks_loader,  cc_checks_runtime,
-                                                   cc_checks_hygiene, cc_checks_windows, cc_checks_frameworks};
+        enum cc_fid fid;
 
         memset(&d, 0, sizeof(d));
         d.facts = cc_v_get(doc, "facts");
@@ -545,7 +816,7 @@ int cc_doctor_run_checks(cc_value *doc, cc_error *err)
         d.verify = cc_v_get(d.facts, "verify");
         d.host = cc_v_get(d.facts, "host");
         d.windows = sys != NULL && strcmp(sys, "windows") == 0;
-        d.live = cc_v_getbool(cc_v_get(cc_v_get(doc, "machine"), "live"));
+        d.live = cc_v_as_bool(cc_v_get(cc_v_get(doc, "machine"), "live"));
         d.shell = cc_v_get_str(d.host, "shell");
         d.err = err;
         d.findings = cc_v_array(err);
@@ -561,9 +832,15 @@ int cc_doctor_run_checks(cc_value *doc, cc_error *err)
                                 cc_v_get_str(fw, "expect"), d.windows, err) < 0)
                         goto fail;
         }
-        for (i = 0; i < CC_ARRAY_LEN(groups); i++)
-                if (groups[i](&d) < 0)
+        /* every check, in the registry's order */
+        for (fid = 0; fid < CC_F_COUNT; fid++) {
+                d.running = fid;
+                if (cc_finding_def(fid)->check(&d) < 0)
                         goto fail;
+        }
+        d.running = CC_F_NONE;
+        if (fold(&d) < 0)
+                goto fail;
         if (sort_findings(&d.findings, err) < 0 || add_catalog(d.findings, err) < 0)
                 goto fail;
         areas_v = cc_v_array(err);
@@ -635,6 +912,7 @@ int cc_doctor_run_checks(cc_value *doc, cc_error *err)
                 return -1;
         return 0;
 fail:
+        cc_finding_meta_free(&d);
         cc_v_free(d.findings);
         cc_v_free(areas_v);
         cc_v_free(sum);

@@ -9,77 +9,245 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TRY(x)                                                                                                         \
-        do {                                                                                                           \
-                if ((x) < 0)                                                                                           \
-                        return -1;                                                                                     \
-        } while (0)
+/* A repeated condition is one finding: each entry it holds for is an
+ * instance (the evidence and summary one entry alone would have); a single
+ * entry keeps its own summary and fix, several get a summary that counts
+ * them and one fix per variable. */
+struct entries {
+        enum cc_fid fid;
+        cc_value *instances;
+        cc_strv vars;  /* the variables they are in, in order */
+        int lib, prog; /* whether some are library / program search paths */
+        cc_buf fixes;  /* of several: one per variable, or (writable) the entries quoted */
+};
 
-static int entry_findings(struct cc_dctx *d, const cc_value *pv)
+static void entries_free(struct entries *en)
 {
-        const char *var = cc_v_get_str(pv, "variable");
-        const cc_value *entries = cc_v_get(pv, "entries");
-        int libpath = var != NULL && (strcmp(var, "LD_LIBRARY_PATH") == 0 || d->windows);
-        size_t i;
-
-        for (i = 0; i < cc_v_len(entries); i++) {
-                const cc_value *e = cc_v_at(entries, i);
-                const char *kind = cc_v_get_str(e, "kind"), *entry = cc_v_get_str(e, "entry");
-                int64_t idx = cc_v_getint(cc_v_get(e, "index"));
-                cc_value *f = NULL;
-
-                if (kind == NULL || entry == NULL)
-                        continue;
-                if (strcmp(kind, "empty") == 0 && d->windows)
-                        continue; /* Windows skips empty PATH entries */
-                if (strcmp(kind, "empty") == 0 || strcmp(kind, "relative") == 0) {
-                        f = cc_finding(d, "path-empty-entry", "warning", "hygiene",
-                                       "%s entry %lld is %s%s%s: it means the current directory, so a %s planted in "
-                                       "whatever directory you run from is %s",
-                                       var, (long long)idx, strcmp(kind, "empty") == 0 ? "empty" : "relative (",
-                                       strcmp(kind, "empty") == 0 ? "" : entry, strcmp(kind, "empty") == 0 ? "" : ")",
-                                       libpath ? "library" : "program", libpath ? "loaded" : "run");
-                        TRY(cc_finding_ev_str(f, "variable", var, d->err));
-                        TRY(cc_finding_ev(f, "index", cc_v_int(idx, d->err), d->err));
-                        TRY(cc_finding_ev_str(f, "entry", entry, d->err));
-                        TRY(cc_finding_fix(f, d->err,
-                                           "remove it from %s (an empty entry often comes from "
-                                           "'%s=DIR:$%s' when %s was unset: use '${%s:+:$%s}')",
-                                           var, var, var, var, var, var));
-                        continue;
-                }
-                if (cc_v_get(e, "exists") != NULL && !cc_v_getbool(cc_v_get(e, "exists"))) {
-                        if (!libpath)
-                                continue;
-                        f = cc_finding(d, "path-missing-entry", "info", "hygiene", "%s entry %lld (%s) does not exist",
-                                       var, (long long)idx, entry);
-                        TRY(cc_finding_ev_str(f, "variable", var, d->err));
-                        TRY(cc_finding_ev_str(f, "entry", entry, d->err));
-                        TRY(cc_finding_ev_str(f, "reason", cc_v_get_str(e, "reason"), d->err));
-                        TRY(cc_finding_fix(f, d->err, "remove it from %s (a leftover of an uninstalled toolkit?)",
-                                           var));
-                        continue;
-                }
-                if (cc_v_getbool(cc_v_get(e, "world_writable"))) {
-                        f = cc_finding(d, "path-writable-dir", "warning", "hygiene",
-                                       "%s entry %lld (%s) is writable by every user: a %s planted there is %s before "
-                                       "the system's",
-                                       var, (long long)idx, entry, libpath ? "library" : "program",
-                                       libpath ? "loaded" : "run");
-                        TRY(cc_finding_ev_str(f, "variable", var, d->err));
-                        TRY(cc_finding_ev_str(f, "entry", entry, d->err));
-                        TRY(cc_finding_ev(
-                            f, "mode",
-                            cc_v_strf(d->err, "%04llo", (unsigned long long)cc_v_getint(cc_v_get(e, "mode"))), d->err));
-                        TRY(cc_finding_fix(f, d->err,
-                                           "take it out of %s, or make it writable only by its owner: chmod o-w '%s'",
-                                           var, entry));
-                }
-        }
-        return 0;
+        cc_v_free(en->instances);
+        cc_strv_free(&en->vars);
+        cc_buf_free(&en->fixes);
 }
 
-static int setx(struct cc_dctx *d)
+/* Which of the three an entry is (CC_F_NONE: none), and whether its variable
+ * is a library search path (LD_LIBRARY_PATH; on Windows, PATH is both). */
+static enum cc_fid entry_class(const struct cc_dctx *d, const cc_value *pv, const cc_value *e, int *libpath)
+{
+        const char *var = cc_v_get_str(pv, "variable");
+        const char *kind = cc_v_get_str(e, "kind"), *entry = cc_v_get_str(e, "entry");
+
+        *libpath = var != NULL && (strcmp(var, "LD_LIBRARY_PATH") == 0 || d->windows);
+        if (kind == NULL || entry == NULL)
+                return CC_F_NONE;
+        if (strcmp(kind, "empty") == 0 && d->windows)
+                return CC_F_NONE; /* Windows skips empty PATH entries */
+        if (strcmp(kind, "empty") == 0 || strcmp(kind, "relative") == 0)
+                return CC_F_PATH_EMPTY_ENTRY;
+        if (cc_v_get(e, "exists") != NULL && !cc_v_as_bool(cc_v_get(e, "exists")))
+                return *libpath ? CC_F_PATH_MISSING_ENTRY : CC_F_NONE;
+        if (cc_v_as_bool(cc_v_get(e, "world_writable")))
+                return CC_F_PATH_WRITABLE_DIR;
+        return CC_F_NONE;
+}
+
+/* Entry e of variable var as an instance: its evidence and summary. */
+static int add_instance(struct cc_dctx *d, struct entries *en, const char *variable, const cc_value *e, int libpath)
+{
+        const char *kind = cc_v_get_str(e, "kind"), *entry = cc_v_get_str(e, "entry");
+        const char *var = variable ? variable : "(null)";
+        int64_t idx = cc_v_as_int(cc_v_get(e, "index"));
+        cc_value *o = cc_v_object(d->err);
+        int rc, newvar = !cc_strv_contains(&en->vars, var);
+
+        if (cc_v_push(en->instances, o, d->err) < 0 || cc_v_set_str(o, "variable", variable, d->err) < 0 ||
+            (newvar && cc_strv_push(&en->vars, var, d->err) < 0))
+                return -1;
+        en->lib |= libpath;
+        en->prog |= !libpath;
+        switch (en->fid) {
+        case CC_F_PATH_EMPTY_ENTRY:
+                rc =
+                    cc_v_set_int(o, "index", idx, d->err) < 0 || cc_v_set_str(o, "entry", entry, d->err) < 0 ||
+                            cc_v_set(o, "summary",
+                                     cc_v_strf(d->err,
+                                               "%s entry %lld is %s%s%s: it means the current directory, so a %s "
+                                               "planted in whatever directory you run from is %s",
+                                               var, (long long)idx, strcmp(kind, "empty") == 0 ? "empty" : "relative (",
+                                               strcmp(kind, "empty") == 0 ? "" : entry,
+                                               strcmp(kind, "empty") == 0 ? "" : ")", libpath ? "library" : "program",
+                                               libpath ? "loaded" : "run"),
+                                     d->err) < 0
+                        ? -1
+                        : 0;
+                if (rc == 0 && newvar)
+                        rc = cc_buf_printf(&en->fixes, d->err,
+                                           "%sremove them from %s (an empty entry often comes from '%s=DIR:$%s' when "
+                                           "%s was unset: use '${%s:+:$%s}')",
+                                           en->fixes.len ? "; " : "", var, var, var, var, var, var);
+                break;
+        case CC_F_PATH_MISSING_ENTRY:
+                rc =
+                    cc_v_set_str(o, "entry", entry, d->err) < 0 ||
+                            cc_v_set_str(o, "reason", cc_v_get_str(e, "reason"), d->err) < 0 ||
+                            cc_v_set(o, "summary",
+                                     cc_v_strf(d->err, "%s entry %lld (%s) does not exist", var, (long long)idx, entry),
+                                     d->err) < 0
+                        ? -1
+                        : 0;
+                if (rc == 0 && newvar)
+                        rc = cc_buf_printf(&en->fixes, d->err,
+                                           "%sremove them from %s (leftovers of an uninstalled toolkit?)",
+                                           en->fixes.len ? "; " : "", var);
+                break;
+        default:
+                rc = cc_v_set_str(o, "entry", entry, d->err) < 0 ||
+                             cc_v_set(o, "mode",
+                                      cc_v_strf(d->err, "%04llo", (unsigned long long)cc_v_as_int(cc_v_get(e, "mode"))),
+                                      d->err) < 0 ||
+                             cc_v_set(o, "summary",
+                                      cc_v_strf(d->err,
+                                                "%s entry %lld (%s) is writable by every user: a %s planted there is "
+                                                "%s before the system's",
+                                                var, (long long)idx, entry, libpath ? "library" : "program",
+                                                libpath ? "loaded" : "run"),
+                                      d->err) < 0
+                         ? -1
+                         : 0;
+                if (rc == 0)
+                        rc = cc_buf_printf(&en->fixes, d->err, " '%s'", entry);
+                break;
+        }
+        return rc;
+}
+
+/* The fix of one entry alone (today's wording). */
+static char *one_fix(struct cc_dctx *d, enum cc_fid fid, const char *var, const char *entry)
+{
+        if (fid == CC_F_PATH_EMPTY_ENTRY)
+                return cc_asprintf(d->err,
+                                   "remove it from %s (an empty entry often comes from '%s=DIR:$%s' when %s was unset: "
+                                   "use '${%s:+:$%s}')",
+                                   var, var, var, var, var, var);
+        if (fid == CC_F_PATH_MISSING_ENTRY)
+                return cc_asprintf(d->err, "remove it from %s (a leftover of an uninstalled toolkit?)", var);
+        return cc_asprintf(d->err, "take it out of %s, or make it writable only by its owner: chmod o-w '%s'", var,
+                           entry);
+}
+
+static int entry_check(struct cc_dctx *d, enum cc_fid fid)
+{
+        const cc_value *sp = cc_v_get(d->host, "search_paths");
+        struct entries en;
+        const char *var1 = NULL, *entry1 = NULL;
+        const char *vars;
+        cc_buf vb = {0};
+        cc_value *f = NULL;
+        char *fix = NULL;
+        size_t i, j, n;
+        int rc = -1;
+
+        memset(&en, 0, sizeof(en));
+        en.fid = fid;
+        if ((en.instances = cc_v_array(d->err)) == NULL)
+                return -1;
+        for (i = 0; i < cc_v_len(sp); i++) {
+                const cc_value *pv = cc_v_at(sp, i), *entries = cc_v_get(pv, "entries");
+                const char *var = cc_v_get_str(pv, "variable");
+
+                if (cc_v_type(pv) != CUDNNCTL_OBJECT)
+                        continue;
+                for (j = 0; j < cc_v_len(entries); j++) {
+                        int libpath;
+
+                        if (entry_class(d, pv, cc_v_at(entries, j), &libpath) != fid)
+                                continue;
+                        if (var1 == NULL) {
+                                var1 = var ? var : "(null)";
+                                entry1 = cc_v_get_str(cc_v_at(entries, j), "entry");
+                        }
+                        if (add_instance(d, &en, var, cc_v_at(entries, j), libpath) < 0)
+                                goto done;
+                }
+        }
+        n = cc_v_len(en.instances);
+        if (n == 0) {
+                rc = 0;
+                goto done;
+        }
+        for (i = 0; i < en.vars.n; i++)
+                if (cc_buf_printf(&vb, d->err, "%s%s",
+                                  i == 0               ? ""
+                                  : i + 1 == en.vars.n ? " and "
+                                                       : ", ",
+                                  en.vars.v[i]) < 0)
+                        goto done;
+        vars = vb.data;
+        if (n == 1)
+                f = cc_finding(d, fid, NULL, NULL, "%s", cc_v_get_str(cc_v_at(en.instances, 0), "summary"));
+        else if (fid == CC_F_PATH_EMPTY_ENTRY)
+                f = cc_finding(d, fid, NULL, NULL,
+                               "%zu entries of %s are empty or relative: each means the current directory, so a %s "
+                               "planted in whatever directory you run from is %s",
+                               n, vars,
+                               en.lib && en.prog ? "library or program"
+                               : en.lib          ? "library"
+                                                 : "program",
+                               en.lib && en.prog ? "loaded or run"
+                               : en.lib          ? "loaded"
+                                                 : "run");
+        else if (fid == CC_F_PATH_MISSING_ENTRY)
+                f = cc_finding(d, fid, NULL, NULL, "%zu entries of %s do not exist", n, vars);
+        else
+                f = cc_finding(d, fid, NULL, NULL,
+                               "%zu entries of %s are writable by every user: a %s planted there is %s before the "
+                               "system's",
+                               n, vars,
+                               en.lib && en.prog ? "library or program"
+                               : en.lib          ? "library"
+                                                 : "program",
+                               en.lib && en.prog ? "loaded or run"
+                               : en.lib          ? "loaded"
+                                                 : "run");
+        if (f == NULL)
+                goto done;
+        if (cc_finding_ev(f, "instances", en.instances, d->err) < 0) {
+                en.instances = NULL;
+                goto done;
+        }
+        en.instances = NULL;
+        if (n == 1)
+                fix = one_fix(d, fid, var1, entry1);
+        else if (fid == CC_F_PATH_WRITABLE_DIR)
+                fix =
+                    cc_asprintf(d->err, "take them out of %s, or make them writable only by their owners: chmod o-w%s",
+                                vars, en.fixes.data);
+        else
+                fix = cc_strdup(d->err, en.fixes.data);
+        if (fix == NULL || cc_finding_fix(f, d->err, "%s", fix) < 0)
+                goto done;
+        rc = 0;
+done:
+        free(fix);
+        cc_buf_free(&vb);
+        entries_free(&en);
+        return rc;
+}
+
+int cc_check_path_empty_entry(struct cc_dctx *d)
+{
+        return entry_check(d, CC_F_PATH_EMPTY_ENTRY);
+}
+
+int cc_check_path_missing_entry(struct cc_dctx *d)
+{
+        return entry_check(d, CC_F_PATH_MISSING_ENTRY);
+}
+
+int cc_check_path_writable_dir(struct cc_dctx *d)
+{
+        return entry_check(d, CC_F_PATH_WRITABLE_DIR);
+}
+
+int cc_check_win_setx_truncation(struct cc_dctx *d)
 {
         const cc_value *rp = cc_v_get(d->host, "registry_path");
         const cc_value *sp = cc_v_get(d->host, "search_paths");
@@ -89,18 +257,19 @@ static int setx(struct cc_dctx *d)
                 return 0;
         for (i = 0; i < cc_v_len(rp); i++) {
                 const cc_value *r = cc_v_at(rp, i);
-                int64_t len = cc_v_getint(cc_v_get(r, "length"));
+                int64_t len = cc_v_as_int(cc_v_get(r, "length"));
                 cc_value *f;
 
                 if (len < 1024 || len > 1024)
                         continue;
-                f = cc_finding(d, "win-setx-truncation", "warning", "hygiene",
+                f = cc_finding(d, CC_F_WIN_SETX_TRUNCATION, NULL, NULL,
                                "PATH in %s is exactly 1024 characters: what 'setx PATH' leaves after truncating it; "
                                "the entries after the cut are gone",
                                cc_v_get_str(r, "key"));
-                TRY(cc_finding_ev(f, "length", cc_v_int(len, d->err), d->err));
-                TRY(cc_finding_ev_str(f, "key", cc_v_get_str(r, "key"), d->err));
-                TRY(cc_finding_fix(f, d->err,
+                TRY_RET(cc_finding_ev(f, "length", cc_v_int(len, d->err), d->err));
+                TRY_RET(cc_finding_ev_str(f, "key", cc_v_get_str(r, "key"), d->err));
+                TRY_RET(
+                    cc_finding_fix(f, d->err,
                                    "restore PATH in System Properties > Environment Variables (never with setx, which "
                                    "cuts at 1024 characters; for one shell: $env:PATH = \"DIR;\" + $env:PATH)"));
         }
@@ -111,28 +280,16 @@ static int setx(struct cc_dctx *d)
                         cc_value *f;
 
                         if (strcmp(cc_v_get_str(p, "variable") ? cc_v_get_str(p, "variable") : "", "PATH") != 0 ||
-                            cc_v_getint(cc_v_get(p, "length")) != 1024)
+                            cc_v_as_int(cc_v_get(p, "length")) != 1024)
                                 continue;
-                        f = cc_finding(d, "win-setx-truncation", "warning", "hygiene",
+                        f = cc_finding(d, CC_F_WIN_SETX_TRUNCATION, NULL, NULL,
                                        "PATH is exactly 1024 characters: what 'setx PATH' leaves after truncating "
                                        "it; the entries after the cut are gone");
-                        TRY(cc_finding_ev(f, "length", cc_v_int(1024, d->err), d->err));
-                        TRY(cc_finding_fix(f, d->err,
-                                           "restore PATH in System Properties > Environment Variables (never with "
-                                           "setx)"));
+                        TRY_RET(cc_finding_ev(f, "length", cc_v_int(1024, d->err), d->err));
+                        TRY_RET(cc_finding_fix(f, d->err,
+                                               "restore PATH in System Properties > Environment Variables (never with "
+                                               "setx)"));
                 }
         }
-        return 0;
-}
-
-int cc_checks_hygiene(struct cc_dctx *d)
-{
-        const cc_value *sp = cc_v_get(d->host, "search_paths");
-        size_t i;
-
-        for (i = 0; i < cc_v_len(sp); i++)
-                if (cc_v_type(cc_v_at(sp, i)) == CUDNNCTL_OBJECT)
-                        TRY(entry_findings(d, cc_v_at(sp, i)));
-        TRY(setx(d));
         return 0;
 }

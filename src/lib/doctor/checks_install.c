@@ -1,7 +1,9 @@
 /* Checks on the installations themselves (the list facts): none found,
  * several, the problems discovery saw in each (broken links, renamed files,
  * mixed or incomplete sets, header and library disagreeing), headers, and
- * releases the knowledge base lists as bad. */
+ * releases the knowledge base lists as bad. cc_src_problems gives the
+ * finding each problem is to the checks of those ids (here and in
+ * checks_loader.c, checks_windows.c). */
 #include "doctor.h"
 
 #include <stdio.h>
@@ -9,12 +11,6 @@
 #include <string.h>
 
 #include "../kb/query.h"
-
-#define TRY(x)                                                                                                         \
-        do {                                                                                                           \
-                if ((x) < 0)                                                                                           \
-                        return -1;                                                                                     \
-        } while (0)
 
 static int cuda_major_hint(const struct cc_dctx *d)
 {
@@ -29,18 +25,18 @@ static int cuda_major_hint(const struct cc_dctx *d)
         return best;
 }
 
-static int no_cudnn(struct cc_dctx *d)
+int cc_check_no_cudnn(struct cc_dctx *d)
 {
         cc_value *f;
         int cm = cuda_major_hint(d);
 
         if (cc_v_len(cc_v_get(d->list, "installations")) > 0)
                 return 0;
-        f = cc_finding(d, "no-cudnn", "error", "cudnn", "no cuDNN installation found %s",
+        f = cc_finding(d, CC_F_NO_CUDNN, NULL, NULL, "no cuDNN installation found %s",
                        d->live ? "on this machine" : "in this tree");
-        TRY(cc_finding_ev(f, "roots_searched", cc_v_int((int64_t)cc_v_len(cc_v_get(d->list, "roots")), d->err),
-                          d->err));
-        TRY(cc_finding_ev(f, "cuda_toolkit_major", cm ? cc_v_int(cm, d->err) : cc_v_null(d->err), d->err));
+        TRY_RET(cc_finding_ev(f, "roots_searched", cc_v_int((int64_t)cc_v_len(cc_v_get(d->list, "roots")), d->err),
+                              d->err));
+        TRY_RET(cc_finding_ev(f, "cuda_toolkit_major", cm ? cc_v_int(cm, d->err) : cc_v_null(d->err), d->err));
         if (d->windows)
                 return cc_finding_fix(f, d->err,
                                       "download cuDNN for CUDA %d from NVIDIA (the zip or the installer), copy its "
@@ -54,11 +50,11 @@ static int no_cudnn(struct cc_dctx *d)
                               cm ? cm : 12, cm ? cm : 12, cm ? cm : 12);
 }
 
-static int several(struct cc_dctx *d)
+int cc_check_multiple_installations(struct cc_dctx *d)
 {
         const cc_value *insts = cc_v_get(d->list, "installations");
         const cc_value *plain = cc_dx_plain_cudnn(d);
-        int64_t pid = plain ? cc_v_getint(cc_v_get(plain, "installation")) : 0;
+        int64_t pid = plain ? cc_v_as_int(cc_v_get(plain, "installation")) : 0;
         const cc_value *pin = cc_dx_install(d, pid);
         cc_value *f, *arr;
         size_t i;
@@ -66,30 +62,30 @@ static int several(struct cc_dctx *d)
         if (cc_v_len(insts) < 2)
                 return 0;
         if (pin != NULL)
-                f = cc_finding(d, "multiple-installations", "info", "cudnn",
+                f = cc_finding(d, CC_F_MULTIPLE_INSTALLATIONS, NULL, NULL,
                                "%zu cuDNN installations; a plain program gets %s from %s, the others only programs "
                                "that load them by path, RPATH or their own search",
                                cc_v_len(insts), cc_v_get_str(pin, "version") ? cc_v_get_str(pin, "version") : "?",
                                cc_v_get_str(pin, "prefix"));
         else
-                f = cc_finding(d, "multiple-installations", "info", "cudnn",
+                f = cc_finding(d, CC_F_MULTIPLE_INSTALLATIONS, NULL, NULL,
                                "%zu cuDNN installations, and a plain program finds none of them", cc_v_len(insts));
         if (f == NULL)
                 return -1;
         arr = cc_v_array(d->err);
-        TRY(cc_finding_ev(f, "installations", arr, d->err));
+        TRY_RET(cc_finding_ev(f, "installations", arr, d->err));
         for (i = 0; i < cc_v_len(insts); i++) {
                 const cc_value *in = cc_v_at(insts, i);
                 const char *kind = cc_v_get_str(cc_v_get(in, "provenance"), "kind");
-                int64_t id = cc_v_getint(cc_v_get(in, "id"));
+                int64_t id = cc_v_as_int(cc_v_get(in, "id"));
                 cc_value *o = cc_v_object(d->err);
                 const char *who;
 
-                TRY(cc_v_push(arr, o, d->err));
-                TRY(cc_v_set_int(o, "id", id, d->err));
-                TRY(cc_v_set_str(o, "prefix", cc_v_get_str(in, "prefix"), d->err));
-                TRY(cc_v_set_str(o, "version", cc_v_get_str(in, "version"), d->err));
-                TRY(cc_v_set_str(o, "provenance", kind, d->err));
+                TRY_RET(cc_v_push(arr, o, d->err));
+                TRY_RET(cc_v_set_int(o, "id", id, d->err));
+                TRY_RET(cc_v_set_str(o, "prefix", cc_v_get_str(in, "prefix"), d->err));
+                TRY_RET(cc_v_set_str(o, "version", cc_v_get_str(in, "version"), d->err));
+                TRY_RET(cc_v_set_str(o, "provenance", kind, d->err));
                 if (id == pid)
                         who = "a plain program (and a program built with -lcudnn) loads this one";
                 else if (kind != NULL && strcmp(kind, "pip-wheel") == 0)
@@ -98,7 +94,7 @@ static int several(struct cc_dctx *d)
                         who = "programs of that conda environment (through its RPATH or CONDA_PREFIX/lib)";
                 else
                         who = "programs that name it: RPATH/RUNPATH, LD_LIBRARY_PATH or PATH set to its directory";
-                TRY(cc_v_set_str(o, "used_by", who, d->err));
+                TRY_RET(cc_v_set_str(o, "used_by", who, d->err));
         }
         return cc_finding_fix(f, d->err,
                               "nothing to do if each program gets the copy it expects; 'cudnnctl which cudnn' shows "
@@ -139,13 +135,12 @@ static int set_of_renamed(const cc_value *ps, const char *sum)
                 return 0;
         for (j = 0; j < cc_v_len(ps); j++) {
                 const cc_value *p = cc_v_at(ps, j);
-                const char *fm = cc_v_get_str(p, "failure_mode");
                 const cc_value *paths = cc_v_get(p, "paths");
 
-                if (fm == NULL || strcmp(fm, "renamed-dll") != 0)
+                if (cc_fid_of(cc_v_get_str(p, "failure_mode")) != CC_F_RENAMED_DLL)
                         continue;
                 for (k = 0; k < cc_v_len(paths); k++) {
-                        const char *pk = cc_v_getstr(cc_v_at(paths, k)), *b = pk ? cc_basename(pk) : NULL;
+                        const char *pk = cc_v_as_str(cc_v_at(paths, k)), *b = pk ? cc_basename(pk) : NULL;
                         char tail[16];
 
                         snprintf(tail, sizeof(tail), ".so.%d", m);
@@ -156,8 +151,146 @@ static int set_of_renamed(const cc_value *ps, const char *sum)
         return 0;
 }
 
-/* A problem discovery saw in an installation, as a finding. */
-static int problems(struct cc_dctx *d)
+/* The ids a problem can be. */
+static const enum cc_fid problem_ids[] = {
+    CC_F_RENAMED_DLL,
+    CC_F_LINUX_BROKEN_SYMLINKS,
+    CC_F_HEADER_LIB_MISMATCH,
+    CC_F_WIN_STALE_DLL_SHADOW,
+    CC_F_UNREADABLE_FILE,
+    CC_F_WIN_SUBLIB_127,
+    CC_F_V9_SUBLIBRARY_VERSION_MISMATCH,
+    CC_F_LINUX_V8_MIXED_HELPERS,
+    CC_F_WIN_SUBLIB_126,
+    CC_F_V9_SUBLIB_UNLOADABLE,
+    CC_F_LINUX_V8_HELPER_RPATH,
+    CC_F_V9_SUBLIBRARY_LOADING_FAILED,
+};
+
+/* The finding problem p of an installation (its problems ps, its major) is:
+ * discovery's failure_mode (the catalog's id), refined on Linux where
+ * discovery does not tell cuDNN 8 from 9 nor the engines from the
+ * sub-libraries; CC_F_NONE for a problem that is no finding of its own (an
+ * incomplete set a renamed file made) or that names none a problem can be (a
+ * document from elsewhere may carry anything). */
+static enum cc_fid problem_class(const struct cc_dctx *d, const cc_value *ps, const cc_value *p, int major)
+{
+        const char *kind = cc_v_get_str(p, "kind"), *fm = cc_v_get_str(p, "failure_mode");
+        enum cc_fid fid = cc_fid_of(fm);
+        size_t i;
+
+        if (kind == NULL)
+                return CC_F_NONE;
+        if (strcmp(kind, "mixed-versions") == 0 && !d->windows && major == 8)
+                fid = CC_F_LINUX_V8_MIXED_HELPERS;
+        if (strcmp(kind, "incomplete-set") == 0 && !d->windows) {
+                const char *sum = cc_v_get_str(p, "summary");
+
+                if (set_of_renamed(ps, sum))
+                        return CC_F_NONE; /* the renamed file's own finding says it */
+                if (sum != NULL && cc_starts_with(sum, "cuDNN 8 "))
+                        fid = CC_F_LINUX_V8_HELPER_RPATH;
+                else if (only_engines_missing(sum))
+                        fid = CC_F_V9_SUBLIBRARY_LOADING_FAILED;
+                else if (sum != NULL && cc_starts_with(sum, "cuDNN 9 "))
+                        fid = CC_F_V9_SUBLIB_UNLOADABLE;
+        }
+        if (fm == NULL && strcmp(kind, "unreadable-file") == 0)
+                fid = CC_F_UNREADABLE_FILE;
+        for (i = 0; i < CC_ARRAY_LEN(problem_ids); i++)
+                if (problem_ids[i] == fid)
+                        return fid;
+        return CC_F_NONE;
+}
+
+/* The fix of finding f for a problem of kind `kind` of installation in (none
+ * for a kind without one). */
+static int problem_fix(struct cc_dctx *d, cc_value *f, const cc_value *in, const char *kind, int major)
+{
+        if (strcmp(kind, "dangling-symlink") == 0 || strcmp(kind, "symlink-loop") == 0 ||
+            strcmp(kind, "symlink-not-a-file") == 0 || strcmp(kind, "missing-soname-link") == 0 ||
+            strcmp(kind, "flattened-symlinks") == 0)
+                return cc_finding_fix(f, d->err,
+                                      "recreate the links (libcudnn*.so -> .so.%d -> .so.%d.x.y) as the "
+                                      "package ships them: reinstall the package, or copy the archive with "
+                                      "'cp -P' (keeps links) and run 'sudo ldconfig'",
+                                      major ? major : 9, major ? major : 9);
+        if (strcmp(kind, "not-soname") == 0 || strcmp(kind, "name-content-mismatch") == 0)
+                return cc_finding_fix(f, d->err,
+                                      "do not rename cuDNN or CUDA libraries to satisfy a program: "
+                                      "install the major the program was built for beside this one");
+        if (strcmp(kind, "mixed-versions") == 0)
+                return cc_finding_fix(f, d->err,
+                                      "remove the stale files so one release remains (close the programs "
+                                      "using them first), or reinstall one complete release");
+        if (strcmp(kind, "incomplete-set") == 0)
+                return cc_finding_fix(f, d->err,
+                                      "install the complete set of cuDNN %d libraries from one release "
+                                      "into %s (all of the archive's %s folder)",
+                                      major ? major : 9, cc_v_get_str(in, "prefix"), d->windows ? "bin" : "lib");
+        if (strcmp(kind, "header-library-mismatch") == 0)
+                return cc_finding_fix(f, d->err,
+                                      "replace the headers with those of the library's release (every "
+                                      "cudnn*.h of the same archive or the matching -dev package)");
+        if (strcmp(kind, "system-directory-copy") == 0)
+                return cc_finding_fix(f, d->err,
+                                      "delete cuDNN DLLs from System32/SysWOW64: the loader searches it "
+                                      "before PATH, so this copy shadows every installed one");
+        return 0;
+}
+
+/* An installation's broken library links: one finding, each link an
+ * instance (its problem, paths and summary); an error when one of them is. */
+static int broken_links(struct cc_dctx *d, const cc_value *in, const cc_value *ps, int major)
+{
+        cc_value *f = NULL, *inst = NULL;
+        const char *first = NULL, *first_kind = NULL;
+        int error = 0;
+        size_t j;
+
+        for (j = 0; j < cc_v_len(ps); j++) {
+                const cc_value *p = cc_v_at(ps, j);
+                const char *kind = cc_v_get_str(p, "kind");
+                cc_value *o;
+
+                if (problem_class(d, ps, p, major) != CC_F_LINUX_BROKEN_SYMLINKS)
+                        continue;
+                if (inst == NULL && (inst = cc_v_array(d->err)) == NULL)
+                        return -1;
+                o = cc_v_object(d->err);
+                if (cc_v_push(inst, o, d->err) < 0 || cc_v_set_str(o, "problem", kind, d->err) < 0 ||
+                    cc_v_set(o, "paths", cc_v_copy(cc_v_get(p, "paths"), d->err), d->err) < 0 ||
+                    cc_v_set_str(o, "summary", cc_v_get_str(p, "summary"), d->err) < 0) {
+                        cc_v_free(inst);
+                        return -1;
+                }
+                if (first == NULL) {
+                        first = cc_v_get_str(p, "summary");
+                        first_kind = kind;
+                }
+                error |= strcmp(kind, "flattened-symlinks") != 0 && strcmp(kind, "not-soname") != 0;
+        }
+        if (inst == NULL)
+                return 0;
+        if (cc_v_len(inst) == 1)
+                f = cc_finding(d, CC_F_LINUX_BROKEN_SYMLINKS, error ? "error" : "warning", "cudnn", "%s",
+                               cc_dx_str(first));
+        else
+                f = cc_finding(d, CC_F_LINUX_BROKEN_SYMLINKS, error ? "error" : "warning", "cudnn",
+                               "%zu broken library links in %s: %s; and %zu more (evidence: instances)", cc_v_len(inst),
+                               cc_v_get_str(in, "prefix"), cc_dx_str(first), cc_v_len(inst) - 1);
+        if (f == NULL) {
+                cc_v_free(inst);
+                return -1;
+        }
+        TRY_RET(cc_finding_ev(f, "installation", cc_v_int(cc_v_as_int(cc_v_get(in, "id")), d->err), d->err));
+        TRY_RET(cc_finding_ev_str(f, "prefix", cc_v_get_str(in, "prefix"), d->err));
+        TRY_RET(cc_finding_ev(f, "instances", inst, d->err));
+        /* the first link's fix, as the links share the installation's major */
+        return problem_fix(d, f, in, first_kind, major);
+}
+
+int cc_src_problems(struct cc_dctx *d, enum cc_fid fid)
 {
         const cc_value *insts = cc_v_get(d->list, "installations");
         size_t i, j;
@@ -165,118 +298,64 @@ static int problems(struct cc_dctx *d)
         for (i = 0; i < cc_v_len(insts); i++) {
                 const cc_value *in = cc_v_at(insts, i);
                 const cc_value *ps = cc_v_get(in, "problems");
+                int64_t id = cc_v_as_int(cc_v_get(in, "id"));
                 int major = cc_dx_major(in);
-                cc_value *links = NULL;
-                const char *first_link = NULL;
-                size_t nlinks = 0;
 
+                if (fid == CC_F_LINUX_BROKEN_SYMLINKS) {
+                        TRY_RET(broken_links(d, in, ps, major));
+                        continue;
+                }
                 for (j = 0; j < cc_v_len(ps); j++) {
                         const cc_value *p = cc_v_at(ps, j);
-                        const char *kind = cc_v_get_str(p, "kind"), *fm = cc_v_get_str(p, "failure_mode");
+                        const char *kind = cc_v_get_str(p, "kind");
                         const char *sev = "error", *area = "cudnn";
                         cc_value *f;
 
-                        if (kind == NULL)
+                        if (problem_class(d, ps, p, major) != fid)
                                 continue;
-                        if (strcmp(kind, "mixed-versions") == 0 && !d->windows && major == 8)
-                                fm = "linux-v8-mixed-helpers";
-                        if (strcmp(kind, "incomplete-set") == 0 && !d->windows) {
-                                const char *sum = cc_v_get_str(p, "summary");
-
-                                if (set_of_renamed(ps, sum))
-                                        continue; /* the renamed file's own finding says it */
-                                if (sum != NULL && cc_starts_with(sum, "cuDNN 8 "))
-                                        fm = "linux-v8-helper-rpath";
-                                else if (only_engines_missing(sum))
-                                        fm = "v9-sublibrary-loading-failed";
-                                else if (sum != NULL && cc_starts_with(sum, "cuDNN 9 "))
-                                        fm = "v9-sublib-unloadable";
-                        }
                         if (strcmp(kind, "header-library-mismatch") == 0)
                                 area = "headers";
                         if (strcmp(kind, "system-directory-copy") == 0 || strcmp(kind, "unreadable-file") == 0 ||
                             strcmp(kind, "flattened-symlinks") == 0 || strcmp(kind, "not-soname") == 0)
                                 sev = "warning";
-                        if (fm == NULL)
-                                fm = strcmp(kind, "unreadable-file") == 0 ? "unreadable-file" : kind;
-                        if (links != NULL && strcmp(fm, "linux-broken-symlinks") == 0) {
-                                /* one finding for the installation's links, however many */
-                                cc_value *ev = cc_v_getm(links, "evidence");
-                                const cc_value *pp = cc_v_get(p, "paths");
-                                size_t k;
-
-                                if (strcmp(sev, "error") == 0)
-                                        TRY(cc_v_set_str(links, "severity", "error", d->err));
-                                if (cc_v_get(ev, "also") == NULL)
-                                        TRY(cc_v_set(ev, "also", cc_v_array(d->err), d->err));
-                                TRY(cc_v_push(cc_v_getm(ev, "also"), cc_v_str(cc_v_get_str(p, "summary"), d->err),
-                                              d->err));
-                                for (k = 0; k < cc_v_len(pp); k++)
-                                        TRY(cc_v_push(cc_v_getm(ev, "paths"), cc_v_copy(cc_v_at(pp, k), d->err),
-                                                      d->err));
-                                nlinks++;
-                                continue;
-                        }
-                        f = cc_finding(d, fm, sev, area, "%s", cc_v_get_str(p, "summary"));
-                        if (f != NULL && strcmp(fm, "linux-broken-symlinks") == 0) {
-                                links = f;
-                                first_link = cc_v_get_str(p, "summary");
-                        }
-                        TRY(cc_finding_ev(f, "installation", cc_v_int(cc_v_getint(cc_v_get(in, "id")), d->err),
-                                          d->err));
-                        TRY(cc_finding_ev_str(f, "prefix", cc_v_get_str(in, "prefix"), d->err));
-                        TRY(cc_finding_ev_str(f, "problem", kind, d->err));
-                        TRY(cc_finding_ev(f, "paths", cc_v_copy(cc_v_get(p, "paths"), d->err), d->err));
-                        if (strcmp(kind, "dangling-symlink") == 0 || strcmp(kind, "symlink-loop") == 0 ||
-                            strcmp(kind, "symlink-not-a-file") == 0 || strcmp(kind, "missing-soname-link") == 0 ||
-                            strcmp(kind, "flattened-symlinks") == 0)
-                                TRY(cc_finding_fix(
-                                    f, d->err,
-                                    "recreate the links (libcudnn*.so -> .so.%d -> .so.%d.x.y) as the "
-                                    "package ships them: reinstall the package, or copy the archive with "
-                                    "'cp -P' (keeps links) and run 'sudo ldconfig'",
-                                    major ? major : 9, major ? major : 9));
-                        else if (strcmp(kind, "not-soname") == 0 || strcmp(kind, "name-content-mismatch") == 0)
-                                TRY(cc_finding_fix(f, d->err,
-                                                   "do not rename cuDNN or CUDA libraries to satisfy a program: "
-                                                   "install the major the program was built for beside this one"));
-                        else if (strcmp(kind, "mixed-versions") == 0)
-                                TRY(cc_finding_fix(f, d->err,
-                                                   "remove the stale files so one release remains (close the programs "
-                                                   "using them first), or reinstall one complete release"));
-                        else if (strcmp(kind, "incomplete-set") == 0)
-                                TRY(cc_finding_fix(f, d->err,
-                                                   "install the complete set of cuDNN %d libraries from one release "
-                                                   "into %s (all of the archive's %s folder)",
-                                                   major ? major : 9, cc_v_get_str(in, "prefix"),
-                                                   d->windows ? "bin" : "lib"));
-                        else if (strcmp(kind, "header-library-mismatch") == 0)
-                                TRY(cc_finding_fix(f, d->err,
-                                                   "replace the headers with those of the library's release (every "
-                                                   "cudnn*.h of the same archive or the matching -dev package)"));
-                        else if (strcmp(kind, "system-directory-copy") == 0)
-                                TRY(cc_finding_fix(f, d->err,
-                                                   "delete cuDNN DLLs from System32/SysWOW64: the loader searches it "
-                                                   "before PATH, so this copy shadows every installed one"));
-                        else if (f == NULL)
-                                return -1;
-                }
-                if (links != NULL && nlinks > 0) {
-                        char *sum =
-                            cc_asprintf(d->err, "%zu broken library links in %s: %s; and %zu more (evidence: also)",
-                                        nlinks + 1, cc_v_get_str(in, "prefix"), first_link ? first_link : "?", nlinks);
-
-                        if (sum == NULL || cc_v_set_str(links, "summary", sum, d->err) < 0) {
-                                free(sum);
-                                return -1;
-                        }
-                        free(sum);
+                        f = cc_finding(d, fid, sev, area, "%s", cc_v_get_str(p, "summary"));
+                        TRY_RET(cc_finding_ev(f, "installation", cc_v_int(id, d->err), d->err));
+                        TRY_RET(cc_finding_ev_str(f, "prefix", cc_v_get_str(in, "prefix"), d->err));
+                        TRY_RET(cc_finding_ev_str(f, "problem", kind, d->err));
+                        TRY_RET(cc_finding_ev(f, "paths", cc_v_copy(cc_v_get(p, "paths"), d->err), d->err));
+                        TRY_RET(problem_fix(d, f, in, kind, major));
+                        /* a set without some of its libraries: what a renamed
+                         * file of the installation explains (on Windows) */
+                        if (strcmp(kind, "incomplete-set") == 0 || fid == CC_F_WIN_SUBLIB_126 ||
+                            fid == CC_F_V9_SUBLIBRARY_LOADING_FAILED)
+                                TRY_RET(cc_finding_about_id(d, f, CC_SUBJ_SUBLIB, id));
+                        /* a cuDNN 7 DLL named cudnn64_8.dll makes a cuDNN 8
+                         * without its sub-libraries */
+                        if (fid == CC_F_RENAMED_DLL && d->windows)
+                                TRY_RET(cc_finding_explains_id(d, f, CC_SUBJ_SUBLIB, id));
                 }
         }
         return 0;
 }
 
-static int headers(struct cc_dctx *d)
+int cc_check_renamed_dll(struct cc_dctx *d)
+{
+        return cc_src_problems(d, CC_F_RENAMED_DLL);
+}
+
+int cc_check_linux_broken_symlinks(struct cc_dctx *d)
+{
+        return cc_src_problems(d, CC_F_LINUX_BROKEN_SYMLINKS);
+}
+
+int cc_check_unreadable_file(struct cc_dctx *d)
+{
+        return cc_src_problems(d, CC_F_UNREADABLE_FILE);
+}
+
+/* cudnn.h without cudnn_version.h (the headers of cuDNN 8 and later are
+ * split); and the compile layer of the proof failing on a missing header. */
+int cc_check_header_missing(struct cc_dctx *d)
 {
         const cc_value *insts = cc_v_get(d->list, "installations");
         size_t i, j;
@@ -302,22 +381,22 @@ static int headers(struct cc_dctx *d)
                 }
                 if (!has_cudnn_h || has_version_h || major < 8)
                         continue;
-                f = cc_finding(d, "header-missing", "warning", "headers",
+                f = cc_finding(d, CC_F_HEADER_MISSING, NULL, NULL,
                                "%s has cudnn.h but no cudnn_version.h: cuDNN %d splits its headers, and building "
                                "against it fails with 'cudnn_version.h: No such file or directory'",
                                cc_v_get_str(in, "prefix"), major);
-                TRY(cc_finding_ev_str(f, "cudnn_h", cudnn_h, d->err));
+                TRY_RET(cc_finding_ev_str(f, "cudnn_h", cudnn_h, d->err));
                 {
                         const char *slash = cudnn_h ? strrchr(cudnn_h, d->windows ? '\\' : '/') : NULL;
 
-                        TRY(cc_finding_fix(f, d->err,
-                                           "copy every cudnn*.h of the same release into %.*s (not only cudnn.h), or "
-                                           "install the matching -dev package",
-                                           slash ? (int)(slash - cudnn_h) : 24,
-                                           slash ? cudnn_h : "the include directory"));
+                        TRY_RET(cc_finding_fix(
+                            f, d->err,
+                            "copy every cudnn*.h of the same release into %.*s (not only cudnn.h), or "
+                            "install the matching -dev package",
+                            slash ? (int)(slash - cudnn_h) : 24, slash ? cudnn_h : "the include directory"));
                 }
         }
-        return 0;
+        return cc_src_proof(d, CC_F_HEADER_MISSING);
 }
 
 /* The headers a build gets with no -I against the library a plain program
@@ -343,27 +422,39 @@ static int default_headers(struct cc_dctx *d)
                             strcmp(cc_v_get_str(cc_v_at(files, j), "path"), h) == 0)
                                 hin = cc_v_at(insts, i);
         }
-        lin = cc_dx_install(d, cc_v_getint(cc_v_get(plain, "installation")));
+        lin = cc_dx_install(d, cc_v_as_int(cc_v_get(plain, "installation")));
         if (hin == NULL || lin == NULL || hin == lin)
                 return 0;
         hv = cc_v_get_str(hin, "version");
         lv = cc_v_get_str(lin, "version");
         if (hv != NULL && lv != NULL && strcmp(hv, lv) == 0)
                 return 0;
-        f = cc_finding(d, "header-lib-mismatch", "warning", "headers",
+        f = cc_finding(d, CC_F_HEADER_LIB_MISMATCH, "warning", "headers",
                        "a build with no -I gets the headers of cuDNN %s (%s) but runs the library of cuDNN %s (%s)",
                        hv ? hv : "(version unknown)", h, lv ? lv : "(version unknown)", cc_v_get_str(plain, "path"));
-        TRY(cc_finding_ev_str(f, "header", h, d->err));
-        TRY(cc_finding_ev(f, "header_installation", cc_v_int(cc_v_getint(cc_v_get(hin, "id")), d->err), d->err));
-        TRY(cc_finding_ev_str(f, "library", cc_v_get_str(plain, "path"), d->err));
-        TRY(cc_finding_ev(f, "library_installation", cc_v_int(cc_v_getint(cc_v_get(lin, "id")), d->err), d->err));
+        TRY_RET(cc_finding_ev_str(f, "header", h, d->err));
+        TRY_RET(cc_finding_ev(f, "header_installation", cc_v_int(cc_v_as_int(cc_v_get(hin, "id")), d->err), d->err));
+        TRY_RET(cc_finding_ev_str(f, "library", cc_v_get_str(plain, "path"), d->err));
+        TRY_RET(cc_finding_ev(f, "library_installation", cc_v_int(cc_v_as_int(cc_v_get(lin, "id")), d->err), d->err));
         return cc_finding_fix(f, d->err,
                               "build against one installation: -I%s/include -L<its lib> with an RPATH, or remove the "
                               "stale headers; 'cudnnctl verify %lld' compiles against its own headers",
-                              cc_v_get_str(lin, "prefix"), (long long)cc_v_getint(cc_v_get(lin, "id")));
+                              cc_v_get_str(lin, "prefix"), (long long)cc_v_as_int(cc_v_get(lin, "id")));
 }
 
-static int known_bad(struct cc_dctx *d)
+/* Headers and library of different releases: in one installation
+ * (discovery), between the default headers and the library a plain program
+ * gets, and in the proof (the headers' version against cudnnGetVersion). */
+int cc_check_header_lib_mismatch(struct cc_dctx *d)
+{
+        TRY_RET(cc_src_problems(d, CC_F_HEADER_LIB_MISMATCH));
+        TRY_RET(default_headers(d));
+        return cc_src_proof(d, CC_F_HEADER_LIB_MISMATCH);
+}
+
+/* A release the knowledge base lists as bad: installed, or (with the
+ * condition that makes it bad) loaded by a framework. */
+int cc_check_known_bad_version(struct cc_dctx *d)
 {
         const cc_value *insts = cc_v_get(d->list, "installations");
         size_t i;
@@ -380,22 +471,11 @@ static int known_bad(struct cc_dctx *d)
                 if (cc_kb_cudnn_known_bad_for(&v, NULL, &a) !=
                     CC_KB_YES) /* rows of one framework: the frameworks check */
                         continue;
-                f = cc_finding(d, "known-bad-version", "info", "cudnn", "cuDNN %s in %s is listed as bad: %s",
+                f = cc_finding(d, CC_F_KNOWN_BAD_VERSION, NULL, NULL, "cuDNN %s in %s is listed as bad: %s",
                                cc_v_get_str(in, "version"), cc_v_get_str(in, "prefix"), a.reason);
-                TRY(cc_finding_ev_str(f, "version", cc_v_get_str(in, "version"), d->err));
-                TRY(cc_finding_ev_str(f, "source", a.source, d->err));
-                TRY(cc_finding_fix(f, d->err, "move to a later release of the same major"));
+                TRY_RET(cc_finding_ev_str(f, "version", cc_v_get_str(in, "version"), d->err));
+                TRY_RET(cc_finding_ev_str(f, "source", a.source, d->err));
+                TRY_RET(cc_finding_fix(f, d->err, "move to a later release of the same major"));
         }
-        return 0;
-}
-
-int cc_checks_install(struct cc_dctx *d)
-{
-        TRY(no_cudnn(d));
-        TRY(several(d));
-        TRY(problems(d));
-        TRY(headers(d));
-        TRY(default_headers(d));
-        TRY(known_bad(d));
-        return 0;
+        return cc_src_frameworks(d, CC_F_KNOWN_BAD_VERSION);
 }

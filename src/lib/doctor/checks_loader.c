@@ -1,17 +1,13 @@
 /* Checks on what the loader finds (the which and deps facts): cuDNN not on
  * the search path, sub-libraries or their dependencies that cannot be
  * loaded, NVRTC and cuBLASLt of the right CUDA major, a mixed set in one
- * process, renamed files, conda against system order, WSL's libcuda. */
+ * process, conda against system order, WSL's libcuda. cc_src_deps gives
+ * the finding each deps document shows to the checks of those ids (the
+ * sub-library sets here, the win- ids in checks_windows.c). */
 #include "doctor.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-#define TRY(x)                                                                                                         \
-        do {                                                                                                           \
-                if ((x) < 0)                                                                                           \
-                        return -1;                                                                                     \
-        } while (0)
 
 /* The directory of the installation's shim. */
 static const char *lib_dir_of(const cc_value *inst)
@@ -41,7 +37,11 @@ static int all_wheels(const cc_value *insts)
         return cc_v_len(insts) > 0;
 }
 
-static int not_on_path(struct cc_dctx *d)
+/* A plain program finds no libcudnn on Linux although installations exist:
+ * linux-libcudnn-not-found, or pip-cudnn-not-on-path when they are all
+ * wheels (frameworks preload those); the Windows checks name the cause
+ * there (installer subfolder, PATH, Python). */
+static int not_on_path(struct cc_dctx *d, enum cc_fid fid)
 {
         const cc_value *insts = cc_v_get(d->list, "installations");
         const cc_value *first;
@@ -50,27 +50,27 @@ static int not_on_path(struct cc_dctx *d)
         char *fix;
         int wheels;
 
-        if (cc_v_len(insts) == 0 || cc_dx_plain_cudnn(d) != NULL || d->which == NULL)
+        if (cc_v_len(insts) == 0 || cc_dx_plain_cudnn(d) != NULL || d->which == NULL || d->windows)
                 return 0;
-        if (d->windows)
-                return 0; /* the Windows checks name the cause (installer subfolder, PATH, Python) */
         first = cc_v_at(insts, 0);
         dir = lib_dir_of(first);
         wheels = all_wheels(insts);
+        if (wheels != (fid == CC_F_PIP_CUDNN_NOT_ON_PATH))
+                return 0;
         if (wheels)
-                f = cc_finding(d, "pip-cudnn-not-on-path", "info", "loader",
+                f = cc_finding(d, fid, NULL, NULL,
                                "cuDNN is here only as a pip wheel (%s): frameworks that preload it (PyTorch) work, "
                                "but a plain program or ONNX Runtime finds no libcudnn",
                                cc_v_get_str(first, "prefix"));
         else
-                f = cc_finding(d, "linux-libcudnn-not-found", "warning", "loader",
+                f = cc_finding(d, fid, NULL, NULL,
                                "a plain program finds no libcudnn.so.N although %zu installation(s) exist: %s is not "
                                "on the loader's search path",
                                cc_v_len(insts), dir ? dir : cc_v_get_str(first, "prefix"));
         if (f == NULL)
                 return -1;
-        TRY(cc_finding_ev_str(f, "directory", dir, d->err));
-        TRY(cc_finding_ev_str(f, "version", cc_v_get_str(first, "version"), d->err));
+        TRY_RET(cc_finding_ev_str(f, "directory", dir, d->err));
+        TRY_RET(cc_finding_ev_str(f, "version", cc_v_get_str(first, "version"), d->err));
         if (dir == NULL)
                 return 0;
         fix = cc_fix_prepend(d, "LD_LIBRARY_PATH", dir, d->err);
@@ -86,6 +86,20 @@ static int not_on_path(struct cc_dctx *d)
         }
         free(fix);
         return 0;
+}
+
+int cc_check_linux_libcudnn_not_found(struct cc_dctx *d)
+{
+        return not_on_path(d, CC_F_LINUX_LIBCUDNN_NOT_FOUND);
+}
+
+/* cuDNN only as a pip wheel: on Linux, on Windows (where the cause of "no
+ * cudnn64_N.dll" is that), and ONNX Runtime's GPU call failing for it. */
+int cc_check_pip_cudnn_not_on_path(struct cc_dctx *d)
+{
+        TRY_RET(not_on_path(d, CC_F_PIP_CUDNN_NOT_ON_PATH));
+        TRY_RET(cc_src_win_not_found(d, CC_F_PIP_CUDNN_NOT_ON_PATH));
+        return cc_src_frameworks(d, CC_F_PIP_CUDNN_NOT_ON_PATH);
 }
 
 /* Whether the installation's own problems explain why `name` is missing:
@@ -106,8 +120,8 @@ static int soname_link_missing(const cc_value *inst, const char *name)
                                 const cc_value *f = cc_v_at(files, n);
                                 const char *fp = cc_v_get_str(f, "path"), *so = cc_v_get_str(f, "soname");
 
-                                if (fp != NULL && so != NULL && cc_v_getstr(cc_v_at(paths, k)) != NULL &&
-                                    strcmp(fp, cc_v_getstr(cc_v_at(paths, k))) == 0 && strcmp(so, name) == 0)
+                                if (fp != NULL && so != NULL && cc_v_as_str(cc_v_at(paths, k)) != NULL &&
+                                    strcmp(fp, cc_v_as_str(cc_v_at(paths, k))) == 0 && strcmp(so, name) == 0)
                                         return 1;
                         }
         }
@@ -127,120 +141,57 @@ static int has_problem(const cc_value *inst, const char *kind)
         return 0;
 }
 
-/* What cannot be loaded from each installation's shim (deps). */
-static int deps_edges(struct cc_dctx *d)
+/* Each library that cannot be loaded from an installation's shim (a deps
+ * edge that is missing or fails), once per name and document, without those
+ * another finding names with its cause: the driver (the runtime checks say
+ * it with its state) and a file whose SONAME link is missing (the broken
+ * links' finding). */
+int cc_dx_deps_misses(struct cc_dctx *d, int (*fn)(struct cc_dctx *d, const struct cc_dep_miss *m, void *arg),
+                      void *arg)
 {
         size_t i, j, k;
 
         for (i = 0; i < cc_v_len(d->deps); i++) {
                 const cc_value *e = cc_v_at(d->deps, i);
                 const cc_value *doc = cc_v_get(e, "document"), *nodes = cc_v_get(doc, "nodes");
-                int64_t id = cc_v_getint(cc_v_get(e, "installation"));
-                const cc_value *inst = cc_dx_install(d, id);
-                const cc_value *mixed = cc_v_path(doc, "summary/cudnn");
-                int major = cc_dx_major(inst);
+                struct cc_dep_miss m;
                 cc_strv seen = {0};
                 int rc = 0;
 
                 if (doc == NULL)
                         continue;
-                if (cc_v_getbool(cc_v_get(mixed, "mixed")) && !has_problem(inst, "mixed-versions")) {
-                        cc_value *f = cc_finding(
-                            d,
-                            d->windows   ? "win-sublib-127"
-                            : major == 8 ? "linux-v8-mixed-helpers"
-                                         : "v9-sublibrary-version-mismatch",
-                            "error", "loader",
-                            "loading %s pulls cuDNN libraries from more than one directory or release: a mixed set "
-                            "(CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH or missing symbols)",
-                            cc_v_get_str(e, "target"));
-
-                        TRY(cc_finding_ev(f, "installation", cc_v_int(id, d->err), d->err));
-                        TRY(cc_finding_ev(f, "directories", cc_v_copy(cc_v_get(mixed, "directories"), d->err), d->err));
-                        TRY(cc_finding_ev(f, "versions", cc_v_copy(cc_v_get(mixed, "versions"), d->err), d->err));
-                        TRY(cc_finding_fix(f, d->err,
-                                           "keep one complete release per directory and make sure no other cuDNN "
-                                           "directory comes first (LD_LIBRARY_PATH, ld.so.conf); 'cudnnctl deps "
-                                           "%s' shows where each library comes from",
-                                           cc_v_get_str(e, "target")));
-                }
+                memset(&m, 0, sizeof(m));
+                m.entry = e;
+                m.id = cc_v_as_int(cc_v_get(e, "installation"));
+                m.inst = cc_dx_install(d, m.id);
+                m.major = cc_dx_major(m.inst);
                 for (j = 0; j < cc_v_len(nodes) && rc == 0; j++) {
-                        const cc_value *n = cc_v_at(nodes, j), *edges = cc_v_get(n, "edges");
+                        const cc_value *edges = cc_v_get(cc_v_at(nodes, j), "edges");
 
+                        m.node = cc_v_at(nodes, j);
                         for (k = 0; k < cc_v_len(edges) && rc == 0; k++) {
-                                const cc_value *ed = cc_v_at(edges, k);
-                                const char *st = cc_v_get_str(ed, "status"), *name = cc_v_get_str(ed, "name");
-                                const char *kind = cc_v_get_str(ed, "kind");
-                                const char *slug = NULL, *sev = "error", *what = NULL;
-                                cc_value *f;
                                 size_t s;
                                 int dup = 0;
 
-                                if (st == NULL || name == NULL || (strcmp(st, "missing") && strcmp(st, "fails")))
+                                m.edge = cc_v_at(edges, k);
+                                m.status = cc_v_get_str(m.edge, "status");
+                                m.name = cc_v_get_str(m.edge, "name");
+                                if (m.status == NULL || m.name == NULL ||
+                                    (strcmp(m.status, "missing") && strcmp(m.status, "fails")))
                                         continue;
                                 for (s = 0; s < seen.n; s++)
-                                        dup |= strcmp(seen.v[s], name) == 0;
+                                        dup |= strcmp(seen.v[s], m.name) == 0;
                                 if (dup)
                                         continue;
-                                if (cc_strv_push(&seen, name, d->err) < 0) {
+                                if (cc_strv_push(&seen, m.name, d->err) < 0) {
                                         rc = -1;
                                         break;
                                 }
-                                if (strncmp(name, "libcuda.so", 10) == 0 || cc_strcasecmp(name, "nvcuda.dll") == 0)
-                                        continue; /* the driver: the runtime checks say it with its state */
-                                if (soname_link_missing(inst, name))
-                                        continue; /* the broken-symlinks finding names the cause and the fix */
-                                if (d->windows && strcmp(st, "fails") == 0 &&
-                                    cc_v_getint(cc_v_get(ed, "windows_error")) == 193) {
-                                        slug = "win-wrong-bitness";
-                                        what = "a DLL built for another machine (32-bit?) found first: error 193";
-                                } else if (strncmp(name, "libcudnn", 8) == 0 || cc_starts_with(name, "cudnn")) {
-                                        if (major == 8 && !d->windows) {
-                                                slug = "linux-v8-helper-rpath";
-                                                what = "a cuDNN 8 helper library";
-                                        } else if (strstr(name, "engines") || strstr(name, "heuristic")) {
-                                                slug = "v9-sublibrary-loading-failed";
-                                                what = "a cuDNN engine library";
-                                        } else {
-                                                slug = d->windows ? "win-sublib-126" : "v9-sublib-unloadable";
-                                                what = "a cuDNN sub-library";
-                                        }
-                                } else if (strstr(name, "nvrtc") != NULL) {
-                                        slug = "nvrtc-missing";
-                                        sev = "warning";
-                                        what = "NVRTC, which the runtime-compiled engines compile with";
-                                } else if (strstr(name, "cublas") != NULL || strstr(name, "cudart") != NULL) {
-                                        slug = "cuda-major-mismatch";
-                                        what = "a CUDA library of the CUDA major cuDNN was built for";
-                                } else if (cc_strcasecmp(name, "zlibwapi.dll") == 0) {
-                                        slug = "win-zlibwapi-missing";
-                                        what = "zlibwapi.dll";
-                                } else {
-                                        slug = d->windows ? "win-sublib-126" : "dependency-missing";
-                                        what = strcmp(kind ? kind : "", "runtime") == 0 ? "a library loaded at run time"
-                                                                                        : "a dependency";
-                                }
-                                f = cc_finding(d, slug, sev, "loader", "%s needs %s (%s), which cannot be %s (%s)",
-                                               cc_v_get_str(n, "path"), name, what,
-                                               strcmp(st, "fails") == 0 ? "loaded" : "found",
-                                               strcmp(st, "fails") == 0 ? "the loader stops on a bad file"
-                                                                        : "not on the search path");
-                                if (f == NULL ||
-                                    cc_finding_ev_str(f, "requester", cc_v_get_str(n, "path"), d->err) < 0 ||
-                                    cc_finding_ev_str(f, "name", name, d->err) < 0 ||
-                                    cc_finding_ev_str(f, "kind", kind, d->err) < 0 ||
-                                    cc_finding_ev(f, "candidates", cc_v_copy(cc_v_get(ed, "candidates"), d->err),
-                                                  d->err) < 0 ||
-                                    cc_finding_ev(f, "installation", cc_v_int(id, d->err), d->err) < 0 ||
-                                    cc_finding_fix(f, d->err,
-                                                   "install %s where %s's loader looks (its directory, RUNPATH, "
-                                                   "LD_LIBRARY_PATH/PATH or the system's library path); 'cudnnctl deps "
-                                                   "--missing %s' shows every place tried",
-                                                   name,
-                                                   cc_v_get_str(n, "path") ? cc_basename(cc_v_get_str(n, "path"))
-                                                                           : "the library",
-                                                   cc_v_get_str(e, "target")) < 0)
-                                        rc = -1;
+                                if (strncmp(m.name, "libcuda.so", 10) == 0 || cc_strcasecmp(m.name, "nvcuda.dll") == 0)
+                                        continue;
+                                if (soname_link_missing(m.inst, m.name))
+                                        continue;
+                                rc = fn(d, &m, arg);
                         }
                 }
                 cc_strv_free(&seen);
@@ -250,7 +201,182 @@ static int deps_edges(struct cc_dctx *d)
         return 0;
 }
 
-static int conda_order(struct cc_dctx *d)
+enum cc_fid cc_dx_edge_class(const struct cc_dctx *d, const struct cc_dep_miss *m, const char **sev, const char **what)
+{
+        const char *name = m->name, *kind = cc_v_get_str(m->edge, "kind");
+
+        *sev = "error";
+        if (d->windows && strcmp(m->status, "fails") == 0 && cc_v_as_int(cc_v_get(m->edge, "windows_error")) == 193) {
+                *what = "a DLL built for another machine (32-bit?) found first: error 193";
+                return CC_F_WIN_WRONG_BITNESS;
+        }
+        if (strncmp(name, "libcudnn", 8) == 0 || cc_starts_with(name, "cudnn")) {
+                if (m->major == 8 && !d->windows) {
+                        *what = "a cuDNN 8 helper library";
+                        return CC_F_LINUX_V8_HELPER_RPATH;
+                }
+                if (strstr(name, "engines") || strstr(name, "heuristic")) {
+                        *what = "a cuDNN engine library";
+                        return CC_F_V9_SUBLIBRARY_LOADING_FAILED;
+                }
+                *what = "a cuDNN sub-library";
+                return d->windows ? CC_F_WIN_SUBLIB_126 : CC_F_V9_SUBLIB_UNLOADABLE;
+        }
+        if (strstr(name, "nvrtc") != NULL) {
+                *sev = "warning";
+                *what = "NVRTC, which the runtime-compiled engines compile with";
+                return CC_F_NVRTC_MISSING;
+        }
+        if (strstr(name, "cublas") != NULL || strstr(name, "cudart") != NULL) {
+                *what = "a CUDA library of the CUDA major cuDNN was built for";
+                return CC_F_CUDA_MAJOR_MISMATCH;
+        }
+        if (cc_strcasecmp(name, "zlibwapi.dll") == 0) {
+                *what = "zlibwapi.dll";
+                return CC_F_WIN_ZLIBWAPI_MISSING;
+        }
+        *what = strcmp(kind ? kind : "", "runtime") == 0 ? "a library loaded at run time" : "a dependency";
+        return d->windows ? CC_F_WIN_SUBLIB_126 : CC_F_DEPENDENCY_MISSING;
+}
+
+/* One edge's finding, when it is of the id asked for. */
+static int edge_finding(struct cc_dctx *d, const struct cc_dep_miss *m, void *arg)
+{
+        enum cc_fid fid = *(const enum cc_fid *)arg;
+        const char *sev, *what, *req = cc_v_get_str(m->node, "path");
+        const cc_value *first;
+        cc_value *f;
+
+        if (cc_dx_edge_class(d, m, &sev, &what) != fid)
+                return 0;
+        f = cc_finding(d, fid, sev, "loader", "%s needs %s (%s), which cannot be %s (%s)", req, m->name, what,
+                       strcmp(m->status, "fails") == 0 ? "loaded" : "found",
+                       strcmp(m->status, "fails") == 0 ? "the loader stops on a bad file" : "not on the search path");
+        if (f == NULL || cc_finding_ev_str(f, "requester", req, d->err) < 0 ||
+            cc_finding_ev_str(f, "name", m->name, d->err) < 0 ||
+            cc_finding_ev_str(f, "kind", cc_v_get_str(m->edge, "kind"), d->err) < 0 ||
+            cc_finding_ev(f, "candidates", cc_v_copy(cc_v_get(m->edge, "candidates"), d->err), d->err) < 0 ||
+            cc_finding_ev(f, "installation", cc_v_int(m->id, d->err), d->err) < 0 ||
+            cc_finding_fix(f, d->err,
+                           "install %s where %s's loader looks (its directory, RUNPATH, "
+                           "LD_LIBRARY_PATH/PATH or the system's library path); 'cudnnctl deps "
+                           "--missing %s' shows every place tried",
+                           m->name, req ? cc_basename(req) : "the library", cc_v_get_str(m->entry, "target")) < 0)
+                return -1;
+        /* what the causes found elsewhere may explain: a sub-library of the
+         * installation (a renamed shim), a library there in the
+         * installation's own folder (no program reaches the folder), a DLL at
+         * which the loader stops with error 193 (a 32-bit copy first) */
+        if (fid == CC_F_WIN_SUBLIB_126 || fid == CC_F_V9_SUBLIBRARY_LOADING_FAILED)
+                TRY_RET(cc_finding_about_id(d, f, CC_SUBJ_SUBLIB, m->id));
+        if (d->windows && cc_dx_inst_file(m->inst, m->name) != NULL)
+                TRY_RET(cc_finding_about_id(d, f, CC_SUBJ_UNREACHED, m->id));
+        first = cc_dx_deps_edge(d, m->id, m->name);
+        if (d->windows && cc_v_as_int(cc_v_get(first, "windows_error")) == 193)
+                TRY_RET(cc_finding_about(d, f, CC_SUBJ_BAD_IMAGE, m->name));
+        return 0;
+}
+
+/* A load that pulls cuDNN libraries of more than one directory or release
+ * (the deps summary), unless discovery already saw the mix in one folder. */
+static int deps_mixed(struct cc_dctx *d, enum cc_fid fid)
+{
+        size_t i;
+
+        for (i = 0; i < cc_v_len(d->deps); i++) {
+                const cc_value *e = cc_v_at(d->deps, i);
+                const cc_value *mixed = cc_v_path(cc_v_get(e, "document"), "summary/cudnn");
+                int64_t id = cc_v_as_int(cc_v_get(e, "installation"));
+                const cc_value *inst = cc_dx_install(d, id);
+                int major = cc_dx_major(inst);
+                enum cc_fid mid = d->windows   ? CC_F_WIN_SUBLIB_127
+                                  : major == 8 ? CC_F_LINUX_V8_MIXED_HELPERS
+                                               : CC_F_V9_SUBLIBRARY_VERSION_MISMATCH;
+                cc_value *f;
+
+                if (cc_v_get(e, "document") == NULL || mid != fid || !cc_v_as_bool(cc_v_get(mixed, "mixed")) ||
+                    has_problem(inst, "mixed-versions"))
+                        continue;
+                f = cc_finding(d, fid, "error", "loader",
+                               "loading %s pulls cuDNN libraries from more than one directory or release: a mixed set "
+                               "(CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH or missing symbols)",
+                               cc_v_get_str(e, "target"));
+                TRY_RET(cc_finding_ev(f, "installation", cc_v_int(id, d->err), d->err));
+                TRY_RET(cc_finding_ev(f, "directories", cc_v_copy(cc_v_get(mixed, "directories"), d->err), d->err));
+                TRY_RET(cc_finding_ev(f, "versions", cc_v_copy(cc_v_get(mixed, "versions"), d->err), d->err));
+                TRY_RET(cc_finding_fix(f, d->err,
+                                       "keep one complete release per directory and make sure no other cuDNN "
+                                       "directory comes first (LD_LIBRARY_PATH, ld.so.conf); 'cudnnctl deps "
+                                       "%s' shows where each library comes from",
+                                       cc_v_get_str(e, "target")));
+        }
+        return 0;
+}
+
+int cc_src_deps(struct cc_dctx *d, enum cc_fid fid)
+{
+        TRY_RET(deps_mixed(d, fid));
+        return cc_dx_deps_misses(d, edge_finding, &fid);
+}
+
+/* ---- the sub-library sets: each failure mode from every fact that shows it --- */
+
+int cc_check_v9_sublibrary_version_mismatch(struct cc_dctx *d)
+{
+        TRY_RET(cc_src_problems(d, CC_F_V9_SUBLIBRARY_VERSION_MISMATCH));
+        TRY_RET(cc_src_deps(d, CC_F_V9_SUBLIBRARY_VERSION_MISMATCH));
+        return cc_src_proof(d, CC_F_V9_SUBLIBRARY_VERSION_MISMATCH);
+}
+
+int cc_check_linux_v8_mixed_helpers(struct cc_dctx *d)
+{
+        TRY_RET(cc_src_problems(d, CC_F_LINUX_V8_MIXED_HELPERS));
+        TRY_RET(cc_src_deps(d, CC_F_LINUX_V8_MIXED_HELPERS));
+        return cc_src_proof(d, CC_F_LINUX_V8_MIXED_HELPERS);
+}
+
+int cc_check_v9_sublib_unloadable(struct cc_dctx *d)
+{
+        TRY_RET(cc_src_problems(d, CC_F_V9_SUBLIB_UNLOADABLE));
+        return cc_src_deps(d, CC_F_V9_SUBLIB_UNLOADABLE);
+}
+
+int cc_check_linux_v8_helper_rpath(struct cc_dctx *d)
+{
+        TRY_RET(cc_src_problems(d, CC_F_LINUX_V8_HELPER_RPATH));
+        return cc_src_deps(d, CC_F_LINUX_V8_HELPER_RPATH);
+}
+
+int cc_check_v9_sublibrary_loading_failed(struct cc_dctx *d)
+{
+        TRY_RET(cc_src_problems(d, CC_F_V9_SUBLIBRARY_LOADING_FAILED));
+        TRY_RET(cc_src_deps(d, CC_F_V9_SUBLIBRARY_LOADING_FAILED));
+        return cc_src_proof(d, CC_F_V9_SUBLIBRARY_LOADING_FAILED);
+}
+
+/* ---- the CUDA libraries cuDNN loads ----------------------------------------------- */
+
+int cc_check_nvrtc_missing(struct cc_dctx *d)
+{
+        return cc_src_deps(d, CC_F_NVRTC_MISSING);
+}
+
+/* cuBLASLt or the CUDA runtime of cuDNN's CUDA major cannot be loaded, or
+ * the proof's CUDA runtime check failed. */
+int cc_check_cuda_major_mismatch(struct cc_dctx *d)
+{
+        TRY_RET(cc_src_deps(d, CC_F_CUDA_MAJOR_MISMATCH));
+        return cc_src_proof(d, CC_F_CUDA_MAJOR_MISMATCH);
+}
+
+int cc_check_dependency_missing(struct cc_dctx *d)
+{
+        return cc_src_deps(d, CC_F_DEPENDENCY_MISSING);
+}
+
+/* The active conda environment's cuDNN is not what a plain program gets;
+ * and a framework of a conda environment loads a cuDNN from outside it. */
+int cc_check_conda_vs_system_order(struct cc_dctx *d)
 {
         const char *cp = cc_v_get_str(cc_v_get(d->host, "env"), "CONDA_PREFIX");
         const cc_value *insts = cc_v_get(d->list, "installations"), *plain = cc_dx_plain_cudnn(d);
@@ -260,7 +386,7 @@ static int conda_order(struct cc_dctx *d)
         size_t i;
 
         if (cp == NULL || d->windows || plain == NULL)
-                return 0;
+                return cc_src_frameworks(d, CC_F_CONDA_VS_SYSTEM_ORDER);
         for (i = 0; i < cc_v_len(insts); i++) {
                 const cc_value *in = cc_v_at(insts, i);
                 const char *k = cc_v_get_str(cc_v_get(in, "provenance"), "kind"), *px = cc_v_get_str(in, "prefix");
@@ -268,19 +394,19 @@ static int conda_order(struct cc_dctx *d)
                 if (k != NULL && strcmp(k, "conda-package") == 0 && px != NULL && strcmp(px, cp) == 0)
                         conda = in;
         }
-        pin = cc_dx_install(d, cc_v_getint(cc_v_get(plain, "installation")));
+        pin = cc_dx_install(d, cc_v_as_int(cc_v_get(plain, "installation")));
         if (conda == NULL || pin == NULL || pin == conda)
-                return 0;
+                return cc_src_frameworks(d, CC_F_CONDA_VS_SYSTEM_ORDER);
         if (cc_v_get_str(pin, "version") && cc_v_get_str(conda, "version") &&
             strcmp(cc_v_get_str(pin, "version"), cc_v_get_str(conda, "version")) == 0)
-                return 0;
-        f = cc_finding(d, "conda-vs-system-order", "warning", "loader",
+                return cc_src_frameworks(d, CC_F_CONDA_VS_SYSTEM_ORDER);
+        f = cc_finding(d, CC_F_CONDA_VS_SYSTEM_ORDER, NULL, NULL,
                        "the active conda environment has cuDNN %s in %s/lib, but a plain program gets %s from %s",
                        cc_v_get_str(conda, "version") ? cc_v_get_str(conda, "version") : "?", cp,
                        cc_v_get_str(pin, "version") ? cc_v_get_str(pin, "version") : "?", cc_v_get_str(plain, "path"));
-        TRY(cc_finding_ev_str(f, "conda_prefix", cp, d->err));
-        TRY(cc_finding_ev_str(f, "plain_program_gets", cc_v_get_str(plain, "path"), d->err));
-        TRY(cc_finding_ev_str(f, "how", cc_v_get_str(plain, "how"), d->err));
+        TRY_RET(cc_finding_ev_str(f, "conda_prefix", cp, d->err));
+        TRY_RET(cc_finding_ev_str(f, "plain_program_gets", cc_v_get_str(plain, "path"), d->err));
+        TRY_RET(cc_finding_ev_str(f, "how", cc_v_get_str(plain, "how"), d->err));
         fix = cc_asprintf(d->err, "%s/lib", cp);
         if (fix == NULL)
                 return -1;
@@ -294,11 +420,12 @@ static int conda_order(struct cc_dctx *d)
 
                 free(line);
                 free(fix);
-                return rc;
+                TRY_RET(rc);
         }
+        return cc_src_frameworks(d, CC_F_CONDA_VS_SYSTEM_ORDER);
 }
 
-static int wsl(struct cc_dctx *d)
+int cc_check_wsl_libcuda(struct cc_dctx *d)
 {
         const cc_value *w = cc_v_get(d->host, "wsl"), *l1 = cc_dx_which(d, "libcuda.so.1");
         const cc_value *l0 = cc_dx_which(d, "libcuda.so");
@@ -308,21 +435,21 @@ static int wsl(struct cc_dctx *d)
         cc_value *f;
         char *fix;
 
-        if (!cc_v_getbool(cc_v_get(w, "detected")) || d->windows)
+        if (!cc_v_as_bool(cc_v_get(w, "detected")) || d->windows)
                 return 0;
         for (i = 0; i < cc_v_len(insts); i++)
                 v8 |= cc_dx_major(cc_v_at(insts, i)) == 8;
-        if (l1 != NULL && !cc_v_getbool(cc_v_get(l1, "found")))
-                f = cc_finding(d, "wsl-libcuda", "error", "driver",
+        if (l1 != NULL && !cc_v_as_bool(cc_v_get(l1, "found")))
+                f = cc_finding(d, CC_F_WSL_LIBCUDA, NULL, NULL,
                                "WSL: libcuda.so.1 is not found; the Windows driver's libraries live in "
                                "/usr/lib/wsl/lib, which is not on the loader's path");
-        else if (v8 && l0 != NULL && !cc_v_getbool(cc_v_get(l0, "found")))
-                f = cc_finding(d, "wsl-libcuda", "error", "driver",
+        else if (v8 && l0 != NULL && !cc_v_as_bool(cc_v_get(l0, "found")))
+                f = cc_finding(d, CC_F_WSL_LIBCUDA, NULL, NULL,
                                "WSL: cuDNN 8 loads the unversioned libcuda.so, which the loader does not find "
                                "(/usr/lib/wsl/lib holds only libcuda.so.1 in the cache)");
         else
                 return 0;
-        TRY(cc_finding_ev_str(f, "proc_version", cc_v_get_str(w, "proc_version"), d->err));
+        TRY_RET(cc_finding_ev_str(f, "proc_version", cc_v_get_str(w, "proc_version"), d->err));
         fix = cc_fix_prepend(d, "LD_LIBRARY_PATH", "/usr/lib/wsl/lib", d->err);
         if (fix == NULL)
                 return -1;
@@ -332,14 +459,5 @@ static int wsl(struct cc_dctx *d)
                 return -1;
         }
         free(fix);
-        return 0;
-}
-
-int cc_checks_loader(struct cc_dctx *d)
-{
-        TRY(not_on_path(d));
-        TRY(deps_edges(d));
-        TRY(conda_order(d));
-        TRY(wsl(d));
         return 0;
 }

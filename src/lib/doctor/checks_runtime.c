@@ -4,7 +4,8 @@
  * GPUs a cuDNN build cannot run on (the guide's own pair on Hopper),
  * version checks and mixed loads, GPU results that disagree, a crash while
  * loading, the compile layer, and nvidia-smi's "CUDA Version" taken for the
- * toolkit's. */
+ * toolkit's. cc_src_proof gives the finding each failed verify check is to
+ * the checks of those ids (here and in the other checks_*.c). */
 #include "doctor.h"
 
 #include <stdio.h>
@@ -12,12 +13,6 @@
 #include <string.h>
 
 #include "../kb/query.h"
-
-#define TRY(x)                                                                                                         \
-        do {                                                                                                           \
-                if ((x) < 0)                                                                                           \
-                        return -1;                                                                                     \
-        } while (0)
 
 /* The verify document of the installation a plain program gets (or the
  * first proved). */
@@ -31,7 +26,7 @@ static const cc_value *plain_verify(const struct cc_dctx *d, int64_t *id)
 
                 if (role != NULL && strcmp(role, "other") != 0 &&
                     cc_v_type(cc_v_get(e, "document")) == CUDNNCTL_OBJECT) {
-                        *id = cc_v_getint(cc_v_get(e, "installation"));
+                        *id = cc_v_as_int(cc_v_get(e, "installation"));
                         return cc_v_get(e, "document");
                 }
         }
@@ -85,7 +80,7 @@ static long deps_cuda(const struct cc_dctx *d, int64_t id)
  * files name; else unknown. */
 static void built_for(const struct cc_dctx *d, const cc_value *inst, const cc_value *vdoc, cudnnctl_ver *cuda)
 {
-        int64_t cv = cc_v_getint(cc_v_path(vdoc, "probes/cudnn/facts/cudart_version"));
+        int64_t cv = cc_v_as_int(cc_v_path(vdoc, "probes/cudnn/facts/cudart_version"));
         const cc_value *vs = cc_v_get(inst, "versions");
         const cc_value *pk = cc_v_path(inst, "provenance/packages");
         size_t i;
@@ -99,7 +94,7 @@ static void built_for(const struct cc_dctx *d, const cc_value *inst, const cc_va
         for (i = 0; i < cc_v_len(vs); i++)
                 if (cc_v_get(cc_v_at(vs, i), "cuda_major") != NULL) {
                         cuda->n = 1;
-                        cuda->part[0] = (long)cc_v_getint(cc_v_get(cc_v_at(vs, i), "cuda_major"));
+                        cuda->part[0] = (long)cc_v_as_int(cc_v_get(cc_v_at(vs, i), "cuda_major"));
                         return;
                 }
         for (i = 0; i < cc_v_len(pk); i++) {
@@ -113,7 +108,7 @@ static void built_for(const struct cc_dctx *d, const cc_value *inst, const cc_va
                         return;
                 }
         }
-        if ((m = deps_cuda(d, cc_v_getint(cc_v_get(inst, "id")))) > 0) {
+        if ((m = deps_cuda(d, cc_v_as_int(cc_v_get(inst, "id")))) > 0) {
                 cuda->n = 1;
                 cuda->part[0] = m;
         }
@@ -135,7 +130,7 @@ static const char *driver_install_fix(const struct cc_dctx *d)
 {
         if (d->windows)
                 return "install the NVIDIA driver for this GPU from nvidia.com (or Windows Update), then reboot";
-        if (cc_v_getbool(cc_v_path(d->host, "wsl/detected")))
+        if (cc_v_as_bool(cc_v_path(d->host, "wsl/detected")))
                 return "WSL uses the Windows driver: install or update the NVIDIA driver on Windows (not inside "
                        "WSL), then 'wsl --shutdown'";
         return "install the NVIDIA driver: Debian 12 'sudo apt-get install nvidia-driver' (non-free), Ubuntu "
@@ -143,7 +138,10 @@ static const char *driver_install_fix(const struct cc_dctx *d)
                "then reboot";
 }
 
-static int driver_state(struct cc_dctx *d)
+/* Live: the driver's state in the proof of the installation a plain
+ * program gets: too old (driver-too-old), or anything else that is not "ok"
+ * (not-initialized: what makes cudnnCreate return NOT_INITIALIZED). */
+static int driver_state(struct cc_dctx *d, enum cc_fid fid)
 {
         int64_t id = 0;
         const cc_value *pv = plain_verify(d, &id);
@@ -156,7 +154,8 @@ static int driver_state(struct cc_dctx *d)
         cc_value *f;
         char *line;
 
-        if (!d->live || state == NULL || strcmp(state, "ok") == 0)
+        if (!d->live || state == NULL || strcmp(state, "ok") == 0 ||
+            (strcmp(state, "too-old") == 0) != (fid == CC_F_DRIVER_TOO_OLD))
                 return 0;
         built_for(d, inst, pv, &cuda);
         memset(&a, 0, sizeof(a));
@@ -182,25 +181,25 @@ static int driver_state(struct cc_dctx *d)
                                  cuda.part[0]);
         }
         if (strcmp(state, "no-driver") == 0 || strcmp(state, "stub-only") == 0) {
-                f = cc_finding(d, "not-initialized", "warning", "driver",
+                f = cc_finding(d, CC_F_NOT_INITIALIZED, "warning", "driver",
                                "no NVIDIA driver%s: cudnnCreate returns CUDNN_STATUS_NOT_INITIALIZED, so nothing can "
                                "run on a GPU and the GPU checks could not run",
                                strcmp(state, "stub-only") == 0 ? " (only the CUDA toolkit's stub libcuda.so, which is "
                                                                  "for linking, not running)"
                                                                : "");
-                TRY(cc_finding_ev_str(f, "state", state, d->err));
-                TRY(cc_finding_ev_str(f, "detail", cc_v_get_str(c, "summary"), d->err));
-                TRY(cc_finding_ev(f, "handle",
-                                  cc_v_copy(cc_v_get(cc_dx_verify_check(pv, "handle"), "evidence"), d->err), d->err));
+                TRY_RET(cc_finding_ev_str(f, "state", state, d->err));
+                TRY_RET(cc_finding_ev_str(f, "detail", cc_v_get_str(c, "summary"), d->err));
+                TRY_RET(cc_finding_ev(
+                    f, "handle", cc_v_copy(cc_v_get(cc_dx_verify_check(pv, "handle"), "evidence"), d->err), d->err));
                 return cc_finding_fix(f, d->err, "%s%s", driver_install_fix(d), need);
         }
         if (strcmp(state, "stub-loaded") == 0) {
-                f = cc_finding(d, "not-initialized", "error", "driver",
+                f = cc_finding(d, CC_F_NOT_INITIALIZED, "error", "driver",
                                "the loader finds the CUDA toolkit's stub libcuda instead of the driver: every CUDA "
                                "call fails (cudaErrorStubLibrary, 34)");
-                TRY(cc_finding_ev_str(f, "state", state, d->err));
-                TRY(cc_finding_ev_str(f, "detail", cc_v_get_str(c, "summary"), d->err));
-                TRY(cc_finding_ev_str(f, "library", cc_v_get_str(ev, "library"), d->err));
+                TRY_RET(cc_finding_ev_str(f, "state", state, d->err));
+                TRY_RET(cc_finding_ev_str(f, "detail", cc_v_get_str(c, "summary"), d->err));
+                TRY_RET(cc_finding_ev_str(f, "library", cc_v_get_str(ev, "library"), d->err));
                 return cc_finding_fix(f, d->err,
                                       "remove the toolkit's lib/stubs (or lib64/stubs) directory from LD_LIBRARY_PATH "
                                       "and from /etc/ld.so.conf.d, then 'sudo ldconfig'");
@@ -210,7 +209,7 @@ static int driver_state(struct cc_dctx *d)
 
                 if (u == NULL)
                         return -1;
-                f = cc_finding(d, "not-initialized", "warning", "driver",
+                f = cc_finding(d, CC_F_NOT_INITIALIZED, "warning", "driver",
                                "CUDA_VISIBLE_DEVICES hides every GPU the driver has: cuDNN sees no device");
                 if (cc_finding_ev_str(f, "CUDA_VISIBLE_DEVICES",
                                       cc_v_get_str(cc_v_get(d->host, "env"), "CUDA_VISIBLE_DEVICES"), d->err) < 0 ||
@@ -222,30 +221,31 @@ static int driver_state(struct cc_dctx *d)
                 return 0;
         }
         if (strcmp(state, "no-device") == 0) {
-                f = cc_finding(d, "not-initialized", "warning", "driver",
+                f = cc_finding(d, CC_F_NOT_INITIALIZED, "warning", "driver",
                                "the NVIDIA driver is loaded but reports no usable GPU: cudnnCreate fails with "
                                "CUDNN_STATUS_NOT_INITIALIZED");
-                TRY(cc_finding_ev_str(f, "detail", cc_v_get_str(c, "summary"), d->err));
+                TRY_RET(cc_finding_ev_str(f, "detail", cc_v_get_str(c, "summary"), d->err));
                 return cc_finding_fix(f, d->err,
                                       "check 'nvidia-smi' and 'dmesg | grep -i nvrm'; in a container, run it with the "
                                       "GPUs (--gpus all); in a VM, pass the GPU through");
         }
         if (strcmp(state, "too-old") == 0) {
-                f = cc_finding(d, "driver-too-old", "error", "driver", "%s", cc_v_get_str(c, "summary"));
-                TRY(cc_finding_ev(f, "driver", cc_v_copy(ev, d->err), d->err));
+                f = cc_finding(d, CC_F_DRIVER_TOO_OLD, "error", "driver", "%s", cc_v_get_str(c, "summary"));
+                TRY_RET(cc_finding_ev(f, "driver", cc_v_copy(ev, d->err), d->err));
                 return cc_finding_fix(f, d->err, "update the NVIDIA driver%s", need);
         }
         line = cc_asprintf(d->err, "%s", cc_v_get_str(c, "summary") ? cc_v_get_str(c, "summary") : state);
         if (line == NULL)
                 return -1;
-        f = cc_finding(d, "not-initialized", "error", "driver", "the CUDA driver could not be used: %s", line);
+        f = cc_finding(d, CC_F_NOT_INITIALIZED, "error", "driver", "the CUDA driver could not be used: %s", line);
         free(line);
-        TRY(cc_finding_ev(f, "driver", cc_v_copy(ev, d->err), d->err));
+        TRY_RET(cc_finding_ev(f, "driver", cc_v_copy(ev, d->err), d->err));
         return cc_finding_fix(f, d->err, "%s", driver_install_fix(d));
 }
 
-/* Static: the driver's files against what the installations need. */
-static int driver_static(struct cc_dctx *d)
+/* Static: the driver's files against what the installations need: none
+ * (not-initialized), or too old for an installation's CUDA build. */
+static int driver_static(struct cc_dctx *d, enum cc_fid fid)
 {
         const cc_value *df = cc_v_get(d->host, "driver_files");
         const char *dv = cc_v_get_str(df, "version");
@@ -256,19 +256,19 @@ static int driver_static(struct cc_dctx *d)
         if (d->live || cc_v_len(insts) == 0)
                 return 0;
         if (dv == NULL || cudnnctl_ver_parse(dv, &drv) < 0) {
-                if (cc_v_len(cc_v_get(df, "files")) > 0)
+                if (cc_v_len(cc_v_get(df, "files")) > 0 || fid != CC_F_NOT_INITIALIZED)
                         return 0;
                 {
-                        cc_value *f = cc_finding(d, "not-initialized", "warning", "driver",
+                        cc_value *f = cc_finding(d, CC_F_NOT_INITIALIZED, "warning", "driver",
                                                  "no NVIDIA driver library (libcuda.so.<version> / nvcuda.dll) in "
                                                  "this tree: programs here cannot use a GPU unless the driver comes "
                                                  "from the host (containers get it at run time)");
 
-                        TRY(cc_finding_ev_str(f, "mode", "static", d->err));
+                        TRY_RET(cc_finding_ev_str(f, "mode", "static", d->err));
                         return cc_finding_fix(f, d->err, "%s", driver_install_fix(d));
                 }
         }
-        for (i = 0; i < cc_v_len(insts); i++) {
+        for (i = 0; i < cc_v_len(insts) && fid == CC_F_DRIVER_TOO_OLD; i++) {
                 const cc_value *in = cc_v_at(insts, i);
                 cudnnctl_ver cuda;
                 cc_kb_answer a;
@@ -288,28 +288,30 @@ static int driver_static(struct cc_dctx *d)
                 if (cc_kb_driver_runs_cuda(&drv, &cuda, d->windows ? CUDNNCTL_SYSTEM_WINDOWS : CUDNNCTL_SYSTEM_LINUX,
                                            &a) != CC_KB_NO)
                         continue;
-                f = cc_finding(d, "driver-too-old", "error", "driver",
+                f = cc_finding(d, CC_F_DRIVER_TOO_OLD, "error", "driver",
                                "driver %s (from its files) is too old for cuDNN %s built for CUDA %s: %s", dv,
                                cc_v_get_str(in, "version") ? cc_v_get_str(in, "version") : "?", b, a.reason);
-                TRY(cc_finding_ev_str(f, "driver_version", dv, d->err));
-                TRY(cc_finding_ev_str(f, "built_for_cuda", b, d->err));
-                TRY(cc_finding_ev(f, "installation", cc_v_int(cc_v_getint(cc_v_get(in, "id")), d->err), d->err));
-                TRY(cc_finding_ev_str(f, "source", a.source, d->err));
-                TRY(cc_finding_fix(f, d->err, "update the NVIDIA driver (%s)", a.reason));
+                TRY_RET(cc_finding_ev_str(f, "driver_version", dv, d->err));
+                TRY_RET(cc_finding_ev_str(f, "built_for_cuda", b, d->err));
+                TRY_RET(cc_finding_ev(f, "installation", cc_v_int(cc_v_as_int(cc_v_get(in, "id")), d->err), d->err));
+                TRY_RET(cc_finding_ev_str(f, "source", a.source, d->err));
+                TRY_RET(cc_finding_fix(f, d->err, "update the NVIDIA driver (%s)", a.reason));
         }
         return 0;
 }
 
-/* Each GPU against the cuDNN build a plain program gets (and the others proved). */
-static int gpu_arch(struct cc_dctx *d)
+/* Each GPU against the cuDNN build a plain program gets (and the others
+ * proved): the guide's own pair on a GPU it cannot run on, a GPU too old or
+ * too new for the build. */
+static int gpu_arch(struct cc_dctx *d, enum cc_fid fid)
 {
         const cc_value *dev = cc_dx_devices(d);
         size_t i, g;
 
         for (i = 0; i < cc_v_len(d->verify); i++) {
                 const cc_value *e = cc_v_at(d->verify, i), *vdoc = cc_v_get(e, "document");
-                const cc_value *inst = cc_dx_install(d, cc_v_getint(cc_v_get(e, "installation")));
-                int64_t maxdev = cc_v_getint(cc_v_path(vdoc, "probes/cudnn/facts/max_device_version"));
+                const cc_value *inst = cc_dx_install(d, cc_v_as_int(cc_v_get(e, "installation")));
+                int64_t maxdev = cc_v_as_int(cc_v_path(vdoc, "probes/cudnn/facts/max_device_version"));
                 cudnnctl_ver ver, cuda;
 
                 if (inst == NULL || cudnnctl_ver_parse(cc_v_get_str(inst, "version"), &ver) < 0)
@@ -321,6 +323,7 @@ static int gpu_arch(struct cc_dctx *d)
                         const char *name = cc_v_get_str(gp, "name") ? cc_v_get_str(gp, "name") : "GPU";
                         cc_kb_answer a;
                         int guide = 0, r;
+                        enum cc_fid gid;
                         cc_value *f;
                         char b1[32], b2[32];
 
@@ -331,22 +334,25 @@ static int gpu_arch(struct cc_dctx *d)
                         if (r != CC_KB_NO && !(maxdev > 0 && sm * 10 > maxdev && ver.part[0] >= 9))
                                 continue;
                         guide = ver.part[0] == 8 && ver.part[1] == 2 && sm >= 89;
-                        f = cc_finding(d,
-                                       guide                      ? "guide-pair-unsupported-gpu"
-                                       : r == CC_KB_NO && sm < 75 ? "gpu-too-old"
-                                                                  : "gpu-too-new",
-                                       "error", "driver", "cuDNN %s (built for CUDA %s) cannot run on %s (sm_%d): %s",
+                        gid = guide                      ? CC_F_GUIDE_PAIR_UNSUPPORTED_GPU
+                              : r == CC_KB_NO && sm < 75 ? CC_F_GPU_TOO_OLD
+                                                         : CC_F_GPU_TOO_NEW;
+                        if (gid != fid)
+                                continue;
+                        f = cc_finding(d, fid, "error", "driver",
+                                       "cuDNN %s (built for CUDA %s) cannot run on %s (sm_%d): %s",
                                        cudnnctl_ver_str(&ver, b1, sizeof(b1)),
                                        cuda.n ? cudnnctl_ver_str(&cuda, b2, sizeof(b2)) : "unknown", name, sm,
                                        r == CC_KB_NO ? a.reason : "the GPU is newer than the library's maximum");
-                        TRY(cc_finding_ev(f, "installation", cc_v_int(cc_v_getint(cc_v_get(inst, "id")), d->err),
-                                          d->err));
-                        TRY(cc_finding_ev(f, "compute_capability", cc_v_strf(d->err, "%d.%d", sm / 10, sm % 10),
-                                          d->err));
+                        TRY_RET(cc_finding_ev(f, "installation", cc_v_int(cc_v_as_int(cc_v_get(inst, "id")), d->err),
+                                              d->err));
+                        TRY_RET(cc_finding_ev(f, "compute_capability", cc_v_strf(d->err, "%d.%d", sm / 10, sm % 10),
+                                              d->err));
                         if (maxdev > 0)
-                                TRY(cc_finding_ev(f, "cudnnGetMaxDeviceVersion", cc_v_int(maxdev, d->err), d->err));
-                        TRY(cc_finding_ev_str(f, "source", a.source, d->err));
-                        TRY(cc_finding_fix(f, d->err,
+                                TRY_RET(cc_finding_ev(f, "cudnnGetMaxDeviceVersion", cc_v_int(maxdev, d->err), d->err));
+                        TRY_RET(cc_finding_ev_str(f, "source", a.source, d->err));
+                        TRY_RET(
+                            cc_finding_fix(f, d->err,
                                            "install a cuDNN built for this GPU: 'cudnnctl compat --gpu sm_%d' lists "
                                            "the releases and CUDA builds that support it (for sm_%d: %s)",
                                            sm, sm,
@@ -358,7 +364,53 @@ static int gpu_arch(struct cc_dctx *d)
         return 0;
 }
 
-static int proof(struct cc_dctx *d)
+/* The verify checks the proof reads, and the finding a failure of each is
+ * unless proof_class says otherwise. */
+static const struct {
+        const char *check;
+        enum cc_fid fid;
+        const char *area;
+} proof_map[] = {
+    {"probe", CC_F_CUDNN_PROBE_CRASHED, "runtime"},
+    {"version-checks", CC_F_V9_SUBLIBRARY_VERSION_MISMATCH, "runtime"},
+    {"one-directory", CC_F_V9_SUBLIBRARY_VERSION_MISMATCH, "runtime"},
+    {"load", CC_F_V9_SUBLIBRARY_LOADING_FAILED, "runtime"},
+    {"version", CC_F_HEADER_LIB_MISMATCH, "headers"},
+    {"cudart", CC_F_CUDA_MAJOR_MISMATCH, "runtime"},
+    {"handle", CC_F_NOT_INITIALIZED, "runtime"},
+    {"gpu-work", CC_F_GPU_WORK_WRONG, "runtime"},
+    {"compile", CC_F_HOST_COMPILER_TOOLSET, "headers"},
+};
+
+/* The finding failed verify check c (proof_map row k) of verify document
+ * vdoc is, for an installation of major `major`; CC_F_NONE when another
+ * finding says it. */
+static enum cc_fid proof_class(const struct cc_dctx *d, size_t k, const cc_value *vdoc, const cc_value *c, int major)
+{
+        const char *check = proof_map[k].check, *sum = cc_v_get_str(c, "summary");
+        const char *drv_state = cc_v_get_str(cc_v_get(cc_dx_verify_check(vdoc, "driver"), "evidence"), "state");
+        enum cc_fid fid = proof_map[k].fid;
+
+        if (strcmp(check, "handle") == 0 && drv_state != NULL && strcmp(drv_state, "ok") != 0)
+                return CC_F_NONE; /* cudnnCreate fails because of the driver: driver_state says it */
+        if (major == 8 && !d->windows && (strcmp(check, "version-checks") == 0 || strcmp(check, "one-directory") == 0))
+                fid = CC_F_LINUX_V8_MIXED_HELPERS;
+        if (d->windows && strcmp(check, "one-directory") == 0)
+                fid = CC_F_WIN_SUBLIB_127;
+        if (strcmp(check, "load") == 0 && d->windows)
+                fid = CC_F_WIN_SUBLIB_126;
+        if (strcmp(check, "load") == 0 && sum != NULL &&
+            (strstr(sum, "signal") || strstr(sum, "timed out") || strstr(sum, "crash")))
+                fid = CC_F_CUDNN_PROBE_CRASHED;
+        if (strcmp(check, "compile") == 0 && cc_v_len(cc_v_path(vdoc, "compile/missing_headers")))
+                fid = CC_F_HEADER_MISSING;
+        if (strcmp(check, "gpu-work") == 0 && sum != NULL &&
+            (strstr(sum, "ARCH_MISMATCH") || strstr(sum, "no kernel image") || strstr(sum, "EXECUTION_FAILED")))
+                fid = CC_F_GPU_TOO_NEW;
+        return fid;
+}
+
+int cc_src_proof(struct cc_dctx *d, enum cc_fid fid)
 {
         size_t i;
 
@@ -366,91 +418,103 @@ static int proof(struct cc_dctx *d)
                 return 0;
         for (i = 0; i < cc_v_len(d->verify); i++) {
                 const cc_value *e = cc_v_at(d->verify, i), *vdoc = cc_v_get(e, "document");
-                int64_t id = cc_v_getint(cc_v_get(e, "installation"));
+                int64_t id = cc_v_as_int(cc_v_get(e, "installation"));
                 const cc_value *inst = cc_dx_install(d, id);
                 const char *prefix = cc_v_get_str(inst, "prefix");
-                const char *drv_state;
                 int major = cc_dx_major(inst);
-                static const struct {
-                        const char *check, *slug, *area;
-                } map[] = {
-                    {"probe", "cudnn-probe-crashed", "runtime"},
-                    {"version-checks", "v9-sublibrary-version-mismatch", "runtime"},
-                    {"one-directory", "v9-sublibrary-version-mismatch", "runtime"},
-                    {"load", "v9-sublibrary-loading-failed", "runtime"},
-                    {"version", "header-lib-mismatch", "headers"},
-                    {"cudart", "cuda-major-mismatch", "runtime"},
-                    {"handle", "not-initialized", "runtime"},
-                    {"gpu-work", "gpu-work-wrong", "runtime"},
-                    {"compile", "host-compiler-toolset", "headers"},
-                };
                 size_t k;
 
                 if (vdoc == NULL) {
                         cc_value *f;
 
-                        if (cc_v_get_str(e, "error") == NULL)
+                        if (cc_v_get_str(e, "error") == NULL || fid != CC_F_CUDNN_PROBE_CRASHED)
                                 continue;
-                        f = cc_finding(d, "cudnn-probe-crashed", "warning", "runtime",
-                                       "installation %lld (%s) could not be verified: %s", (long long)id,
-                                       prefix ? prefix : "?", cc_v_get_str(e, "error"));
-                        TRY(cc_finding_fix(f, d->err, "run 'cudnnctl verify %lld -v' to see why", (long long)id));
+                        f = cc_finding(d, fid, "warning", "runtime", "installation %lld (%s) could not be verified: %s",
+                                       (long long)id, prefix ? prefix : "?", cc_v_get_str(e, "error"));
+                        TRY_RET(cc_finding_fix(f, d->err, "run 'cudnnctl verify %lld -v' to see why", (long long)id));
                         continue;
                 }
-                drv_state = cc_v_get_str(cc_v_get(cc_dx_verify_check(vdoc, "driver"), "evidence"), "state");
-                for (k = 0; k < CC_ARRAY_LEN(map); k++) {
-                        const cc_value *c = cc_dx_verify_check(vdoc, map[k].check);
-                        const char *st = cc_v_get_str(c, "status"), *slug = map[k].slug;
-                        const char *sum = cc_v_get_str(c, "summary");
+                for (k = 0; k < CC_ARRAY_LEN(proof_map); k++) {
+                        const cc_value *c = cc_dx_verify_check(vdoc, proof_map[k].check);
+                        const char *st = cc_v_get_str(c, "status"), *sum = cc_v_get_str(c, "summary");
                         cc_value *f;
 
-                        if (st == NULL || strcmp(st, "failed") != 0)
+                        if (st == NULL || strcmp(st, "failed") != 0 || proof_class(d, k, vdoc, c, major) != fid)
                                 continue;
-                        if (strcmp(map[k].check, "handle") == 0 && drv_state != NULL && strcmp(drv_state, "ok") != 0)
-                                continue; /* cudnnCreate fails because of the driver: driver_state says it */
-                        if (major == 8 && !d->windows &&
-                            (strcmp(map[k].check, "version-checks") == 0 || strcmp(map[k].check, "one-directory") == 0))
-                                slug = "linux-v8-mixed-helpers";
-                        if (d->windows && strcmp(map[k].check, "one-directory") == 0)
-                                slug = "win-sublib-127";
-                        if (strcmp(map[k].check, "load") == 0 && d->windows)
-                                slug = "win-sublib-126";
-                        if (strcmp(map[k].check, "load") == 0 && sum != NULL &&
-                            (strstr(sum, "signal") || strstr(sum, "timed out") || strstr(sum, "crash")))
-                                slug = "cudnn-probe-crashed";
-                        if (strcmp(map[k].check, "compile") == 0 &&
-                            cc_v_len(cc_v_path(vdoc, "compile/missing_headers")))
-                                slug = "header-missing";
-                        if (strcmp(map[k].check, "gpu-work") == 0 && sum != NULL &&
-                            (strstr(sum, "ARCH_MISMATCH") || strstr(sum, "no kernel image") ||
-                             strstr(sum, "EXECUTION_FAILED")))
-                                slug = "gpu-too-new";
-                        f = cc_finding(d, slug, "error", map[k].area, "installation %lld (%s): %s", (long long)id,
+                        f = cc_finding(d, fid, "error", proof_map[k].area, "installation %lld (%s): %s", (long long)id,
                                        prefix ? prefix : "?", sum ? sum : "failed");
-                        TRY(cc_finding_ev_str(f, "check", map[k].check, d->err));
-                        TRY(cc_finding_ev(f, "values", cc_v_copy(cc_v_get(c, "evidence"), d->err), d->err));
-                        TRY(cc_finding_fix(f, d->err, "'cudnnctl verify %lld -v' shows the whole check; %s",
-                                           (long long)id,
-                                           strcmp(slug, "host-compiler-toolset") == 0
-                                               ? "use a host compiler the CUDA toolkit supports, with one "
-                                                 "installation's include and lib directories"
-                                           : strcmp(slug, "header-missing") == 0
-                                               ? "install every cudnn*.h of the library's release beside cudnn.h"
-                                           : strcmp(slug, "cuda-major-mismatch") == 0
-                                               ? "install the cuDNN build for the CUDA major this machine has, or "
-                                                 "that CUDA's runtime libraries"
-                                           : strcmp(slug, "gpu-work-wrong") == 0
-                                               ? "update the driver and cuDNN; if it persists, report it with the "
-                                                 "JSON of 'cudnnctl verify --json --gpu'"
-                                               : "reinstall one complete release of cuDNN and keep other copies "
-                                                 "off the search path"));
+                        TRY_RET(cc_finding_ev_str(f, "check", proof_map[k].check, d->err));
+                        TRY_RET(cc_finding_ev(f, "values", cc_v_copy(cc_v_get(c, "evidence"), d->err), d->err));
+                        TRY_RET(cc_finding_fix(f, d->err, "'cudnnctl verify %lld -v' shows the whole check; %s",
+                                               (long long)id,
+                                               fid == CC_F_HOST_COMPILER_TOOLSET
+                                                   ? "use a host compiler the CUDA toolkit supports, with one "
+                                                     "installation's include and lib directories"
+                                               : fid == CC_F_HEADER_MISSING
+                                                   ? "install every cudnn*.h of the library's release beside cudnn.h"
+                                               : fid == CC_F_CUDA_MAJOR_MISMATCH
+                                                   ? "install the cuDNN build for the CUDA major this machine has, or "
+                                                     "that CUDA's runtime libraries"
+                                               : fid == CC_F_GPU_WORK_WRONG
+                                                   ? "update the driver and cuDNN; if it persists, report it with the "
+                                                     "JSON of 'cudnnctl verify --json --gpu'"
+                                                   : "reinstall one complete release of cuDNN and keep other copies "
+                                                     "off the search path"));
                 }
         }
         return 0;
 }
 
+int cc_check_not_initialized(struct cc_dctx *d)
+{
+        TRY_RET(driver_state(d, CC_F_NOT_INITIALIZED));
+        TRY_RET(driver_static(d, CC_F_NOT_INITIALIZED));
+        return cc_src_proof(d, CC_F_NOT_INITIALIZED);
+}
+
+int cc_check_driver_too_old(struct cc_dctx *d)
+{
+        TRY_RET(driver_state(d, CC_F_DRIVER_TOO_OLD));
+        return driver_static(d, CC_F_DRIVER_TOO_OLD);
+}
+
+int cc_check_guide_pair_unsupported_gpu(struct cc_dctx *d)
+{
+        return gpu_arch(d, CC_F_GUIDE_PAIR_UNSUPPORTED_GPU);
+}
+
+int cc_check_gpu_too_old(struct cc_dctx *d)
+{
+        return gpu_arch(d, CC_F_GPU_TOO_OLD);
+}
+
+/* A GPU newer than the build supports, or GPU work failing with an
+ * architecture error. */
+int cc_check_gpu_too_new(struct cc_dctx *d)
+{
+        TRY_RET(gpu_arch(d, CC_F_GPU_TOO_NEW));
+        return cc_src_proof(d, CC_F_GPU_TOO_NEW);
+}
+
+/* Loading cuDNN crashed or hung in the child, or an installation could not
+ * be verified. */
+int cc_check_cudnn_probe_crashed(struct cc_dctx *d)
+{
+        return cc_src_proof(d, CC_F_CUDNN_PROBE_CRASHED);
+}
+
+int cc_check_gpu_work_wrong(struct cc_dctx *d)
+{
+        return cc_src_proof(d, CC_F_GPU_WORK_WRONG);
+}
+
+int cc_check_host_compiler_toolset(struct cc_dctx *d)
+{
+        return cc_src_proof(d, CC_F_HOST_COMPILER_TOOLSET);
+}
+
 /* nvidia-smi's "CUDA Version" is the newest CUDA the driver supports. */
-static int smi_cuda(struct cc_dctx *d)
+int cc_check_smi_cuda_version_not_toolkit(struct cc_dctx *d)
 {
         int64_t id = 0;
         const cc_value *pv = plain_verify(d, &id);
@@ -476,24 +540,14 @@ static int smi_cuda(struct cc_dctx *d)
                 if (cudnnctl_ver_cmp(&a, &dv) >= 0)
                         return 0;
         }
-        f = cc_finding(d, "smi-cuda-version-not-toolkit", "info", "toolkit",
+        f = cc_finding(d, CC_F_SMI_CUDA_VERSION_NOT_TOOLKIT, NULL, NULL,
                        "nvidia-smi shows \"CUDA Version: %s\": the newest CUDA this driver supports, not an installed "
                        "toolkit (%s)",
                        dcuda, newest.n ? cudnnctl_ver_str(&newest, b, sizeof(b)) : "no CUDA toolkit is installed here");
-        TRY(cc_finding_ev_str(f, "driver_cuda_version", dcuda, d->err));
-        TRY(cc_finding_ev(f, "toolkits", cc_v_copy(tk, d->err), d->err));
+        TRY_RET(cc_finding_ev_str(f, "driver_cuda_version", dcuda, d->err));
+        TRY_RET(cc_finding_ev(f, "toolkits", cc_v_copy(tk, d->err), d->err));
         return cc_finding_fix(f, d->err,
                               "pick cuDNN by the CUDA version of the toolkit or framework that uses it (here: %s), "
                               "not by nvidia-smi; 'nvcc --version' shows a toolkit's",
                               newest.n ? b : "the framework's build, e.g. torch.version.cuda");
-}
-
-int cc_checks_runtime(struct cc_dctx *d)
-{
-        TRY(driver_state(d));
-        TRY(driver_static(d));
-        TRY(gpu_arch(d));
-        TRY(proof(d));
-        TRY(smi_cuda(d));
-        return 0;
 }

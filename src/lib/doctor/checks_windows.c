@@ -1,105 +1,23 @@
 /* Checks only Windows has (the Windows loader, the installer's layout,
  * Python's DLL search, zlibwapi, DLL bitness, System32 copies, pip's
- * leftovers, TensorFlow's native-Windows GPU support, the commit charge).
+ * leftovers, TensorFlow's native-Windows GPU support, the commit charge),
+ * and the checks of the Windows ids other facts show too (discovery's
+ * problems, the deps edges, the proof).
  *
- * They run after the other groups and keep one finding per cause: where
- * another group reported a consequence of the cause found here (the
- * sub-libraries of a cuDNN that no program reaches, zlibwapi.dll "missing"
- * when a 32-bit copy is found first, the cuDNN 8 mixed set under a cuDNN 9
- * id, the same renamed file from list and from which), that finding is
- * folded into this one: it leaves the list and its summary goes into the
- * evidence ("also"). */
+ * One finding per cause: where a cause found here explains what another
+ * check saw (the sub-libraries of a cuDNN no program reaches, zlibwapi.dll
+ * "missing" when a 32-bit copy is found first, the cuDNN 8 mixed set under a
+ * cuDNN 9 id, an old copy's consequences), the finding says what it explains
+ * (cc_finding_explains) and the runner folds the others by the registry's
+ * relations. */
 #include "doctor.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define TRY(x)                                                                                                         \
-        do {                                                                                                           \
-                if ((x) < 0)                                                                                           \
-                        return -1;                                                                                     \
-        } while (0)
-
-#define FOLDED "_folded"
-
 static const char *str_or(const char *s, const char *dflt)
 {
         return s != NULL ? s : dflt;
-}
-
-/* ---- folding ------------------------------------------------------------------ */
-
-static int folded(const cc_value *f)
-{
-        return cc_v_getbool(cc_v_get(f, FOLDED));
-}
-
-/* Move victim into `into`: its id and summary go to into's evidence "also". */
-static int fold(struct cc_dctx *d, cc_value *into, cc_value *victim)
-{
-        cc_value *ev = cc_v_getm(into, "evidence"), *also, *o;
-
-        if (victim == into || folded(victim))
-                return 0;
-        also = cc_v_getm(ev, "also");
-        if (also == NULL) {
-                TRY(cc_v_set(ev, "also", cc_v_array(d->err), d->err));
-                also = cc_v_getm(ev, "also");
-        }
-        o = cc_v_object(d->err);
-        TRY(cc_v_push(also, o, d->err));
-        TRY(cc_v_set_str(o, "id", cc_v_get_str(victim, "id"), d->err));
-        TRY(cc_v_set_str(o, "summary", cc_v_get_str(victim, "summary"), d->err));
-        return cc_v_set_bool(victim, FOLDED, 1, d->err);
-}
-
-/* Drop the folded findings. */
-static int sweep(struct cc_dctx *d)
-{
-        cc_value *keep = cc_v_array(d->err);
-        size_t i;
-
-        if (keep == NULL)
-                return -1;
-        for (i = 0; i < cc_v_len(d->findings); i++) {
-                const cc_value *f = cc_v_at(d->findings, i);
-
-                if (!folded(f) && cc_v_push(keep, cc_v_copy(f, d->err), d->err) < 0) {
-                        cc_v_free(keep);
-                        return -1;
-                }
-        }
-        cc_v_free(d->findings);
-        d->findings = keep;
-        return 0;
-}
-
-static int fid_is(const cc_value *f, const char *id)
-{
-        const char *s = cc_v_get_str(f, "id");
-
-        return !folded(f) && s != NULL && strcmp(s, id) == 0;
-}
-
-static int64_t ev_inst(const cc_value *f)
-{
-        const cc_value *v = cc_v_path(f, "evidence/installation");
-
-        return cc_v_type(v) == CUDNNCTL_INT ? cc_v_getint(v) : 0;
-}
-
-/* The first live finding with this id (and installation, when inst != 0). */
-static cc_value *find_finding(struct cc_dctx *d, const char *id, int64_t inst)
-{
-        size_t i;
-
-        for (i = 0; i < cc_v_len(d->findings); i++) {
-                cc_value *f = cc_v_atm(d->findings, i);
-
-                if (fid_is(f, id) && (inst == 0 || ev_inst(f) == inst))
-                        return f;
-        }
-        return NULL;
 }
 
 /* ---- facts helpers ----------------------------------------------------------- */
@@ -116,21 +34,6 @@ static const char *ver_of(const cc_value *r)
                         return cc_v_get_str(cc_v_at(vs, i), "version");
         }
         return cc_v_get_str(r, "installation_version");
-}
-
-/* The file of installation inst named `name` (case-insensitive), or NULL. */
-static const cc_value *inst_file(const cc_value *inst, const char *name)
-{
-        const cc_value *files = cc_v_get(inst, "files");
-        size_t i;
-
-        for (i = 0; i < cc_v_len(files); i++) {
-                const char *p = cc_v_get_str(cc_v_at(files, i), "path");
-
-                if (p != NULL && cc_strcasecmp(cc_basename(p), name) == 0)
-                        return cc_v_at(files, i);
-        }
-        return NULL;
 }
 
 /* The installation holding the file at path, or NULL. */
@@ -196,29 +99,10 @@ static int64_t on_path(const struct cc_dctx *d, const char *dir)
                         while (sl > 3 && s[sl - 1] == '\\')
                                 sl--;
                         if (sl == dl && cc_strncasecmp(s, dir, dl) == 0)
-                                return cc_v_getint(cc_v_get(e, "index"));
+                                return cc_v_as_int(cc_v_get(e, "index"));
                 }
         }
         return 0;
-}
-
-/* The deps edge `name` (case-insensitive) of installation id's document. */
-static const cc_value *deps_edge(const struct cc_dctx *d, int64_t id, const char *name)
-{
-        const cc_value *nodes = cc_v_get(cc_dx_deps_of(d, id), "nodes");
-        size_t i, j;
-
-        for (i = 0; name != NULL && i < cc_v_len(nodes); i++) {
-                const cc_value *edges = cc_v_get(cc_v_at(nodes, i), "edges");
-
-                for (j = 0; j < cc_v_len(edges); j++) {
-                        const char *n = cc_v_get_str(cc_v_at(edges, j), "name");
-
-                        if (n != NULL && cc_strcasecmp(n, name) == 0)
-                                return cc_v_at(edges, j);
-                }
-        }
-        return NULL;
 }
 
 static int is_cudnn_or_zlib(const char *name)
@@ -250,52 +134,126 @@ static int fix_path_first(struct cc_dctx *d, cc_value *f, const char *dir, const
 
 /* ---- win-wrong-bitness ---------------------------------------------------------- */
 
-/* Findings of the other groups that error 193 explains: those of the
- * installation that is the x86 copy, and the deps edges that stop on it. */
-static int fold_193(struct cc_dctx *d, cc_value *into, const char *name, int64_t x86inst)
+/* A which result of a cuDNN DLL or zlibwapi.dll that stops at a DLL that is
+ * not x64 (error 193). */
+static int which_193(const cc_value *r)
 {
+        return is_cudnn_or_zlib(cc_v_get_str(r, "name")) && cc_v_as_int(cc_v_get(r, "windows_error")) == 193;
+}
+
+/* The shim cudnn64_N.dll itself stops at a DLL that is not x64: the cause
+ * of "a plain program finds no cudnn64_N.dll" is that. */
+static int shim_193(const struct cc_dctx *d)
+{
+        const cc_value *res = cc_v_get(d->which, "results");
         size_t i;
 
-        for (i = 0; i < cc_v_len(d->findings); i++) {
-                cc_value *f = cc_v_atm(d->findings, i);
-                const char *n = cc_v_get_str(cc_v_get(f, "evidence"), "name");
-                const cc_value *e;
+        for (i = 0; i < cc_v_len(res); i++)
+                if (which_193(cc_v_at(res, i)) &&
+                    cc_strncasecmp(cc_v_get_str(cc_v_at(res, i), "name"), "cudnn64_", 8) == 0)
+                        return 1;
+        return 0;
+}
 
-                if (f == into || folded(f))
+/* The finding explains the installation that is the x86 copy (x86: its id,
+ * or 0) and every library the loader cannot load because it stops at DLL
+ * `name`. */
+static int explains_193(struct cc_dctx *d, const cc_value *f, const char *name, int64_t x86)
+{
+        TRY_RET(cc_finding_explains(d, f, CC_SUBJ_BAD_IMAGE, name));
+        return x86 != 0 ? cc_finding_explains_id(d, f, CC_SUBJ_INSTALLATION, x86) : 0;
+}
+
+/* For the deps edges the which results do not cover: the names given a
+ * finding here so far. */
+struct which_193s {
+        const struct cc_dctx *d;
+        cc_strv done;
+};
+
+/* Whether a finding of this check explains miss m already: one made here
+ * for its name, or a which result's (of its name, or of the x86 copy that is
+ * its installation). */
+static int explained_193(const struct which_193s *w, const struct cc_dep_miss *m)
+{
+        const cc_value *res = cc_v_get(w->d->which, "results");
+        size_t i;
+
+        for (i = 0; i < w->done.n; i++)
+                if (cc_strcasecmp(w->done.v[i], m->name) == 0)
+                        return 1;
+        for (i = 0; i < cc_v_len(res); i++) {
+                const cc_value *r = cc_v_at(res, i), *tried = cc_v_get(r, "tried"), *bad = NULL, *x86;
+                size_t j;
+
+                if (!which_193(r))
                         continue;
-                if (x86inst != 0 && ev_inst(f) == x86inst && !fid_is(f, "multiple-installations")) {
-                        TRY(fold(d, into, f));
-                        continue;
-                }
-                if (n == NULL || cc_strcasecmp(n, name) != 0)
-                        continue;
-                e = deps_edge(d, ev_inst(f), n);
-                if (e != NULL && cc_v_getint(cc_v_get(e, "windows_error")) == 193)
-                        TRY(fold(d, into, f));
+                if (cc_strcasecmp(cc_v_get_str(r, "name"), m->name) == 0)
+                        return 1;
+                for (j = 0; j < cc_v_len(tried); j++)
+                        if (strcmp(str_or(cc_v_get_str(cc_v_at(tried, j), "outcome"), ""), "failed") == 0)
+                                bad = cc_v_at(tried, j);
+                x86 = inst_of_path(w->d, cc_v_get_str(bad, "path"));
+                if (x86 != NULL && cc_v_as_int(cc_v_get(x86, "id")) == m->id)
+                        return 1;
         }
         return 0;
 }
 
-static int bitness(struct cc_dctx *d, int *shim_193)
+/* A deps edge that stops at an x86 DLL which `which` did not ask about, seen
+ * by a check of another id (the edge was not "fails" itself): its own
+ * finding, once per DLL. */
+static int deps_193(struct cc_dctx *d, const struct cc_dep_miss *m, void *arg)
+{
+        struct which_193s *w = arg;
+        const cc_value *e = cc_dx_deps_edge(d, m->id, m->name);
+        const char *sev, *what;
+        cc_value *f;
+
+        if (!is_cudnn_or_zlib(m->name) || cc_dx_edge_class(d, m, &sev, &what) == CC_F_WIN_WRONG_BITNESS || e == NULL ||
+            cc_v_as_int(cc_v_get(e, "windows_error")) != 193 || explained_193(w, m))
+                return 0;
+        if (cc_strv_push(&w->done, m->name, d->err) < 0)
+                return -1;
+        f = cc_finding(d, CC_F_WIN_WRONG_BITNESS, NULL, NULL,
+                       "%s: the loader stops at %s, a DLL that is not x64 (error 193)", m->name,
+                       str_or(cc_v_get_str(e, "path"), "a copy"));
+        if (f == NULL)
+                return -1;
+        TRY_RET(cc_finding_ev_str(f, "name", m->name, d->err));
+        TRY_RET(cc_finding_ev_str(f, "path", cc_v_get_str(e, "path"), d->err));
+        TRY_RET(cc_finding_ev(f, "windows_error", cc_v_int(193, d->err), d->err));
+        TRY_RET(cc_finding_fix(f, d->err, "replace %s with the x64 build of the same release",
+                               str_or(cc_v_get_str(e, "path"), m->name)));
+        return explains_193(d, f, m->name, 0);
+}
+
+/* A 32-bit DLL first in the search: from the deps edges that fail on it, from
+ * the which results (the name a program asks for), and from the deps edges
+ * the which results do not cover. */
+int cc_check_win_wrong_bitness(struct cc_dctx *d)
 {
         const cc_value *res = cc_v_get(d->which, "results");
+        struct which_193s w;
         size_t i, j, k;
+        int rc;
 
+        TRY_RET(cc_src_deps(d, CC_F_WIN_WRONG_BITNESS));
+        if (!d->windows)
+                return 0;
         for (i = 0; i < cc_v_len(res); i++) {
                 const cc_value *r = cc_v_at(res, i), *tried = cc_v_get(r, "tried"), *bad = NULL;
                 const char *name = cc_v_get_str(r, "name");
                 const cc_value *x86;
                 cc_value *f, *sh;
 
-                if (!is_cudnn_or_zlib(name) || cc_v_getint(cc_v_get(r, "windows_error")) != 193)
+                if (!which_193(r))
                         continue;
                 for (j = 0; j < cc_v_len(tried); j++)
                         if (strcmp(str_or(cc_v_get_str(cc_v_at(tried, j), "outcome"), ""), "failed") == 0)
                                 bad = cc_v_at(tried, j);
-                if (cc_strncasecmp(name, "cudnn64_", 8) == 0)
-                        *shim_193 = 1;
                 x86 = inst_of_path(d, cc_v_get_str(bad, "path"));
-                f = cc_finding(d, "win-wrong-bitness", "error", "loader",
+                f = cc_finding(d, CC_F_WIN_WRONG_BITNESS, NULL, NULL,
                                "%s: the loader stops at %s, a DLL that is not x64 (error 193, ERROR_BAD_EXE_FORMAT): "
                                "a 64-bit program cannot load it%s",
                                name, str_or(cc_v_get_str(bad, "path"), "a copy"),
@@ -304,81 +262,66 @@ static int bitness(struct cc_dctx *d, int *shim_193)
                                                                  : "");
                 if (f == NULL)
                         return -1;
-                TRY(cc_finding_ev_str(f, "name", name, d->err));
-                TRY(cc_finding_ev_str(f, "path", cc_v_get_str(bad, "path"), d->err));
-                TRY(cc_finding_ev_str(f, "how", cc_v_get_str(bad, "how"), d->err));
-                TRY(cc_finding_ev_str(f, "origin", cc_v_get_str(bad, "origin"), d->err));
-                TRY(cc_finding_ev_str(f, "detail", cc_v_get_str(bad, "detail"), d->err));
-                TRY(cc_finding_ev(f, "windows_error", cc_v_int(193, d->err), d->err));
+                TRY_RET(cc_finding_ev_str(f, "name", name, d->err));
+                TRY_RET(cc_finding_ev_str(f, "path", cc_v_get_str(bad, "path"), d->err));
+                TRY_RET(cc_finding_ev_str(f, "how", cc_v_get_str(bad, "how"), d->err));
+                TRY_RET(cc_finding_ev_str(f, "origin", cc_v_get_str(bad, "origin"), d->err));
+                TRY_RET(cc_finding_ev_str(f, "detail", cc_v_get_str(bad, "detail"), d->err));
+                TRY_RET(cc_finding_ev(f, "windows_error", cc_v_int(193, d->err), d->err));
                 sh = cc_v_array(d->err);
-                TRY(cc_finding_ev(f, "x64_copies", sh, d->err));
+                TRY_RET(cc_finding_ev(f, "x64_copies", sh, d->err));
                 for (k = 0; k < cc_v_len(cc_v_get(r, "shadowed")); k++)
-                        TRY(cc_v_push(sh, cc_v_str(cc_v_get_str(cc_v_at(cc_v_get(r, "shadowed"), k), "path"), d->err),
-                                      d->err));
+                        TRY_RET(cc_v_push(
+                            sh, cc_v_str(cc_v_get_str(cc_v_at(cc_v_get(r, "shadowed"), k), "path"), d->err), d->err));
                 if (x86 != NULL)
-                        TRY(cc_finding_ev(f, "installation", cc_v_int(cc_v_getint(cc_v_get(x86, "id")), d->err),
-                                          d->err));
+                        TRY_RET(cc_finding_ev(f, "installation", cc_v_int(cc_v_as_int(cc_v_get(x86, "id")), d->err),
+                                              d->err));
                 if (cc_strcasecmp(name, "zlibwapi.dll") == 0)
-                        TRY(cc_finding_fix(f, d->err,
+                        TRY_RET(
+                            cc_finding_fix(f, d->err,
                                            "move %s out of the search path (or take its folder off PATH) and put the "
                                            "x64 zlibwapi.dll (zlib123dllx64\\dll_x64) beside cuDNN's DLLs%s%s",
                                            str_or(cc_v_get_str(bad, "path"), name), k ? ": " : "",
                                            k ? "the x64 copy found later would then be used" : ""));
                 else
-                        TRY(cc_finding_fix(f, d->err,
+                        TRY_RET(
+                            cc_finding_fix(f, d->err,
                                            "remove or move %s (a 32-bit copy of another program): 64-bit programs need "
                                            "the x64 cuDNN, and 'cudnnctl which %s' shows what wins then",
                                            str_or(cc_v_get_str(bad, "path"), name), name));
-                TRY(fold_193(d, f, name, x86 ? cc_v_getint(cc_v_get(x86, "id")) : 0));
+                TRY_RET(explains_193(d, f, name, x86 ? cc_v_as_int(cc_v_get(x86, "id")) : 0));
         }
-        /* deps edges that stop on an x86 DLL which which did not ask about */
-        for (i = 0; i < cc_v_len(d->findings); i++) {
-                cc_value *g = cc_v_atm(d->findings, i);
-                const char *n = cc_v_get_str(cc_v_get(g, "evidence"), "name");
-                const cc_value *e;
-                cc_value *f;
-
-                if (folded(g) || fid_is(g, "win-wrong-bitness") || n == NULL || !is_cudnn_or_zlib(n))
-                        continue;
-                e = deps_edge(d, ev_inst(g), n);
-                if (e == NULL || cc_v_getint(cc_v_get(e, "windows_error")) != 193)
-                        continue;
-                f = cc_finding(d, "win-wrong-bitness", "error", "loader",
-                               "%s: the loader stops at %s, a DLL that is not x64 (error 193)", n,
-                               str_or(cc_v_get_str(e, "path"), "a copy"));
-                if (f == NULL)
-                        return -1;
-                TRY(cc_finding_ev_str(f, "name", n, d->err));
-                TRY(cc_finding_ev_str(f, "path", cc_v_get_str(e, "path"), d->err));
-                TRY(cc_finding_ev(f, "windows_error", cc_v_int(193, d->err), d->err));
-                TRY(cc_finding_fix(f, d->err, "replace %s with the x64 build of the same release",
-                                   str_or(cc_v_get_str(e, "path"), n)));
-                TRY(fold_193(d, f, n, 0));
-        }
-        return 0;
+        memset(&w, 0, sizeof(w));
+        w.d = d;
+        rc = cc_dx_deps_misses(d, deps_193, &w);
+        cc_strv_free(&w.done);
+        return rc;
 }
 
 /* ---- win-zlibwapi-missing --------------------------------------------------------- */
 
-static int zlibwapi(struct cc_dctx *d)
+/* cuDNN 8.3 to 8.x needs zlibwapi.dll: a deps edge, or the which result of
+ * the name when no edge said it. */
+int cc_check_win_zlibwapi_missing(struct cc_dctx *d)
 {
         const cc_value *plain = cc_dx_plain_cudnn(d), *z = cc_dx_which(d, "zlibwapi.dll");
-        const cc_value *inst = plain ? cc_dx_install(d, cc_v_getint(cc_v_get(plain, "installation"))) : NULL;
+        const cc_value *inst = plain ? cc_dx_install(d, cc_v_as_int(cc_v_get(plain, "installation"))) : NULL;
         cudnnctl_ver v;
         cc_value *f;
 
-        if (inst == NULL || z == NULL || cc_v_getbool(cc_v_get(z, "found")) ||
-            cc_v_getint(cc_v_get(z, "windows_error")) != 126 || find_finding(d, "win-zlibwapi-missing", 0) != NULL)
+        TRY_RET(cc_src_deps(d, CC_F_WIN_ZLIBWAPI_MISSING));
+        if (!d->windows || inst == NULL || z == NULL || cc_v_as_bool(cc_v_get(z, "found")) ||
+            cc_v_as_int(cc_v_get(z, "windows_error")) != 126 || cc_finding_mine(d, 0) != NULL)
                 return 0;
         if (cudnnctl_ver_parse(cc_v_get_str(inst, "version"), &v) < 0 || v.part[0] != 8 || v.part[1] < 3)
                 return 0; /* before 8.3, or 9 (no zlibwapi), or the version is unknown */
-        f = cc_finding(d, "win-zlibwapi-missing", "error", "loader",
+        f = cc_finding(d, CC_F_WIN_ZLIBWAPI_MISSING, NULL, NULL,
                        "cuDNN %s (%s) needs zlibwapi.dll, and the Windows loader finds none: 'Could not locate "
                        "zlibwapi.dll'",
                        cc_v_get_str(inst, "version"), cc_v_get_str(plain, "path"));
-        TRY(cc_finding_ev(f, "installation", cc_v_int(cc_v_getint(cc_v_get(inst, "id")), d->err), d->err));
-        TRY(cc_finding_ev_str(f, "version", cc_v_get_str(inst, "version"), d->err));
-        TRY(cc_finding_ev(f, "places_tried", cc_v_int((int64_t)cc_v_len(cc_v_get(z, "tried")), d->err), d->err));
+        TRY_RET(cc_finding_ev(f, "installation", cc_v_int(cc_v_as_int(cc_v_get(inst, "id")), d->err), d->err));
+        TRY_RET(cc_finding_ev_str(f, "version", cc_v_get_str(inst, "version"), d->err));
+        TRY_RET(cc_finding_ev(f, "places_tried", cc_v_int((int64_t)cc_v_len(cc_v_get(z, "tried")), d->err), d->err));
         {
                 char *dir =
                     cc_asprintf(d->err, "%.*s",
@@ -401,28 +344,6 @@ static int zlibwapi(struct cc_dctx *d)
 
 /* ---- a plain program finds no cudnn64_N.dll: the cause ---------------------------- */
 
-/* The loader group's findings for installation id that are the cause's
- * consequences: the sub-libraries (and their imports) of a cuDNN no program
- * reaches, present in its own directory. */
-static int fold_unreached(struct cc_dctx *d, cc_value *into, const cc_value *inst)
-{
-        int64_t id = cc_v_getint(cc_v_get(inst, "id"));
-        size_t i;
-
-        for (i = 0; i < cc_v_len(d->findings); i++) {
-                cc_value *f = cc_v_atm(d->findings, i);
-                const char *n = cc_v_get_str(cc_v_get(f, "evidence"), "name");
-
-                if (f == into || folded(f) || ev_inst(f) != id || n == NULL)
-                        continue;
-                if ((fid_is(f, "win-sublib-126") || fid_is(f, "v9-sublibrary-loading-failed") ||
-                     fid_is(f, "win-zlibwapi-missing")) &&
-                    inst_file(inst, n) != NULL)
-                        TRY(fold(d, into, f));
-        }
-        return 0;
-}
-
 /* The toolkit's CUDA major (the highest), or 0. */
 static int toolkit_major(const struct cc_dctx *d)
 {
@@ -439,7 +360,7 @@ static int toolkit_major(const struct cc_dctx *d)
         return best;
 }
 
-static int installer_subdir(struct cc_dctx *d, const cc_value *inst)
+static int installer_subdir(struct cc_dctx *d, const cc_value *inst, enum cc_fid fid)
 {
         const cc_value *dirs = cc_v_get(inst, "directories");
         const char *prefix = cc_v_get_str(inst, "prefix"), *pick = NULL, *pick_in = NULL;
@@ -470,7 +391,7 @@ static int installer_subdir(struct cc_dctx *d, const cc_value *inst)
                         pick_in = in;
                 }
         }
-        if (pick == NULL) {
+        if (pick == NULL || fid != CC_F_WIN_CUDNN9_SUBDIR) {
                 cc_v_free(subs);
                 return 0;
         }
@@ -481,13 +402,13 @@ static int installer_subdir(struct cc_dctx *d, const cc_value *inst)
         }
         bin_idx = on_path(d, bin);
         if (bin_idx)
-                f = cc_finding(d, "win-cudnn9-subdir", "error", "loader",
+                f = cc_finding(d, fid, NULL, NULL,
                                "a plain program finds no cudnn64_9.dll: PATH has %s (entry %lld), but the cuDNN 9 "
                                "installer put the DLLs one level below, in %s, and the loader does not look into "
                                "subfolders",
                                bin, (long long)bin_idx, pick);
         else
-                f = cc_finding(d, "win-cudnn9-subdir", "error", "loader",
+                f = cc_finding(d, fid, NULL, NULL,
                                "a plain program finds no cudnn64_9.dll: the cuDNN 9 installer put it in %s, which is "
                                "not on PATH",
                                pick);
@@ -496,7 +417,7 @@ static int installer_subdir(struct cc_dctx *d, const cc_value *inst)
                 cc_v_free(subs);
                 return -1;
         }
-        rc = cc_finding_ev(f, "installation", cc_v_int(cc_v_getint(cc_v_get(inst, "id")), d->err), d->err);
+        rc = cc_finding_ev(f, "installation", cc_v_int(cc_v_as_int(cc_v_get(inst, "id")), d->err), d->err);
         if (rc == 0)
                 rc = cc_finding_ev(f, "cuda_subfolders", subs, d->err);
         else
@@ -513,10 +434,15 @@ static int installer_subdir(struct cc_dctx *d, const cc_value *inst)
         free(bin);
         if (rc < 0)
                 return -1;
-        return fold_unreached(d, f, inst);
+        /* what is "missing" in the installation's own folder follows from this */
+        return cc_finding_explains_id(d, f, CC_SUBJ_UNREACHED, cc_v_as_int(cc_v_get(inst, "id")));
 }
 
-static int not_found(struct cc_dctx *d, int shim_193)
+/* A plain program finds no cudnn64_N.dll: the cause, as the finding of id
+ * fid it is: the cuDNN 9 installer's subfolder (win-cudnn9-subdir), a folder
+ * not on PATH or nothing where the loader looks (win-sublib-126), only pip
+ * wheels (pip-cudnn-not-on-path). */
+int cc_src_win_not_found(struct cc_dctx *d, enum cc_fid fid)
 {
         const cc_value *insts = cc_v_get(d->list, "installations"), *best = NULL;
         const char *best_shim = NULL;
@@ -526,14 +452,14 @@ static int not_found(struct cc_dctx *d, int shim_193)
         cc_value *f;
         int rc;
 
-        if (cc_v_len(insts) == 0 || cc_dx_plain_cudnn(d) != NULL || shim_193 || d->which == NULL)
+        if (!d->windows || cc_v_len(insts) == 0 || cc_dx_plain_cudnn(d) != NULL || shim_193(d) || d->which == NULL)
                 return 0;
         for (i = 0; i < cc_v_len(insts); i++) {
                 const cc_value *in = cc_v_at(insts, i);
                 const char *kind = cc_v_get_str(cc_v_get(in, "provenance"), "kind");
 
                 if (kind != NULL && strcmp(kind, "windows-installer") == 0 && cc_v_len(cc_v_get(in, "cuda_variants")))
-                        return installer_subdir(d, in);
+                        return installer_subdir(d, in, fid);
         }
         memset(&bv, 0, sizeof(bv));
         for (i = 0; i < cc_v_len(insts); i++) {
@@ -564,13 +490,17 @@ static int not_found(struct cc_dctx *d, int shim_193)
                         free(sd);
                 }
         }
+        if (best != NULL && fid != CC_F_WIN_SUBLIB_126) {
+                free(dir);
+                return 0;
+        }
         if (best != NULL) {
-                f = cc_finding(d, "win-sublib-126", "warning", "loader",
+                f = cc_finding(d, fid, "warning", "loader",
                                "a plain program finds no %s (error 126): cuDNN %s is in %s, which is not on PATH",
                                cc_basename(best_shim), str_or(cc_v_get_str(best, "version"), "(version unknown)"), dir);
                 rc = f ? 0 : -1;
                 if (rc == 0)
-                        rc = cc_finding_ev(f, "installation", cc_v_int(cc_v_getint(cc_v_get(best, "id")), d->err),
+                        rc = cc_finding_ev(f, "installation", cc_v_int(cc_v_as_int(cc_v_get(best, "id")), d->err),
                                            d->err);
                 if (rc == 0)
                         rc = cc_finding_ev_str(f, "directory", dir, d->err);
@@ -581,37 +511,83 @@ static int not_found(struct cc_dctx *d, int shim_193)
                 free(dir);
                 if (rc < 0)
                         return -1;
-                return fold_unreached(d, f, best);
+                /* what is "missing" in the installation's own folder follows from this */
+                return cc_finding_explains_id(d, f, CC_SUBJ_UNREACHED, cc_v_as_int(cc_v_get(best, "id")));
         }
         if (wheels == cc_v_len(insts)) {
                 const cc_value *w = cc_v_at(insts, 0);
 
-                f = cc_finding(d, "pip-cudnn-not-on-path", "info", "loader",
+                if (fid != CC_F_PIP_CUDNN_NOT_ON_PATH)
+                        return 0;
+                f = cc_finding(d, fid, "info", "loader",
                                "cuDNN is here only as a pip wheel (%s): frameworks that load it themselves (PyTorch) "
                                "work, but a plain program finds no cudnn64_N.dll",
                                cc_v_get_str(w, "prefix"));
-                TRY(cc_finding_ev_str(f, "prefix", cc_v_get_str(w, "prefix"), d->err));
-                TRY(cc_finding_ev_str(f, "cause", "pip wheel only", d->err));
+                TRY_RET(cc_finding_ev_str(f, "prefix", cc_v_get_str(w, "prefix"), d->err));
+                TRY_RET(cc_finding_ev_str(f, "cause", "pip wheel only", d->err));
                 return cc_finding_fix(
                     f, d->err,
                     "in Python, 'import torch' first or os.add_dll_directory(r\"%s\\bin\"); for other "
                     "programs install cuDNN from NVIDIA's zip into the CUDA toolkit",
                     cc_v_get_str(w, "prefix"));
         }
-        f = cc_finding(d, "win-sublib-126", "warning", "loader",
+        if (fid != CC_F_WIN_SUBLIB_126)
+                return 0;
+        f = cc_finding(d, fid, "warning", "loader",
                        "a plain program finds no cudnn64_N.dll (error 126): none of the %zu cuDNN installation(s) "
                        "holds it where the loader looks (headers, import libraries or sub-libraries only)",
                        cc_v_len(insts));
-        TRY(cc_finding_ev_str(f, "cause", "nothing installed where the loader looks", d->err));
-        TRY(cc_finding_ev_str(f, "prefix", cc_v_get_str(cc_v_at(insts, 0), "prefix"), d->err));
+        TRY_RET(cc_finding_ev_str(f, "cause", "nothing installed where the loader looks", d->err));
+        TRY_RET(cc_finding_ev_str(f, "prefix", cc_v_get_str(cc_v_at(insts, 0), "prefix"), d->err));
         return cc_finding_fix(f, d->err,
                               "copy the whole bin folder of the cuDNN zip (cudnn64_N.dll and every cudnn_*.dll) into "
                               "%%CUDA_PATH%%\\bin, or into a folder on PATH");
 }
 
+/* A cuDNN DLL or one it needs cannot be found (error 126): a sub-library
+ * missing from an installation's set, a deps edge, the proof's load, and a
+ * plain program finding no cudnn64_N.dll at all. */
+int cc_check_win_sublib_126(struct cc_dctx *d)
+{
+        TRY_RET(cc_src_problems(d, CC_F_WIN_SUBLIB_126));
+        TRY_RET(cc_src_deps(d, CC_F_WIN_SUBLIB_126));
+        TRY_RET(cc_src_proof(d, CC_F_WIN_SUBLIB_126));
+        return cc_src_win_not_found(d, CC_F_WIN_SUBLIB_126);
+}
+
+int cc_check_win_cudnn9_subdir(struct cc_dctx *d)
+{
+        return cc_src_win_not_found(d, CC_F_WIN_CUDNN9_SUBDIR);
+}
+
+/* cuDNN DLLs of more than one release in one process (error 127): in one
+ * folder (discovery), pulled from several folders (deps), or seen by the
+ * proof. A load that pulls a mixed set explains the version checks'
+ * mismatch of the same load. */
+int cc_check_win_sublib_127(struct cc_dctx *d)
+{
+        size_t i;
+
+        TRY_RET(cc_src_problems(d, CC_F_WIN_SUBLIB_127));
+        TRY_RET(cc_src_deps(d, CC_F_WIN_SUBLIB_127));
+        TRY_RET(cc_src_proof(d, CC_F_WIN_SUBLIB_127));
+        for (i = 0; d->windows && i < cc_v_len(d->deps); i++) {
+                const cc_value *e = cc_v_at(d->deps, i);
+                const char *target = cc_v_get_str(e, "target");
+                cc_value *f;
+
+                if (!cc_v_as_bool(cc_v_path(e, "document/summary/cudnn/mixed")) || target == NULL)
+                        continue;
+                f = cc_finding_mine(d, cc_v_as_int(cc_v_get(e, "installation")));
+                if (f != NULL)
+                        TRY_RET(cc_finding_explains(d, f, CC_SUBJ_NAMES_TARGET, target));
+        }
+        return 0;
+}
+
 /* ---- win-python-dll-path ------------------------------------------------------------ */
 
-static int python_dll_path(struct cc_dctx *d)
+int cc_check_win_python_dll_path(struct cc_dctx *d)
 {
         const cc_value *plain = cc_dx_plain_cudnn(d);
         const cc_value *pys = cc_v_path(d->host, "windows/pythons");
@@ -621,7 +597,7 @@ static int python_dll_path(struct cc_dctx *d)
         size_t i;
         int rc;
 
-        if (plain == NULL || strcmp(str_or(cc_v_get_str(plain, "how"), ""), "path") != 0)
+        if (!d->windows || plain == NULL || strcmp(str_or(cc_v_get_str(plain, "how"), ""), "path") != 0)
                 return 0;
         for (i = 0; i < cc_v_len(pys); i++) {
                 const cc_value *p = cc_v_at(pys, i);
@@ -649,7 +625,7 @@ static int python_dll_path(struct cc_dctx *d)
                 cc_v_free(list);
                 return -1;
         }
-        f = cc_finding(d, "win-python-dll-path", "info", "loader",
+        f = cc_finding(d, CC_F_WIN_PYTHON_DLL_PATH, NULL, NULL,
                        "%s is reachable only through PATH (%s); Python %s%s does not search PATH for the DLLs its "
                        "extension modules import, so a module that links cuDNN directly gets error 126",
                        cc_v_get_str(plain, "name"), str_or(cc_v_get_str(plain, "origin"), "PATH"),
@@ -671,54 +647,42 @@ static int python_dll_path(struct cc_dctx *d)
 
 /* ---- win-stale-dll-shadow ------------------------------------------------------------ */
 
-/* What the old copy first in the search order causes: the newer copies'
- * sets pull its sub-libraries (a mixed set), and the headers beside the
- * newer copy disagree with the library a program runs. */
-static int fold_shadow(struct cc_dctx *d, cc_value *into, const cc_value *r)
+/* What the old copy first in the search order explains: the headers beside
+ * the newer copy that disagree with the library a program runs (they name
+ * it), and the mixed sets of the newer copies' installations (or that name
+ * a shadowed copy). */
+static int explains_shadow(struct cc_dctx *d, const cc_value *f, const cc_value *r)
 {
         const cc_value *sh = cc_v_get(r, "shadowed");
-        const char *wp = cc_v_get_str(r, "path");
-        size_t i, j;
+        size_t j;
 
-        for (i = 0; i < cc_v_len(d->findings); i++) {
-                cc_value *g = cc_v_atm(d->findings, i);
-                const char *s = cc_v_get_str(g, "summary");
-                int64_t gi = ev_inst(g);
+        TRY_RET(cc_finding_explains(d, f, CC_SUBJ_NAMES_WINNER, cc_v_get_str(r, "path")));
+        for (j = 0; j < cc_v_len(sh); j++) {
+                int64_t si = cc_v_as_int(cc_v_get(cc_v_at(sh, j), "installation"));
 
-                if (g == into || folded(g))
-                        continue;
-                if (fid_is(g, "header-lib-mismatch") && s != NULL && wp != NULL && strstr(s, wp) != NULL) {
-                        TRY(fold(d, into, g));
-                        continue;
-                }
-                if (!fid_is(g, "win-sublib-127") && !fid_is(g, "v9-sublibrary-version-mismatch"))
-                        continue;
-                for (j = 0; j < cc_v_len(sh); j++) {
-                        const char *sp = cc_v_get_str(cc_v_at(sh, j), "path");
-
-                        if ((gi != 0 && gi == cc_v_getint(cc_v_get(cc_v_at(sh, j), "installation"))) ||
-                            (s != NULL && sp != NULL && strstr(s, sp) != NULL)) {
-                                TRY(fold(d, into, g));
-                                break;
-                        }
-                }
+                TRY_RET(cc_finding_explains(d, f, CC_SUBJ_NAMES_SHADOWED, cc_v_get_str(cc_v_at(sh, j), "path")));
+                if (si != 0)
+                        TRY_RET(cc_finding_explains_id(d, f, CC_SUBJ_INSTALLATION, si));
         }
         return 0;
 }
 
-static int stale_shadow(struct cc_dctx *d)
+/* A stale cuDNN DLL found before the installed one: discovery's copy in
+ * System32, and a which result that shadows a newer copy. */
+int cc_check_win_stale_dll_shadow(struct cc_dctx *d)
 {
         const cc_value *res = cc_v_get(d->which, "results");
         size_t i, j;
 
-        for (i = 0; i < cc_v_len(res); i++) {
+        TRY_RET(cc_src_problems(d, CC_F_WIN_STALE_DLL_SHADOW));
+        for (i = 0; d->windows && i < cc_v_len(res); i++) {
                 const cc_value *r = cc_v_at(res, i), *sh = cc_v_get(r, "shadowed"), *newest = NULL;
                 const char *name = cc_v_get_str(r, "name"), *wv = ver_of(r);
                 cudnnctl_ver w, best;
-                int64_t inst = cc_v_getint(cc_v_get(r, "installation"));
+                int64_t inst = cc_v_as_int(cc_v_get(r, "installation"));
                 cc_value *f, *arr;
 
-                if (name == NULL || cc_strncasecmp(name, "cudnn", 5) != 0 || !cc_v_getbool(cc_v_get(r, "found")) ||
+                if (name == NULL || cc_strncasecmp(name, "cudnn", 5) != 0 || !cc_v_as_bool(cc_v_get(r, "found")) ||
                     cudnnctl_ver_parse(wv, &w) < 0)
                         continue;
                 memset(&best, 0, sizeof(best));
@@ -747,16 +711,16 @@ static int stale_shadow(struct cc_dctx *d)
                                 return -1;
                         }
                 }
-                f = is_system_dir(cc_v_get_str(r, "realpath")) ? find_finding(d, "win-stale-dll-shadow", inst) : NULL;
+                f = is_system_dir(cc_v_get_str(r, "realpath")) ? cc_finding_mine(d, inst) : NULL;
                 if (f != NULL) {
-                        /* list said it (a System32 copy): add what which shows */
-                        TRY(cc_finding_ev(f, "shadows", arr, d->err));
-                        TRY(cc_finding_ev_str(f, "winner_version", wv, d->err));
-                        TRY(cc_finding_ev_str(f, "newer_copy", cc_v_get_str(newest, "path"), d->err));
-                        TRY(fold_shadow(d, f, r));
+                        /* discovery said it (a System32 copy): add what which shows */
+                        TRY_RET(cc_finding_ev(f, "shadows", arr, d->err));
+                        TRY_RET(cc_finding_ev_str(f, "winner_version", wv, d->err));
+                        TRY_RET(cc_finding_ev_str(f, "newer_copy", cc_v_get_str(newest, "path"), d->err));
+                        TRY_RET(explains_shadow(d, f, r));
                         continue;
                 }
-                f = cc_finding(d, "win-stale-dll-shadow", "warning", "hygiene",
+                f = cc_finding(d, CC_F_WIN_STALE_DLL_SHADOW, NULL, NULL,
                                "%s: a plain program gets %s (%s, found %s) although the newer %s (%s) is installed "
                                "later in the search order",
                                name, cc_v_get_str(r, "path"), wv,
@@ -766,14 +730,14 @@ static int stale_shadow(struct cc_dctx *d)
                         cc_v_free(arr);
                         return -1;
                 }
-                TRY(cc_finding_ev(f, "shadows", arr, d->err));
-                TRY(cc_finding_ev_str(f, "winner", cc_v_get_str(r, "path"), d->err));
-                TRY(cc_finding_ev_str(f, "winner_version", wv, d->err));
-                TRY(cc_finding_ev_str(f, "how", cc_v_get_str(r, "how"), d->err));
-                TRY(cc_finding_ev_str(f, "newer_copy", cc_v_get_str(newest, "path"), d->err));
+                TRY_RET(cc_finding_ev(f, "shadows", arr, d->err));
+                TRY_RET(cc_finding_ev_str(f, "winner", cc_v_get_str(r, "path"), d->err));
+                TRY_RET(cc_finding_ev_str(f, "winner_version", wv, d->err));
+                TRY_RET(cc_finding_ev_str(f, "how", cc_v_get_str(r, "how"), d->err));
+                TRY_RET(cc_finding_ev_str(f, "newer_copy", cc_v_get_str(newest, "path"), d->err));
                 if (inst)
-                        TRY(cc_finding_ev(f, "installation", cc_v_int(inst, d->err), d->err));
-                TRY(fold_shadow(d, f, r));
+                        TRY_RET(cc_finding_ev(f, "installation", cc_v_int(inst, d->err), d->err));
+                TRY_RET(explains_shadow(d, f, r));
                 {
                         const char *np = cc_v_get_str(newest, "path"), *b = np ? strrchr(np, '\\') : NULL;
                         char *nd = cc_asprintf(d->err, "%.*s", (int)(b ? b - np : 0), np ? np : "");
@@ -785,94 +749,7 @@ static int stale_shadow(struct cc_dctx *d)
                                             "or delete the old copy if nothing needs it (close the programs using "
                                             "it first)");
                         free(nd);
-                        TRY(rc);
-                }
-        }
-        return 0;
-}
-
-/* ---- renamed-dll, win-sublib-127: one finding per cause ------------------------------ */
-
-static int renamed(struct cc_dctx *d)
-{
-        size_t i, j, k;
-
-        for (i = 0; i < cc_v_len(d->findings); i++) {
-                cc_value *r = cc_v_atm(d->findings, i);
-                const cc_value *paths = cc_v_path(r, "evidence/paths");
-                int64_t inst = ev_inst(r);
-
-                if (!fid_is(r, "renamed-dll") || inst == 0)
-                        continue; /* list's finding (name-content-mismatch): the one kept */
-                for (j = 0; j < cc_v_len(d->findings); j++) {
-                        cc_value *g = cc_v_atm(d->findings, j);
-                        const char *p =
-                            cc_v_path(g, "evidence/path") ? cc_v_getstr(cc_v_path(g, "evidence/path")) : NULL;
-
-                        if (g == r || folded(g))
-                                continue;
-                        /* which's report of the same file */
-                        if (fid_is(g, "renamed-dll") && ev_inst(g) == 0 && p != NULL)
-                                for (k = 0; k < cc_v_len(paths); k++)
-                                        if (cc_strcasecmp(cc_v_getstr(cc_v_at(paths, k)), p) == 0) {
-                                                TRY(fold(d, r, g));
-                                                break;
-                                        }
-                        /* the renamed major's missing sub-libraries follow from the rename */
-                        if (ev_inst(g) == inst &&
-                            (fid_is(g, "win-sublib-126") || fid_is(g, "v9-sublibrary-loading-failed") ||
-                             strcmp(str_or(cc_v_path(g, "evidence/problem")
-                                               ? cc_v_getstr(cc_v_path(g, "evidence/problem"))
-                                               : NULL,
-                                           ""),
-                                    "incomplete-set") == 0))
-                                TRY(fold(d, r, g));
-                }
-        }
-        return 0;
-}
-
-static int mixed_127(struct cc_dctx *d)
-{
-        size_t i, j;
-
-        for (i = 0; i < cc_v_len(d->deps); i++) {
-                const cc_value *e = cc_v_at(d->deps, i), *mixed = cc_v_path(e, "document/summary/cudnn");
-                int64_t id = cc_v_getint(cc_v_get(e, "installation"));
-                const char *target = cc_v_get_str(e, "target");
-                int major = cc_dx_major(cc_dx_install(d, id));
-                cc_value *into = find_finding(d, "win-sublib-127", id);
-
-                if (!cc_v_getbool(cc_v_get(mixed, "mixed")) || target == NULL)
-                        continue;
-                for (j = 0; j < cc_v_len(d->findings); j++) {
-                        cc_value *g = cc_v_atm(d->findings, j);
-                        const char *s = cc_v_get_str(g, "summary");
-
-                        if (!fid_is(g, "v9-sublibrary-version-mismatch") || s == NULL || strstr(s, target) == NULL)
-                                continue;
-                        if (into == NULL && major == 9)
-                                break; /* cuDNN 9 across directories: the loader group's id stands */
-                        if (into == NULL) {
-                                into = cc_finding(d, "win-sublib-127", "error", "loader",
-                                                  "loading %s pulls cuDNN %d DLLs of more than one release from more "
-                                                  "than one directory: a DLL of one release lacks a function another "
-                                                  "needs (error 127) or cuDNN refuses the mix",
-                                                  target, major);
-                                if (into == NULL)
-                                        return -1;
-                                TRY(cc_finding_ev(into, "installation", cc_v_int(id, d->err), d->err));
-                                TRY(cc_finding_ev(into, "directories",
-                                                  cc_v_copy(cc_v_get(mixed, "directories"), d->err), d->err));
-                                TRY(cc_finding_ev(into, "versions", cc_v_copy(cc_v_get(mixed, "versions"), d->err),
-                                                  d->err));
-                                TRY(cc_finding_fix(into, d->err,
-                                                   "keep one complete cuDNN release in one folder and take the other "
-                                                   "cuDNN folders off PATH (or delete them); 'cudnnctl deps %s' shows "
-                                                   "where each DLL comes from",
-                                                   target));
-                        }
-                        TRY(fold(d, into, g));
+                        TRY_RET(rc);
                 }
         }
         return 0;
@@ -880,56 +757,60 @@ static int mixed_127(struct cc_dctx *d)
 
 /* ---- site-packages: TensorFlow, pip's leftovers ---------------------------------------- */
 
-static int site_packages(struct cc_dctx *d)
+/* The site-packages directories Windows' gatherer looked at: TensorFlow 2.11
+ * or later (no GPU on native Windows), pip's '~' leftovers. */
+static int site_packages(struct cc_dctx *d, enum cc_fid fid)
 {
         const cc_value *sites = cc_v_path(d->host, "windows/site_packages");
         size_t i, j;
 
-        for (i = 0; i < cc_v_len(sites); i++) {
+        for (i = 0; d->windows && i < cc_v_len(sites); i++) {
                 const cc_value *s = cc_v_at(sites, i), *tf = cc_v_get(s, "tensorflow"),
                                *left = cc_v_get(s, "leftovers");
                 const char *sp = cc_v_get_str(s, "path");
                 cc_value *f;
 
-                for (j = 0; j < cc_v_len(tf); j++) {
+                for (j = 0; j < cc_v_len(tf) && fid == CC_F_WIN_TF_NATIVE_GPU_DROPPED; j++) {
                         const cc_value *t = cc_v_at(tf, j);
                         cudnnctl_ver v, cut = {2, {2, 11, 0, 0}};
 
                         if (cudnnctl_ver_parse(cc_v_get_str(t, "version"), &v) < 0 || cudnnctl_ver_cmp(&v, &cut) < 0)
                                 continue;
                         f = cc_finding(
-                            d, "win-tf-native-gpu-dropped", "info", "runtime",
+                            d, fid, "info", "runtime",
                             "%s %s in %s has no GPU support on native Windows (TensorFlow 2.11 and later): it "
                             "never loads cuDNN",
                             cc_v_get_str(t, "package"), cc_v_get_str(t, "version"), sp);
-                        TRY(cc_finding_ev_str(f, "package", cc_v_get_str(t, "package"), d->err));
-                        TRY(cc_finding_ev_str(f, "version", cc_v_get_str(t, "version"), d->err));
-                        TRY(cc_finding_ev_str(f, "dist_info", cc_v_get_str(t, "dist_info"), d->err));
-                        TRY(cc_finding_fix(f, d->err,
+                        TRY_RET(cc_finding_ev_str(f, "package", cc_v_get_str(t, "package"), d->err));
+                        TRY_RET(cc_finding_ev_str(f, "version", cc_v_get_str(t, "version"), d->err));
+                        TRY_RET(cc_finding_ev_str(f, "dist_info", cc_v_get_str(t, "dist_info"), d->err));
+                        TRY_RET(
+                            cc_finding_fix(f, d->err,
                                            "for TensorFlow on the GPU use WSL2 (pip install tensorflow[and-cuda] "
                                            "there), or TensorFlow 2.10 on native Windows (CUDA 11.2, cuDNN 8.1), or "
                                            "the DirectML plugin"));
                 }
-                if (cc_v_len(left) == 0)
+                if (cc_v_len(left) == 0 || fid != CC_F_WIN_LOCKED_PARTIAL_UPGRADE)
                         continue;
-                if (!cc_v_getbool(cc_v_get(s, "has_nvidia")) && !cc_v_getbool(cc_v_get(s, "has_torch"))) {
+                if (!cc_v_as_bool(cc_v_get(s, "has_nvidia")) && !cc_v_as_bool(cc_v_get(s, "has_torch"))) {
                         int ours = 0;
 
                         for (j = 0; j < cc_v_len(left); j++) {
-                                const char *b = cc_basename(str_or(cc_v_getstr(cc_v_at(left, j)), ""));
+                                const char *b = cc_basename(str_or(cc_v_as_str(cc_v_at(left, j)), ""));
 
                                 ours |= cc_strncasecmp(b, "~orch", 5) == 0 || cc_strncasecmp(b, "~vidia", 6) == 0;
                         }
                         if (!ours)
                                 continue;
                 }
-                f = cc_finding(d, "win-locked-partial-upgrade", "warning", "hygiene",
+                f = cc_finding(d, fid, NULL, NULL,
                                "%s holds %zu '~' folder(s) pip left when it could not replace files in use: an "
                                "upgrade stopped half-way, and the packages may mix old and new DLLs",
                                sp, cc_v_len(left));
-                TRY(cc_finding_ev_str(f, "site_packages", sp, d->err));
-                TRY(cc_finding_ev(f, "leftovers", cc_v_copy(left, d->err), d->err));
-                TRY(cc_finding_fix(f, d->err,
+                TRY_RET(cc_finding_ev_str(f, "site_packages", sp, d->err));
+                TRY_RET(cc_finding_ev(f, "leftovers", cc_v_copy(left, d->err), d->err));
+                TRY_RET(
+                    cc_finding_fix(f, d->err,
                                    "close every Python process using this environment (Task Manager, or "
                                    "'tasklist /m cudnn*' names them), delete the '~' folders in %s, then reinstall the "
                                    "packages: pip install "
@@ -939,51 +820,46 @@ static int site_packages(struct cc_dctx *d)
         return 0;
 }
 
+/* TensorFlow 2.11 or later on native Windows: installed (site-packages),
+ * or a probed TensorFlow that is a CPU-only build. */
+int cc_check_win_tf_native_gpu_dropped(struct cc_dctx *d)
+{
+        TRY_RET(site_packages(d, CC_F_WIN_TF_NATIVE_GPU_DROPPED));
+        return cc_src_frameworks(d, CC_F_WIN_TF_NATIVE_GPU_DROPPED);
+}
+
+int cc_check_win_locked_partial_upgrade(struct cc_dctx *d)
+{
+        return site_packages(d, CC_F_WIN_LOCKED_PARTIAL_UPGRADE);
+}
+
 /* ---- win-pagefile-1455 (live only) ----------------------------------------------------- */
 
-static int pagefile(struct cc_dctx *d)
+int cc_check_win_pagefile_1455(struct cc_dctx *d)
 {
         const cc_value *mem = cc_v_path(d->host, "windows/memory"), *plain = cc_dx_plain_cudnn(d);
-        const cc_value *inst = plain ? cc_dx_install(d, cc_v_getint(cc_v_get(plain, "installation"))) : NULL;
+        const cc_value *inst = plain ? cc_dx_install(d, cc_v_as_int(cc_v_get(plain, "installation"))) : NULL;
         const cc_value *files = cc_v_get(inst, "files");
-        int64_t avail = cc_v_getint(cc_v_get(mem, "commit_available")), need = 0;
+        int64_t avail = cc_v_as_int(cc_v_get(mem, "commit_available")), need = 0;
         size_t i;
         cc_value *f;
 
-        if (!d->live || inst == NULL || cc_v_type(cc_v_get(mem, "commit_available")) != CUDNNCTL_INT)
+        if (!d->windows || !d->live || inst == NULL || cc_v_type(cc_v_get(mem, "commit_available")) != CUDNNCTL_INT)
                 return 0;
         for (i = 0; i < cc_v_len(files); i++)
                 if (strcmp(str_or(cc_v_get_str(cc_v_at(files, i), "kind"), ""), "dll") == 0)
-                        need += cc_v_getint(cc_v_get(cc_v_at(files, i), "size"));
+                        need += cc_v_as_int(cc_v_get(cc_v_at(files, i), "size"));
         if (need == 0 || avail >= 2 * need)
                 return 0;
-        f = cc_finding(d, "win-pagefile-1455", avail < need ? "error" : "warning", "runtime",
+        f = cc_finding(d, CC_F_WIN_PAGEFILE_1455, avail < need ? "error" : "warning", NULL,
                        "the system can commit %lld MiB more, and cuDNN's DLLs (%s) take %lld MiB per process: loading "
                        "cuDNN %s with error 1455 (the paging file is too small)",
                        (long long)(avail >> 20), cc_v_get_str(inst, "prefix"), (long long)(need >> 20),
                        avail < need ? "fails" : "in a second process (a DataLoader worker) fails");
-        TRY(cc_finding_ev(f, "commit_available", cc_v_int(avail, d->err), d->err));
-        TRY(cc_finding_ev(f, "commit_limit", cc_v_copy(cc_v_get(mem, "commit_limit"), d->err), d->err));
-        TRY(cc_finding_ev(f, "cudnn_dll_bytes", cc_v_int(need, d->err), d->err));
+        TRY_RET(cc_finding_ev(f, "commit_available", cc_v_int(avail, d->err), d->err));
+        TRY_RET(cc_finding_ev(f, "commit_limit", cc_v_copy(cc_v_get(mem, "commit_limit"), d->err), d->err));
+        TRY_RET(cc_finding_ev(f, "cudnn_dll_bytes", cc_v_int(need, d->err), d->err));
         return cc_finding_fix(f, d->err,
                               "let Windows manage the paging file size (System Properties > Advanced > Performance > "
                               "Virtual memory), or make it larger; use fewer worker processes (num_workers)");
-}
-
-int cc_checks_windows(struct cc_dctx *d)
-{
-        int shim_193 = 0;
-
-        if (!d->windows)
-                return 0;
-        TRY(mixed_127(d));
-        TRY(renamed(d));
-        TRY(bitness(d, &shim_193));
-        TRY(zlibwapi(d));
-        TRY(not_found(d, shim_193));
-        TRY(python_dll_path(d));
-        TRY(stale_shadow(d));
-        TRY(site_packages(d));
-        TRY(pagefile(d));
-        return sweep(d);
 }

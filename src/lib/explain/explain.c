@@ -1062,8 +1062,8 @@ static cc_value *match_value(struct ctx *c, const struct hit *h)
                 const cc_value *ec = cc_v_get(entry, "causes");
 
                 for (i = 0; i < cc_v_len(ec); i++)
-                        if (!cc_strv_contains(&own, cc_v_getstr(cc_v_at(ec, i))) &&
-                            cc_strv_push(&own, cc_v_getstr(cc_v_at(ec, i)), c->err) < 0)
+                        if (!cc_strv_contains(&own, cc_v_as_str(cc_v_at(ec, i))) &&
+                            cc_strv_push(&own, cc_v_as_str(cc_v_at(ec, i)), c->err) < 0)
                                 goto fail;
         }
         causes = cc_v_strv(&own, c->err);

@@ -1,9 +1,10 @@
 /* File names as evidence: cuDNN library, import library, static library and
  * header names of every major on Linux and Windows; archive, wheel and
- * dist-info names of every packaging era (compat.md §2, §3). Pure string
+ * dist-info names of every packaging era NVIDIA and PyPI used. Pure string
  * work over names of at most 255 bytes. */
 #include "names.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #define NAME_MAX_LEN 255
@@ -680,5 +681,46 @@ int cc_name_distinfo(const char *basename, cc_distname *out)
         r.is_cudnn = strcmp(r.package, "nvidia_cudnn") == 0 ||
                      (strncmp(r.package, "nvidia_cudnn_cu", 15) == 0 && r.cuda_major >= 0 && i == 15);
         *out = r;
+        return 0;
+}
+
+/* ---- short names ----------------------------------------------------------- */
+
+static int is_file_name(const char *name, int system)
+{
+        if (strchr(name, '/') != NULL || strchr(name, '\\') != NULL)
+                return 1;
+        if (system == CC_SYS_WINDOWS)
+                return strchr(name, '.') != NULL;
+        return strstr(name, ".so") != NULL || cc_starts_with(name, "lib");
+}
+
+int cc_expand_name(const char *name, int system, cc_strv *out, cc_error *err)
+{
+        char role[64];
+        int min, max, mj;
+
+        if (name[0] == '\0')
+                return cc_err(err, CC_ERR_USAGE, "an empty library name");
+        if (is_file_name(name, system) || strlen(name) >= sizeof(role))
+                return cc_strv_push(out, name, err);
+        snprintf(role, sizeof(role), "%s", name);
+        {
+                char *p;
+
+                for (p = role; *p; p++)
+                        *p = (char)cc_ascii_tolower((unsigned char)*p);
+        }
+        if (cc_name_role_majors(role, &min, &max) < 0)
+                return cc_strv_push(out, name, err); /* not a cuDNN role: the loader's own rules apply */
+        if (min < 4)
+                min = 4;
+        for (mj = max; mj >= min; mj--) {
+                char *n = system == CC_SYS_WINDOWS ? cc_asprintf(err, "%s64_%d.dll", role, mj)
+                                                   : cc_asprintf(err, "lib%s.so.%d", role, mj);
+
+                if (cc_strv_take(out, n, err) < 0)
+                        return -1;
+        }
         return 0;
 }

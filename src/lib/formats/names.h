@@ -44,6 +44,12 @@ int cc_name_library(const char *basename, cc_libname *out);
  * 6.14.11.xxxx, which is not one. */
 int cc_cudnn_ver_plausible(const cudnnctl_ver *v);
 
+/* The file names a short cuDNN name stands for on a system ("cudnn" ->
+ * libcudnn.so.9, libcudnn.so.8, ...; "cudnn_ops" -> cudnn_ops64_9.dll),
+ * newest major first; a name that is already a file name, or is no cuDNN
+ * role, gives itself. */
+int cc_expand_name(const char *name, int system, cc_strv *out, cc_error *err);
+
 /* "shared-library", "dll", "import-library", "static-library", "header" or "unknown". */
 const char *cc_file_kind_name(int kind);
 

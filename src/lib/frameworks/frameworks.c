@@ -1,7 +1,8 @@
-/* cudnnctl frameworks: find the Python interpreters, run the tool's probe
+/* The frameworks' facts: find the Python interpreters, run the tool's probe
  * script (fwprobe.py, compiled in) with each of them in child processes
  * with a time limit, and gather what each framework says and maps. The
- * verdicts are judge.c's. */
+ * verdicts are judge.c's; the command (cudnnctl_frameworks) is
+ * commands/frameworks.c. */
 #include "frameworks.h"
 
 #include <stdlib.h>
@@ -13,12 +14,6 @@
 
 extern const char cc_fwprobe_py[];
 extern const size_t cc_fwprobe_py_len;
-
-#define TRY(x)                                                                                                         \
-        do {                                                                                                           \
-                if ((x) < 0)                                                                                           \
-                        goto fail;                                                                                     \
-        } while (0)
 
 enum { MAX_INTERPRETERS = 16 };
 
@@ -62,7 +57,7 @@ static int add_candidate(cc_value *cands, const char *path, const char *source, 
                         size_t k;
 
                         for (k = 0; k < cc_v_len(s); k++)
-                                if (strcmp(cc_v_getstr(cc_v_at(s, k)), source) == 0)
+                                if (strcmp(cc_v_as_str(cc_v_at(s, k)), source) == 0)
                                         return 0;
                         return cc_v_push(s, cc_v_str(source, err), err);
                 }
@@ -211,7 +206,7 @@ static cc_value *candidates(struct fwctx *x, const cc_value *list, cc_error *err
                 const char *walk = cc_v_get_str(r, "walk"), *state = cc_v_get_str(r, "state");
                 const char *site =
                     cc_v_get_str(r, "canonical") ? cc_v_get_str(r, "canonical") : cc_v_get_str(r, "path");
-                const char *why = cc_v_getstr(cc_v_path(r, "sources/0"));
+                const char *why = cc_v_as_str(cc_v_path(r, "sources/0"));
 
                 if (walk == NULL || strcmp(walk, "site-packages") != 0 || state == NULL ||
                     strcmp(state, "searched") != 0 || site == NULL)
@@ -338,7 +333,7 @@ static char *failure(const cc_value *r, const char *what, cc_error *err)
         char *last;
         char *s;
 
-        if (!cc_v_getbool(cc_v_get(r, "ran")))
+        if (!cc_v_as_bool(cc_v_get(r, "ran")))
                 return cc_asprintf(err, "%s could not be started: %s", what,
                                    cc_v_get_str(r, "error") ? cc_v_get_str(r, "error") : "(no reason given)");
         last = last_line(r, err);
@@ -417,16 +412,16 @@ static int framework_entry(struct fwctx *x, cc_value *interp, const char *python
         facts = cc_v_get(r, "facts");
         imp = cc_v_get(facts, "import");
         if (imp == NULL)
-                state = cc_v_getbool(cc_v_get(r, "timed_out")) ? "timed-out"
-                        : cc_v_getbool(cc_v_get(r, "crashed")) ? "crashed"
+                state = cc_v_as_bool(cc_v_get(r, "timed_out")) ? "timed-out"
+                        : cc_v_as_bool(cc_v_get(r, "crashed")) ? "crashed"
                                                                : "failed";
-        else if (!cc_v_getbool(cc_v_get(imp, "ok")))
+        else if (!cc_v_as_bool(cc_v_get(imp, "ok")))
                 state = "import-failed";
         else if (cc_v_get(facts, "query_error") != NULL)
                 state = "query-failed";
         else if (cc_v_get(facts, "info") == NULL)
-                state = cc_v_getbool(cc_v_get(r, "timed_out")) ? "timed-out"
-                        : cc_v_getbool(cc_v_get(r, "crashed")) ? "crashed"
+                state = cc_v_as_bool(cc_v_get(r, "timed_out")) ? "timed-out"
+                        : cc_v_as_bool(cc_v_get(r, "crashed")) ? "crashed"
                                                                : "failed";
         else
                 state = "ok";
@@ -435,7 +430,7 @@ static int framework_entry(struct fwctx *x, cc_value *interp, const char *python
                 TRY(cc_v_set(fw, "import", cc_v_copy(imp, err), err));
         /* A report cut short (no end marker, probe.h) says why too, even
          * when the framework's answers came before the cut. */
-        if (strcmp(state, "ok") != 0 || cc_v_get_str(r, "died_in") != NULL || !cc_v_getbool(cc_v_get(r, "complete"))) {
+        if (strcmp(state, "ok") != 0 || cc_v_get_str(r, "died_in") != NULL || !cc_v_as_bool(cc_v_get(r, "complete"))) {
                 char *why = NULL;
 
                 if (strcmp(state, "import-failed") == 0)
@@ -541,7 +536,7 @@ static int interpreter(struct fwctx *x, cc_value *interps, const cc_value *cand,
 
                 if (why == NULL)
                         goto fail;
-                TRY(cc_v_set_str(it, "state", cc_v_getbool(cc_v_get(r, "ran")) ? "failed" : "not-runnable", err));
+                TRY(cc_v_set_str(it, "state", cc_v_as_bool(cc_v_get(r, "ran")) ? "failed" : "not-runnable", err));
                 TRY(cc_v_set_str(it, "error", why, err));
                 free(why);
                 TRY(cc_v_set_str(it, "output_tail", cc_v_get_str(r, "output_tail"), err));
@@ -568,7 +563,7 @@ static int interpreter(struct fwctx *x, cc_value *interps, const cc_value *cand,
         TRY(cc_v_set(it, "found", found ? cc_v_copy(found, err) : cc_v_object(err), err));
         TRY(cc_v_set(it, "frameworks", cc_v_array(err), err));
         for (i = 0; i < CC_ARRAY_LEN(framework_names); i++)
-                if (cc_v_getbool(cc_v_get(cc_v_get(found, framework_names[i]), "importable")))
+                if (cc_v_as_bool(cc_v_get(cc_v_get(found, framework_names[i]), "importable")))
                         TRY(framework_entry(x, it, path, framework_names[i], err));
         cc_v_free(r);
         return 0;
@@ -612,28 +607,7 @@ done:
         return interps;
 }
 
-/* ---- the document ----------------------------------------------------------- */
-
-/* The which result of the cuDNN shim a plain program loads, or NULL. */
-static int plain_program(cc_machine *m, cudnnctl_value **w, const cc_value **res, cc_error *err)
-{
-        const char *names[] = {"cudnn"};
-        cudnnctl_which_options wo;
-        const cc_value *rs;
-        size_t i;
-
-        *res = NULL;
-        memset(&wo, 0, sizeof(wo));
-        if (cudnnctl_which(m, names, 1, &wo, w, err) < 0)
-                return -1;
-        rs = cc_v_get(*w, "results");
-        for (i = 0; i < cc_v_len(rs); i++)
-                if (cc_v_getbool(cc_v_get(cc_v_at(rs, i), "found"))) {
-                        *res = cc_v_at(rs, i);
-                        break;
-                }
-        return 0;
-}
+/* ---- the summary ----------------------------------------------------------- */
 
 int cc_fw_summary(cc_value *doc, cc_error *err)
 {
@@ -661,55 +635,4 @@ int cc_fw_summary(cc_value *doc, cc_error *err)
             cc_v_set_int(s, "notes", note, err) < 0)
                 return -1;
         return cc_v_set(doc, "summary", s, err);
-}
-
-int cudnnctl_frameworks(cudnnctl_machine *m, const cudnnctl_frameworks_options *opts, cudnnctl_value **out,
-                        cudnnctl_error *err)
-{
-        cudnnctl_frameworks_options defaults;
-        cudnnctl_value *list = NULL, *w = NULL;
-        cc_value *doc = NULL, *interps = NULL;
-        const cc_value *plain = NULL;
-        int64_t t0 = cc_monotonic_us();
-
-        if (out == NULL || m == NULL)
-                return cc_err(err, CC_ERR_USAGE, "cudnnctl_frameworks: no machine or no place for the result");
-        *out = NULL;
-        if (opts == NULL) {
-                memset(&defaults, 0, sizeof(defaults));
-                opts = &defaults;
-        }
-        if (!m->live)
-                return cc_err(err, CC_ERR_UNSUPPORTED,
-                              "frameworks runs Python interpreters, so it looks at this machine only: not with --root "
-                              "or another --system");
-        if (cudnnctl_list(m, NULL, &list, err) < 0 || plain_program(m, &w, &plain, err) < 0)
-                goto fail;
-        interps = cc_fw_gather(m, opts, list, err);
-        if (interps == NULL || cc_fw_judge(interps, list, plain, opts->expect, m->system == CC_SYS_WINDOWS, err) < 0)
-                goto fail;
-        doc = cc_doc_new("frameworks", m, err);
-        if (doc == NULL)
-                goto fail;
-        TRY(cc_v_set_str(doc, "gpu_requested",
-                         opts->gpu == CUDNNCTL_GPU_ON    ? "on"
-                         : opts->gpu == CUDNNCTL_GPU_OFF ? "off"
-                                                         : "auto",
-                         err));
-        TRY(cc_v_set_str(doc, "expect", opts->expect, err));
-        TRY(cc_v_set(doc, "plain_program", plain ? cc_v_copy(plain, err) : cc_v_null(err), err));
-        TRY(cc_v_set(doc, "interpreters", interps, err));
-        interps = NULL;
-        TRY(cc_fw_summary(doc, err));
-        TRY(cc_v_set_int(cc_v_getm(doc, "summary"), "wall_ms", (cc_monotonic_us() - t0) / 1000, err));
-        cc_v_free(list);
-        cc_v_free(w);
-        *out = doc;
-        return 0;
-fail:
-        cc_v_free(list);
-        cc_v_free(w);
-        cc_v_free(interps);
-        cc_v_free(doc);
-        return -1;
 }

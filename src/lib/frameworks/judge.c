@@ -12,12 +12,6 @@
 
 #include "../kb/query.h"
 
-#define TRY(x)                                                                                                         \
-        do {                                                                                                           \
-                if ((x) < 0)                                                                                           \
-                        goto fail;                                                                                     \
-        } while (0)
-
 struct jctx {
         const cc_value *list;
         const cc_value *plain; /* which's result for the shim a plain program loads */
@@ -41,18 +35,6 @@ int cc_fw_version_parts(const char *s, int parts[4])
 static int sep(int windows, char c)
 {
         return c == '/' || (windows && c == '\\');
-}
-
-/* The directory part of a path (a new string). */
-static char *dir_of(const char *p, int windows, cc_error *err)
-{
-        size_t n = strlen(p);
-
-        while (n > 0 && !sep(windows, p[n - 1]))
-                n--;
-        while (n > 1 && sep(windows, p[n - 1]))
-                n--;
-        return cc_strndup(err, p, n);
 }
 
 static int path_eq(const char *a, const char *b, int windows)
@@ -117,7 +99,7 @@ static const cc_value *list_dir(const struct jctx *j, const char *dir, const cc_
                         int hit = path_eq(cc_v_get_str(d, "path"), dir, j->windows);
 
                         for (a = 0; !hit && a < cc_v_len(al); a++)
-                                hit = path_eq(cc_v_getstr(cc_v_at(al, a)), dir, j->windows);
+                                hit = path_eq(cc_v_as_str(cc_v_at(al, a)), dir, j->windows);
                         if (hit) {
                                 if (inst != NULL)
                                         *inst = in;
@@ -159,7 +141,7 @@ static const cc_value *installation_by_expect(const struct jctx *j)
                 const cc_value *in = cc_v_at(insts, i), *dirs = cc_v_get(in, "directories");
 
                 if (end != j->expect && *end == '\0' && cc_v_type(cc_v_get(in, "id")) == CUDNNCTL_INT &&
-                    cc_v_getint(cc_v_get(in, "id")) == id)
+                    cc_v_as_int(cc_v_get(in, "id")) == id)
                         return in;
                 if (path_eq(cc_v_get_str(in, "prefix"), j->expect, j->windows))
                         return in;
@@ -193,7 +175,7 @@ static cc_value *copy_block(const struct jctx *j, const cc_value *fw, cc_error *
 
                 if (path == NULL || fam == NULL || strcmp(fam, "cudnn") != 0)
                         continue;
-                if ((dir = dir_of(path, j->windows, err)) == NULL)
+                if ((dir = cc_dirname(path, j->windows, err)) == NULL)
                         goto fail;
                 for (k = 0; k < cc_v_len(dirs); k++)
                         if (path_eq(cc_v_get_str(cc_v_at(dirs, k), "path"), dir, j->windows))
@@ -208,7 +190,7 @@ static cc_value *copy_block(const struct jctx *j, const cc_value *fw, cc_error *
                                 goto fail;
                         }
                         if (in != NULL) {
-                                if (cc_v_set_int(d, "installation", cc_v_getint(cc_v_get(in, "id")), err) < 0 ||
+                                if (cc_v_set_int(d, "installation", cc_v_as_int(cc_v_get(in, "id")), err) < 0 ||
                                     cc_v_set_str(d, "prefix", cc_v_get_str(in, "prefix"), err) < 0 ||
                                     cc_v_set_str(d, "version", cc_v_get_str(in, "version"), err) < 0 ||
                                     cc_v_set_str(d, "provenance", cc_v_get_str(cc_v_get(in, "provenance"), "kind"),
@@ -236,7 +218,7 @@ static cc_value *copy_block(const struct jctx *j, const cc_value *fw, cc_error *
                 const cc_value *l = cc_v_at(loaded, i);
 
                 if (cc_v_get(l, "version") != NULL &&
-                    cudnnctl_cudnn_decode((long)cc_v_getint(cc_v_get(l, "version")), &v) == 0) {
+                    cudnnctl_cudnn_decode((long)cc_v_as_int(cc_v_get(l, "version")), &v) == 0) {
                         version = cudnnctl_ver_str(&v, vb, sizeof(vb));
                         source = "cudnnGetVersion() of the mapped library";
                 }
@@ -343,7 +325,7 @@ static int cuda_build_verdict(const struct jctx *j, const char *name, cc_value *
         if (cb == NULL || cc_v_type(cb) != CUDNNCTL_BOOL)
                 return verdict(vs, "cuda-build", "unknown", err, "whether %s was built with CUDA was not read",
                                cc_fw_label(name));
-        if (cc_v_getbool(cb))
+        if (cc_v_as_bool(cb))
                 return verdict(vs, "cuda-build", "pass", err, "%s was built with CUDA%s%s", cc_fw_label(name),
                                cuda ? " " : "", cuda ? cuda : "");
         if (verdict(vs, "cuda-build", "fail", err, "%s%s%s is a CPU-only build: it never loads cuDNN",
@@ -365,7 +347,7 @@ static int version_rule_verdict(const char *name, cc_value *fw, cc_value *vs, cc
         if (rerr != NULL && strstr(rerr, "ncompatib") != NULL)
                 return verdict(vs, "version-rule", "fail", err, "%s refuses the cuDNN it loads: %s", cc_fw_label(name),
                                rerr);
-        if (cc_v_type(cc_v_get(b, "cuda_build")) == CUDNNCTL_BOOL && !cc_v_getbool(cc_v_get(b, "cuda_build")))
+        if (cc_v_type(cc_v_get(b, "cuda_build")) == CUDNNCTL_BOOL && !cc_v_as_bool(cc_v_get(b, "cuda_build")))
                 return verdict(vs, "version-rule", "unknown", err, "no cuDNN: a CPU-only build");
         if (bs == NULL || rs == NULL)
                 return verdict(vs, "version-rule", "unknown", err, "%s%s%s%s%s",
@@ -432,7 +414,7 @@ static int requirement_in(const cc_value *req, char *name, size_t nsize, char *p
         size_t i;
 
         for (i = 0; i < cc_v_len(req); i++) {
-                const char *r = cc_v_getstr(cc_v_at(req, i));
+                const char *r = cc_v_as_str(cc_v_at(req, i));
                 size_t n = 0, p = 0;
                 const char *eq;
 
@@ -478,7 +460,7 @@ static int cudnn_requirement(const cc_value *interp, const cc_value *fw, char *n
                 const cc_value *d = cc_v_at(ds, i);
                 const char *n = cc_v_get_str(d, "name");
 
-                if (n == NULL || cc_v_getbool(cc_v_get(d, "shadowed")) ||
+                if (n == NULL || cc_v_as_bool(cc_v_get(d, "shadowed")) ||
                     !(cc_starts_with(n, "jax-cuda") || cc_starts_with(n, "jax_cuda")) || strstr(n, "plugin") == NULL)
                         continue;
                 if (requirement_in(cc_v_get(d, "requires"), name, nsize, pin, psize))
@@ -525,7 +507,7 @@ static int expected_verdict(const struct jctx *j, const cc_value *interp, const 
                                        "--expect %s names an installation without a library directory", j->expect);
                 want = cc_strdup(err, dir);
                 why = cc_asprintf(err, "installation %lld (%s, cuDNN %s), named by --expect",
-                                  (long long)cc_v_getint(cc_v_get(in, "id")),
+                                  (long long)cc_v_as_int(cc_v_get(in, "id")),
                                   cc_v_get_str(in, "prefix") ? cc_v_get_str(in, "prefix") : "prefix unknown",
                                   cc_v_get_str(in, "version") ? cc_v_get_str(in, "version") : "unknown");
                 kind = "expect";
@@ -538,7 +520,7 @@ static int expected_verdict(const struct jctx *j, const cc_value *interp, const 
                         const char *loc = cc_v_get_str(d, "real_location") ? cc_v_get_str(d, "real_location")
                                                                            : cc_v_get_str(d, "location");
 
-                        if (cc_v_getbool(cc_v_get(d, "shadowed")) || loc == NULL ||
+                        if (cc_v_as_bool(cc_v_get(d, "shadowed")) || loc == NULL ||
                             !dist_name_eq(cc_v_get_str(d, "name") ? cc_v_get_str(d, "name") : "", req))
                                 continue;
                         want = cc_asprintf(err, j->windows ? "%s\\nvidia\\cudnn\\bin" : "%s/nvidia/cudnn/lib", loc);
@@ -560,7 +542,7 @@ static int expected_verdict(const struct jctx *j, const cc_value *interp, const 
         }
         if (kind == NULL || strcmp(kind, "wheel-missing") == 0) {
                 /* a copy inside the framework's own package (torch/lib) */
-                char *pkg = fwfile ? dir_of(fwfile, j->windows, err) : NULL;
+                char *pkg = fwfile ? cc_dirname(fwfile, j->windows, err) : NULL;
 
                 for (i = 0; pkg != NULL && i < cc_v_len(dirs) && want == NULL; i++)
                         if (path_under(cc_v_get_str(cc_v_at(dirs, i), "path"), pkg, j->windows)) {
@@ -571,7 +553,7 @@ static int expected_verdict(const struct jctx *j, const cc_value *interp, const 
                 free(pkg);
         }
         if (want == NULL && j->plain != NULL && cc_v_get_str(j->plain, "path") != NULL) {
-                want = dir_of(cc_v_get_str(j->plain, "path"), j->windows, err);
+                want = cc_dirname(cc_v_get_str(j->plain, "path"), j->windows, err);
                 in = want ? installation_of(j, want) : NULL;
                 why = cc_asprintf(err, "the copy a plain program loads%s%s%s", in ? " (cuDNN " : "",
                                   in && cc_v_get_str(in, "version") ? cc_v_get_str(in, "version")
@@ -619,7 +601,7 @@ static int gpu_verdict(const char *name, cc_value *fw, cc_value *vs, cc_error *e
         if (c == NULL)
                 return verdict(vs, "gpu-call", "unknown", err,
                                "no GPU call: %s sees no GPU, or GPU work was not asked for", cc_fw_label(name));
-        if (cc_v_getbool(cc_v_get(c, "ok")))
+        if (cc_v_as_bool(cc_v_get(c, "ok")))
                 return verdict(vs, "gpu-call", "pass", err, "%s: done", what ? what : "the GPU call");
         return verdict(vs, "gpu-call", "fail", err, "%s: %s", what ? what : "the GPU call",
                        cc_v_get_str(c, "error") ? cc_v_get_str(c, "error") : "failed");

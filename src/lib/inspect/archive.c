@@ -1094,7 +1094,7 @@ static int over_pass_bound(struct ar_state *st, cc_error *err)
                               "decompress %s, more than the %s allowed for this archive (%d times its size, at "
                               "least %s); the rest were not read",
                               st->n, cc_v_get_str(st->m[st->n - 1].v, "path"),
-                              human(cc_v_type(size) == CUDNNCTL_INT ? (uint64_t)cc_v_getint(size) : 0, a, sizeof(a)),
+                              human(cc_v_type(size) == CUDNNCTL_INT ? (uint64_t)cc_v_as_int(size) : 0, a, sizeof(a)),
                               human(st->passed, b, sizeof(b)), human(st->pass_bound, c, sizeof(c)), AR_PASS_RATIO,
                               human(st->pass_floor, d, sizeof(d)));
         return st->cut == NULL ? -1 : 1;

@@ -15,12 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TRY(x)                                                                                                         \
-        do {                                                                                                           \
-                if ((x) < 0)                                                                                           \
-                        goto fail;                                                                                     \
-        } while (0)
-
 #define DEFAULT_MAX_DIR_ENTRIES 20000
 #define MAX_WALK_DEPTH 4
 #define MAX_HEADER_BYTES ((size_t)16 << 20)
@@ -1291,7 +1285,7 @@ static int add_count(cc_value *counts, const char *key, cc_error *err)
 {
         const cc_value *v = cc_v_get(counts, key);
 
-        return cc_v_set_int(counts, key, cc_v_getint(v) + 1, err);
+        return cc_v_set_int(counts, key, cc_v_as_int(v) + 1, err);
 }
 
 /* Summary of a directory walk: counts per kind, majors, and every version
@@ -1315,7 +1309,7 @@ static int dir_summary(cc_value *files, cc_value *obj, cc_error *err)
         TRY(cc_v_set_int(counts, "dist_info", 0, err));
         for (i = 0; i < cc_v_len(files); i++) {
                 const cc_value *f = cc_v_at(files, i);
-                const char *fk = cc_v_getstr(cc_v_path(f, "file_name/file_kind"));
+                const char *fk = cc_v_as_str(cc_v_path(f, "file_name/file_kind"));
                 const char *kind = cc_v_get_str(f, "kind");
                 const cc_value *major = cc_v_path(f, "file_name/major");
                 const cc_value *fv = cc_v_get(f, "versions");
@@ -1333,11 +1327,11 @@ static int dir_summary(cc_value *files, cc_value *obj, cc_error *err)
                 else if (fk != NULL && strcmp(fk, "static-library") == 0)
                         TRY(add_count(counts, "static_libraries", err));
                 if (cc_v_type(major) == CUDNNCTL_INT) {
-                        int64_t mj = cc_v_getint(major);
+                        int64_t mj = cc_v_as_int(major);
                         int seen = 0;
 
                         for (j = 0; j < cc_v_len(majors); j++)
-                                seen |= cc_v_getint(cc_v_at(majors, j)) == mj;
+                                seen |= cc_v_as_int(cc_v_at(majors, j)) == mj;
                         if (!seen)
                                 TRY(cc_v_push(majors, cc_v_int(mj, err), err));
                 }
@@ -1355,9 +1349,9 @@ static int dir_summary(cc_value *files, cc_value *obj, cc_error *err)
                                 const char *key = cc_v_key_at(e, k);
 
                                 if (cc_v_type(x) == CUDNNCTL_STRING)
-                                        TRY(cc_v_set_str(c, key, cc_v_getstr(x), err));
+                                        TRY(cc_v_set_str(c, key, cc_v_as_str(x), err));
                                 else if (cc_v_type(x) == CUDNNCTL_INT)
-                                        TRY(cc_v_set_int(c, key, cc_v_getint(x), err));
+                                        TRY(cc_v_set_int(c, key, cc_v_as_int(x), err));
                         }
                         TRY(cc_v_set_str(c, "file", cc_v_get_str(f, "path"), err));
                 }

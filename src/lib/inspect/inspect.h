@@ -2,6 +2,7 @@
 #ifndef CC_INSPECT_H
 #define CC_INSPECT_H
 
+#include "../machine/machine.h"
 #include "../value.h"
 
 /* Facts of one file's bytes (already read or mapped), named `name` (used for
@@ -9,6 +10,19 @@
  * the facts into obj (an object); parse problems become an "error" member,
  * not a failure. -1 only when out of memory. */
 int cc_inspect_bytes(const char *name, const uint8_t *data, size_t size, unsigned flags, cc_value *obj, cc_error *err);
+
+/* ---- one file of a machine's tree (tree_file.c) ---------------------------- */
+
+/* The static versions of one file (file name, exported constants, version
+ * resource) as inspect reads them: an array, empty when there are none. */
+cc_value *cc_file_versions(cc_machine *m, const char *vpath, cc_error *err);
+/* The same, and (when problems is not NULL) an array of what the file's
+ * name and content disagree about (a cudnn64_8.dll that says 7.6.5). */
+cc_value *cc_file_versions_ex(cc_machine *m, const char *vpath, cc_value **problems, cc_error *err);
+
+/* 1 if the file is a program (an ELF with PT_INTERP, a PE that is not a
+ * DLL) rather than a library; 0 otherwise or when it cannot be read. */
+int cc_is_program(cc_machine *m, const char *vpath);
 
 /* Archives (libarchive). cc_archive_is: 1 if the bytes start like a zip,
  * gzip, xz, bzip2, zstd or tar archive. cc_archive_inspect fills obj with

@@ -12,7 +12,7 @@ enum { CC_KB_UNKNOWN = 0, CC_KB_YES = 1, CC_KB_NO = 2 };
 typedef struct cc_kb_answer {
         int verdict;      /* CC_KB_* */
         char reason[512]; /* one line: why (names the versions and the rule) */
-        char source[256]; /* the source keys / references of the rows used ("SM 8.2.2; compat.md"), or "" */
+        char source[256]; /* the source keys / references of the rows used ("SM 8.2.2; SP"), or "" */
         int conditional;  /* YES only under a condition the tables name (every row that matched has one) */
 } cc_kb_answer;
 

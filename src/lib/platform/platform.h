@@ -106,6 +106,14 @@ int cc_reg_values(const char *hive, const char *key, cc_strv *names, cc_strv *da
  * (GetWindowsDirectory); off Windows CC_ERR_UNSUPPORTED. */
 char *cc_win_system_dir(cc_error *err);
 char *cc_win_windows_dir(cc_error *err);
+/* Windows' memory (GlobalMemoryStatusEx), in bytes: the commit limit and
+ * what is left of it, the physical memory and what is free of it; off
+ * Windows CC_ERR_UNSUPPORTED. */
+typedef struct cc_win_memory {
+        uint64_t commit_limit, commit_available;
+        uint64_t physical_total, physical_available;
+} cc_win_memory;
+int cc_win_memory_status(cc_win_memory *out, cc_error *err);
 
 /* ---- child processes ------------------------------------------------------
  * Anything that loads CUDA, cuDNN or framework code runs in a child process

@@ -558,6 +558,12 @@ char *cc_win_windows_dir(cc_error *err)
         return NULL;
 }
 
+int cc_win_memory_status(cc_win_memory *out, cc_error *err)
+{
+        memset(out, 0, sizeof(*out));
+        return cc_err(err, CC_ERR_UNSUPPORTED, "no Windows commit charge on this system");
+}
+
 int cc_is_sep(char c)
 {
         return c == '/';

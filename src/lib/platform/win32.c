@@ -552,6 +552,22 @@ char *cc_win_windows_dir(cc_error *err)
         return win_dir(GetWindowsDirectoryW, err);
 }
 
+int cc_win_memory_status(cc_win_memory *out, cc_error *err)
+{
+        MEMORYSTATUSEX ms;
+
+        memset(out, 0, sizeof(*out));
+        memset(&ms, 0, sizeof(ms));
+        ms.dwLength = sizeof(ms);
+        if (!GlobalMemoryStatusEx(&ms))
+                return cc_err(err, CC_ERR_IO, "GlobalMemoryStatusEx failed (error %lu)", (unsigned long)GetLastError());
+        out->commit_limit = ms.ullTotalPageFile;
+        out->commit_available = ms.ullAvailPageFile;
+        out->physical_total = ms.ullTotalPhys;
+        out->physical_available = ms.ullAvailPhys;
+        return 0;
+}
+
 int cc_is_sep(char c)
 {
         return c == '\\' || c == '/';

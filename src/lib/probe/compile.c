@@ -22,12 +22,6 @@
 #define PRINTED_VALUE_MAX 4096 /* bytes of one KEY=VALUE value kept */
 #define PROBE_SOURCE "cudnn_probe.c"
 
-#define TRY(x)                                                                                                         \
-        do {                                                                                                           \
-                if ((x) < 0)                                                                                           \
-                        goto fail;                                                                                     \
-        } while (0)
-
 enum ckind {
         CK_UNKNOWN = 0, /* a cc-style driver that did not say what it is: gcc syntax */
         CK_GCC,

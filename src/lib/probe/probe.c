@@ -214,6 +214,11 @@ done:
         return res;
 }
 
+int cudnnctl_probe_child(int argc, char **argv)
+{
+        return cc_probe_child(argc, argv);
+}
+
 int cudnnctl_cleanup_install(cudnnctl_error *err)
 {
         return cc_cleanup_install(err);

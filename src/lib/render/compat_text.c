@@ -44,9 +44,9 @@ int cudnnctl_compat_text(const cudnnctl_value *doc, int verbose, int color, char
         }
         if (cc_v_len(answers) == 0 && cc_text_printf(&t, "nothing asked\n") < 0)
                 goto fail;
-        if (cc_text_printf(&t, "\n%lld yes, %lld no, %lld unknown\n", (long long)cc_v_getint(cc_v_get(sum, "yes")),
-                           (long long)cc_v_getint(cc_v_get(sum, "no")),
-                           (long long)cc_v_getint(cc_v_get(sum, "unknown"))) < 0)
+        if (cc_text_printf(&t, "\n%lld yes, %lld no, %lld unknown\n", (long long)cc_v_as_int(cc_v_get(sum, "yes")),
+                           (long long)cc_v_as_int(cc_v_get(sum, "no")),
+                           (long long)cc_v_as_int(cc_v_get(sum, "unknown"))) < 0)
                 goto fail;
         if (b.data == NULL && cc_buf_puts(&b, "", err) < 0)
                 goto fail;

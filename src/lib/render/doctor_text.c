@@ -35,11 +35,11 @@ static int ev_value(struct cc_text *t, const cc_value *v, int verbose)
 
         switch (cc_v_type(v)) {
         case CUDNNCTL_STRING:
-                return cc_text_put(t, cc_v_getstr(v));
+                return cc_text_put(t, cc_v_as_str(v));
         case CUDNNCTL_INT:
-                return cc_text_printf(t, "%lld", (long long)cc_v_getint(v));
+                return cc_text_printf(t, "%lld", (long long)cc_v_as_int(v));
         case CUDNNCTL_BOOL:
-                return cc_text_put(t, cc_v_getbool(v) ? "true" : "false");
+                return cc_text_put(t, cc_v_as_bool(v) ? "true" : "false");
         case CUDNNCTL_NULL:
                 return cc_text_put(t, "unknown");
         default:
@@ -56,6 +56,32 @@ static int ev_value(struct cc_text *t, const cc_value *v, int verbose)
         return rc;
 }
 
+/* How many instances of a repeated condition the text shows unless verbose. */
+#define INSTANCES_SHOWN 5
+
+/* A repeated condition's instances (the evidence "instances": one finding
+ * for fifty missing entries): their number, then one line each (its summary,
+ * else its values), the first INSTANCES_SHOWN unless verbose. */
+static int ev_instances(struct cc_text *t, const cc_value *v, int verbose)
+{
+        size_t i, n = cc_v_len(v), shown = verbose || n <= INSTANCES_SHOWN + 1 ? n : INSTANCES_SHOWN;
+
+        if (cc_text_printf(t, "%zu", n) < 0)
+                return -1;
+        for (i = 0; i < shown; i++) {
+                const cc_value *in = cc_v_at(v, i);
+                const char *s = cc_v_get_str(in, "summary");
+
+                if (cc_buf_puts(t->b, "\n    - ", t->err) < 0 ||
+                    (s != NULL ? cc_text_put(t, s) : ev_value(t, in, verbose)) < 0)
+                        return -1;
+        }
+        if (shown < n && cc_text_printf(t, "\n    %s... and %zu more (--verbose shows all)%s",
+                                        cc_text_sgr(t, CC_SGR_DIM), n - shown, cc_text_sgr(t, CC_SGR_OFF)) < 0)
+                return -1;
+        return 0;
+}
+
 int cudnnctl_doctor_text(const cudnnctl_value *doc, int verbose, int color, char **out, cudnnctl_error *err)
 {
         cc_buf b = {0};
@@ -67,11 +93,11 @@ int cudnnctl_doctor_text(const cudnnctl_value *doc, int verbose, int color, char
 
         *out = NULL;
         if (cc_text_printf(&t, "%scudnnctl doctor%s: %s", cc_text_sgr(&t, CC_SGR_BOLD), cc_text_sgr(&t, CC_SGR_OFF),
-                           cc_v_getbool(cc_v_get(doc, "rechecked")) ? "checks re-run on the recorded facts of "
+                           cc_v_as_bool(cc_v_get(doc, "rechecked")) ? "checks re-run on the recorded facts of "
                            : mode && strcmp(mode, "static") == 0    ? "static check (nothing loaded or run) of "
                                                                     : "") < 0)
                 goto fail;
-        if (cc_v_getbool(cc_v_get(doc, "rechecked"))) {
+        if (cc_v_as_bool(cc_v_get(doc, "rechecked"))) {
                 if (cc_text_printf(&t, "a %s machine (%s%s%s)",
                                    cc_v_get_str(mach, "system") ? cc_v_get_str(mach, "system") : "?",
                                    mode && strcmp(mode, "static") == 0 ? "static check" : "live check",
@@ -114,9 +140,13 @@ int cudnnctl_doctor_text(const cudnnctl_value *doc, int verbose, int color, char
                     cc_text_put(&t, cc_v_get_str(f, "summary")) < 0 || cc_buf_putc(&b, '\n', err) < 0)
                         goto fail;
                 for (j = 0; j < cc_v_len(ev); j++) {
+                        const cc_value *v = cc_v_at(ev, j);
+                        int inst = strcmp(cc_v_key_at(ev, j), "instances") == 0 && cc_v_type(v) == CUDNNCTL_ARRAY;
+
                         if (cc_text_printf(&t, "  %s%s:%s ", cc_text_sgr(&t, CC_SGR_DIM), cc_v_key_at(ev, j),
                                            cc_text_sgr(&t, CC_SGR_OFF)) < 0 ||
-                            ev_value(&t, cc_v_at(ev, j), verbose) < 0 || cc_buf_putc(&b, '\n', err) < 0)
+                            (inst ? ev_instances(&t, v, verbose) : ev_value(&t, v, verbose)) < 0 ||
+                            cc_buf_putc(&b, '\n', err) < 0)
                                 goto fail;
                 }
                 if (cc_v_get_str(f, "fix") != NULL &&
@@ -132,12 +162,12 @@ int cudnnctl_doctor_text(const cudnnctl_value *doc, int verbose, int color, char
         }
         if (cc_text_printf(&t, "\n%s: %lld error(s), %lld warning(s), %lld note(s)",
                            cc_v_get_str(sum, "verdict") ? cc_v_get_str(sum, "verdict") : "?",
-                           (long long)cc_v_getint(cc_v_get(sum, "errors")),
-                           (long long)cc_v_getint(cc_v_get(sum, "warnings")),
-                           (long long)cc_v_getint(cc_v_get(sum, "infos"))) < 0)
+                           (long long)cc_v_as_int(cc_v_get(sum, "errors")),
+                           (long long)cc_v_as_int(cc_v_get(sum, "warnings")),
+                           (long long)cc_v_as_int(cc_v_get(sum, "infos"))) < 0)
                 goto fail;
         if (cc_v_get(sum, "wall_ms") != NULL &&
-            cc_text_printf(&t, " (%lld ms)", (long long)cc_v_getint(cc_v_get(sum, "wall_ms"))) < 0)
+            cc_text_printf(&t, " (%lld ms)", (long long)cc_v_as_int(cc_v_get(sum, "wall_ms"))) < 0)
                 goto fail;
         if (cc_buf_putc(&b, '\n', err) < 0)
                 goto fail;

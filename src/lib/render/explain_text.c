@@ -21,8 +21,8 @@ static int codes_line(struct cc_text *t, const cc_value *codes)
                 const cc_value *c = cc_v_at(codes, i);
 
                 if (cc_text_printf(t, "%s%lld in cuDNN %lld", i ? ", " : "",
-                                   (long long)cc_v_getint(cc_v_get(c, "code")),
-                                   (long long)cc_v_getint(cc_v_get(c, "major"))) < 0)
+                                   (long long)cc_v_as_int(cc_v_get(c, "code")),
+                                   (long long)cc_v_as_int(cc_v_get(c, "major"))) < 0)
                         return -1;
                 if (cc_v_get_str(c, "alias_of") != NULL &&
                     (cc_text_put(t, " (a deprecated alias of ") < 0 ||
@@ -44,16 +44,16 @@ static int header(struct cc_text *t, size_t n, const cc_value *m)
                         return -1;
                 if (cudnnctl_value_type(code) == CUDNNCTL_INT) {
                         if (kind != NULL && strcmp(kind, "windows-error") == 0) {
-                                if (cc_text_printf(t, " (Windows error %lld", (long long)cc_v_getint(code)) < 0 ||
+                                if (cc_text_printf(t, " (Windows error %lld", (long long)cc_v_as_int(code)) < 0 ||
                                     (cc_v_get_str(m, "hex") && cc_text_printf(t, ", %s", cc_v_get_str(m, "hex")) < 0) ||
                                     cc_text_put(t, ")") < 0)
                                         return -1;
                         } else if (strcmp(kind, "cudnn-status") == 0 &&
                                    cudnnctl_value_type(cc_v_get(m, "major")) == CUDNNCTL_INT) {
-                                if (cc_text_printf(t, " = %lld (cuDNN %lld numbering)", (long long)cc_v_getint(code),
-                                                   (long long)cc_v_getint(cc_v_get(m, "major"))) < 0)
+                                if (cc_text_printf(t, " = %lld (cuDNN %lld numbering)", (long long)cc_v_as_int(code),
+                                                   (long long)cc_v_as_int(cc_v_get(m, "major"))) < 0)
                                         return -1;
-                        } else if (cc_text_printf(t, " = %lld", (long long)cc_v_getint(code)) < 0) {
+                        } else if (cc_text_printf(t, " = %lld", (long long)cc_v_as_int(code)) < 0) {
                                 return -1;
                         }
                 }
@@ -90,9 +90,9 @@ static int match_text(struct cc_text *t, size_t n, const cc_value *m, int verbos
                 if (cc_text_printf(t, "   %s%-*s%s \"", cc_text_sgr(t, CC_SGR_DIM), W, "matched",
                                    cc_text_sgr(t, CC_SGR_OFF)) < 0 ||
                     cc_text_put(t, cc_v_get_str(m, "text")) < 0 ||
-                    cc_text_printf(t, "\" (line %lld", (long long)cc_v_getint(cc_v_get(m, "line"))) < 0 ||
-                    (cc_v_getint(cc_v_get(m, "count")) > 1 &&
-                     cc_text_printf(t, ", %lld times", (long long)cc_v_getint(cc_v_get(m, "count"))) < 0) ||
+                    cc_text_printf(t, "\" (line %lld", (long long)cc_v_as_int(cc_v_get(m, "line"))) < 0 ||
+                    (cc_v_as_int(cc_v_get(m, "count")) > 1 &&
+                     cc_text_printf(t, ", %lld times", (long long)cc_v_as_int(cc_v_get(m, "count"))) < 0) ||
                     cc_text_printf(t, ")\n") < 0)
                         return -1;
         }
@@ -102,7 +102,7 @@ static int match_text(struct cc_text *t, size_t n, const cc_value *m, int verbos
                         return -1;
                 for (i = 0; i < cc_v_len(caps); i++)
                         if (cc_text_printf(t, "%s%s ", i ? ", " : "", cc_v_key_at(caps, i)) < 0 ||
-                            cc_text_put(t, cc_v_getstr(cc_v_at(caps, i))) < 0)
+                            cc_text_put(t, cc_v_as_str(cc_v_at(caps, i))) < 0)
                                 return -1;
                 if (cc_buf_putc(t->b, '\n', t->err) < 0)
                         return -1;
@@ -120,7 +120,7 @@ static int match_text(struct cc_text *t, size_t n, const cc_value *m, int verbos
                                    cc_text_sgr(t, CC_SGR_OFF)) < 0 ||
                     cc_text_put(t, cc_v_get_str(m, "name")) < 0 ||
                     (cudnnctl_value_type(cc_v_get(m, "code")) == CUDNNCTL_INT &&
-                     cc_text_printf(t, " (%lld)", (long long)cc_v_getint(cc_v_get(m, "code"))) < 0) ||
+                     cc_text_printf(t, " (%lld)", (long long)cc_v_as_int(cc_v_get(m, "code"))) < 0) ||
                     (cc_v_get_str(m, "code_meaning") != NULL &&
                      (cc_text_put(t, ": ") < 0 || cc_text_put(t, cc_v_get_str(m, "code_meaning")) < 0)) ||
                     cc_text_printf(t, "\n") < 0)
@@ -134,7 +134,7 @@ static int match_text(struct cc_text *t, size_t n, const cc_value *m, int verbos
         if (rule != NULL) {
                 int holds = cudnnctl_value_type(cc_v_get(rule, "holds")) == CUDNNCTL_BOOL;
                 const char *verdict = !holds                                  ? "cannot tell"
-                                      : cc_v_getbool(cc_v_get(rule, "holds")) ? "holds"
+                                      : cc_v_as_bool(cc_v_get(rule, "holds")) ? "holds"
                                                                               : "FAILS";
 
                 if (cc_text_printf(t, "   %s%-*s%s ", cc_text_sgr(t, CC_SGR_DIM), W, "rule",
@@ -144,7 +144,7 @@ static int match_text(struct cc_text *t, size_t n, const cc_value *m, int verbos
                     str_or(t, cc_v_get_str(rule, "runtime"), "?") < 0 ||
                     cc_text_printf(
                         t, ": %s%s%s (",
-                        cc_text_sgr(t, holds && !cc_v_getbool(cc_v_get(rule, "holds")) ? CC_SGR_RED : CC_SGR_BOLD),
+                        cc_text_sgr(t, holds && !cc_v_as_bool(cc_v_get(rule, "holds")) ? CC_SGR_RED : CC_SGR_BOLD),
                         verdict, cc_text_sgr(t, CC_SGR_OFF)) < 0 ||
                     str_or(t, cc_v_get_str(rule, "reason"), "") < 0 || cc_text_printf(t, ")\n") < 0)
                         return -1;
@@ -154,7 +154,7 @@ static int match_text(struct cc_text *t, size_t n, const cc_value *m, int verbos
         for (i = 0; i < cc_v_len(causes); i++)
                 if (cc_text_printf(t, "   %s%-*s%s - ", cc_text_sgr(t, CC_SGR_DIM), W, i ? "" : "causes",
                                    cc_text_sgr(t, CC_SGR_OFF)) < 0 ||
-                    cc_text_put(t, cc_v_getstr(cc_v_at(causes, i))) < 0 || cc_buf_putc(t->b, '\n', t->err) < 0)
+                    cc_text_put(t, cc_v_as_str(cc_v_at(causes, i))) < 0 || cc_buf_putc(t->b, '\n', t->err) < 0)
                         return -1;
         for (i = 0; i < cc_v_len(cmds); i++) {
                 const cc_value *c = cc_v_at(cmds, i);
@@ -176,7 +176,7 @@ static int match_text(struct cc_text *t, size_t n, const cc_value *m, int verbos
                         return -1;
                 for (i = 0; i < cc_v_len(also); i++)
                         if (cc_text_printf(t, "%s", i ? ", " : "") < 0 ||
-                            cc_text_put(t, cc_v_getstr(cc_v_at(also, i))) < 0)
+                            cc_text_put(t, cc_v_as_str(cc_v_at(also, i))) < 0)
                                 return -1;
                 if (cc_buf_putc(t->b, '\n', t->err) < 0)
                         return -1;
@@ -201,14 +201,14 @@ int cudnnctl_explain_text(const cudnnctl_value *doc, int verbose, int color, cha
                     match_text(&t, i + 1, cc_v_at(matches, i), verbose) < 0)
                         goto fail;
         for (i = 0; i < cc_v_len(notes); i++)
-                if (cc_text_put(&t, "note: ") < 0 || cc_text_put(&t, cc_v_getstr(cc_v_at(notes, i))) < 0 ||
+                if (cc_text_put(&t, "note: ") < 0 || cc_text_put(&t, cc_v_as_str(cc_v_at(notes, i))) < 0 ||
                     cc_buf_putc(&b, '\n', err) < 0)
                         goto fail;
         if (cc_v_len(matches) == 0 && cc_v_len(sugg) > 0) {
                 if (cc_text_put(&t, "not recognised; closest names:") < 0)
                         goto fail;
                 for (i = 0; i < cc_v_len(sugg); i++)
-                        if (cc_text_put(&t, i ? ", " : " ") < 0 || cc_text_put(&t, cc_v_getstr(cc_v_at(sugg, i))) < 0)
+                        if (cc_text_put(&t, i ? ", " : " ") < 0 || cc_text_put(&t, cc_v_as_str(cc_v_at(sugg, i))) < 0)
                                 goto fail;
                 if (cc_buf_putc(&b, '\n', err) < 0)
                         goto fail;

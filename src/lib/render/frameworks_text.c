@@ -55,7 +55,7 @@ static int modules_text(struct cc_text *t, const cc_value *fw)
         if (cc_text_printf(t, "      %smapped ", cc_text_sgr(t, CC_SGR_DIM)) < 0 ||
             cc_text_put(t, cc_v_get_str(mods, "when") ? cc_v_get_str(mods, "when") : "") < 0 ||
             cc_text_printf(t, ":%s %zu CUDA/cuDNN file%s of %lld\n", cc_text_sgr(t, CC_SGR_OFF), cc_v_len(files),
-                           cc_v_len(files) == 1 ? "" : "s", (long long)cc_v_getint(cc_v_get(mods, "total"))) < 0)
+                           cc_v_len(files) == 1 ? "" : "s", (long long)cc_v_as_int(cc_v_get(mods, "total"))) < 0)
                 return -1;
         for (i = 0; i < cc_v_len(files); i++) {
                 const cc_value *f = cc_v_at(files, i);
@@ -113,9 +113,9 @@ static int framework_text(struct cc_text *t, const cc_value *fw, int verbose)
                 snprintf(buf, sizeof(buf), "cuDNN %s, CUDA %s%s",
                          cc_v_get_str(b, "cudnn") ? cc_v_get_str(b, "cudnn") : "unknown",
                          cc_v_get_str(b, "cuda") ? cc_v_get_str(b, "cuda")
-                         : cc_v_get(b, "cuda_build") != NULL && !cc_v_getbool(cc_v_get(b, "cuda_build")) ? "none"
+                         : cc_v_get(b, "cuda_build") != NULL && !cc_v_as_bool(cc_v_get(b, "cuda_build")) ? "none"
                                                                                                          : "unknown",
-                         cc_v_getbool(cc_v_get(b, "cuda_build")) || cc_v_get(b, "cuda_build") == NULL ? ""
+                         cc_v_as_bool(cc_v_get(b, "cuda_build")) || cc_v_get(b, "cuda_build") == NULL ? ""
                                                                                                       : " (CPU-only)");
                 if (line(t, 6, "built", buf) < 0)
                         return -1;
@@ -125,7 +125,7 @@ static int framework_text(struct cc_text *t, const cc_value *fw, int verbose)
 
                 if (cc_text_printf(t, "      %-10s ", "loads") < 0)
                         return -1;
-                if (!cc_v_getbool(cc_v_get(cu, "loaded"))) {
+                if (!cc_v_as_bool(cc_v_get(cu, "loaded"))) {
                         const char *when = cc_v_get_str(cc_v_get(fw, "modules"), "when");
 
                         if (cc_text_printf(t, "no cuDNN library mapped %s\n",
@@ -144,9 +144,9 @@ static int framework_text(struct cc_text *t, const cc_value *fw, int verbose)
                                 if (cc_text_put(t, i ? "; and from " : " from ") < 0 ||
                                     cc_text_put(t, cc_v_get_str(d, "path")) < 0)
                                         return -1;
-                                if (cc_v_getint(cc_v_get(d, "installation")) > 0 &&
+                                if (cc_v_as_int(cc_v_get(d, "installation")) > 0 &&
                                     (cc_text_printf(t, " (installation %lld, ",
-                                                    (long long)cc_v_getint(cc_v_get(d, "installation"))) < 0 ||
+                                                    (long long)cc_v_as_int(cc_v_get(d, "installation"))) < 0 ||
                                      cc_text_put(t, cc_v_get_str(d, "provenance") ? cc_v_get_str(d, "provenance")
                                                                                   : "unknown") < 0 ||
                                      cc_text_printf(t, ")") < 0))
@@ -202,17 +202,17 @@ static int interpreter_text(struct cc_text *t, const cc_value *it, int verbose)
             cc_text_put(t, cc_v_get_str(it, "path")) < 0 || cc_text_printf(t, " (") < 0 ||
             cc_text_put(t, cc_v_get_str(py, "version") ? cc_v_get_str(py, "version") : "version unknown") < 0 ||
             cc_text_printf(t, "%s",
-                           cc_v_getbool(cc_v_get(py, "virtual_env")) ? ", virtual environment"
-                           : cc_v_getbool(cc_v_get(py, "conda"))     ? ", conda environment"
+                           cc_v_as_bool(cc_v_get(py, "virtual_env")) ? ", virtual environment"
+                           : cc_v_as_bool(cc_v_get(py, "conda"))     ? ", conda environment"
                                                                      : "") < 0)
                 return -1;
         for (i = 0; i < cc_v_len(src); i++)
-                if (cc_text_put(t, "; ") < 0 || cc_text_put(t, cc_v_getstr(cc_v_at(src, i))) < 0)
+                if (cc_text_put(t, "; ") < 0 || cc_text_put(t, cc_v_as_str(cc_v_at(src, i))) < 0)
                         return -1;
         if (cc_text_printf(t, ")\n") < 0)
                 return -1;
         for (i = 0; i < cc_v_len(al); i++)
-                if (line(t, 2, "also as", cc_v_getstr(cc_v_at(al, i))) < 0)
+                if (line(t, 2, "also as", cc_v_as_str(cc_v_at(al, i))) < 0)
                         return -1;
         if (cc_v_get_str(it, "error") != NULL)
                 return cc_text_printf(t, "  %s", cc_text_sgr(t, CC_SGR_DIM)) < 0 ||
@@ -249,12 +249,12 @@ int cudnnctl_frameworks_text(const cudnnctl_value *doc, int verbose, int color, 
                 goto fail;
         if (cc_text_printf(
                 &t, "\n%lld interpreter%s, %lld framework%s: %lld failing, %lld with warnings, %lld note%s\n",
-                (long long)cc_v_getint(cc_v_get(s, "interpreters")),
-                cc_v_getint(cc_v_get(s, "interpreters")) == 1 ? "" : "s",
-                (long long)cc_v_getint(cc_v_get(s, "frameworks")),
-                cc_v_getint(cc_v_get(s, "frameworks")) == 1 ? "" : "s", (long long)cc_v_getint(cc_v_get(s, "failed")),
-                (long long)cc_v_getint(cc_v_get(s, "warnings")), (long long)cc_v_getint(cc_v_get(s, "notes")),
-                cc_v_getint(cc_v_get(s, "notes")) == 1 ? "" : "s") < 0)
+                (long long)cc_v_as_int(cc_v_get(s, "interpreters")),
+                cc_v_as_int(cc_v_get(s, "interpreters")) == 1 ? "" : "s",
+                (long long)cc_v_as_int(cc_v_get(s, "frameworks")),
+                cc_v_as_int(cc_v_get(s, "frameworks")) == 1 ? "" : "s", (long long)cc_v_as_int(cc_v_get(s, "failed")),
+                (long long)cc_v_as_int(cc_v_get(s, "warnings")), (long long)cc_v_as_int(cc_v_get(s, "notes")),
+                cc_v_as_int(cc_v_get(s, "notes")) == 1 ? "" : "s") < 0)
                 goto fail;
         *out = cc_buf_steal(&b);
         return 0;

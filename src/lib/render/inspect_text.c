@@ -5,12 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define TRY(x)                                                                                                         \
-        do {                                                                                                           \
-                if ((x) < 0)                                                                                           \
-                        goto fail;                                                                                     \
-        } while (0)
-
 #define LIST_MAX 12 /* names shown before "... and N more" */
 
 static int field(struct cc_text *o, int ind, const char *label, const char *value)
@@ -36,7 +30,7 @@ static int field_list(struct cc_text *o, int ind, const char *label, const cc_va
         for (i = 0; i < n && i < LIST_MAX; i++) {
                 if (i && cc_buf_puts(o->b, ", ", o->err) < 0)
                         return -1;
-                if (cc_text_put(o, cc_v_getstr(cc_v_at(arr, i)) ? cc_v_getstr(cc_v_at(arr, i)) : "?") < 0)
+                if (cc_text_put(o, cc_v_as_str(cc_v_at(arr, i)) ? cc_v_as_str(cc_v_at(arr, i)) : "?") < 0)
                         return -1;
         }
         if (n > LIST_MAX && cc_buf_printf(o->b, o->err, ", ... and %zu more", n - LIST_MAX) < 0)
@@ -52,7 +46,7 @@ static int all_exports(struct cc_text *o, int ind, const cc_value *arr)
 
         for (i = 0; i < cc_v_len(arr); i++) {
                 if (cc_buf_printf(o->b, o->err, "%*s", ind + 11, "") < 0 ||
-                    cc_text_put(o, cc_v_getstr(cc_v_at(arr, i)) ? cc_v_getstr(cc_v_at(arr, i)) : "?") < 0 ||
+                    cc_text_put(o, cc_v_as_str(cc_v_at(arr, i)) ? cc_v_as_str(cc_v_at(arr, i)) : "?") < 0 ||
                     cc_buf_putc(o->b, '\n', o->err) < 0)
                         return -1;
         }
@@ -104,11 +98,11 @@ static int file_name(struct cc_text *o, int ind, const cc_value *f)
         if (fn != NULL) {
                 const cc_value *major = cc_v_get(fn, "major");
 
-                const char *unknown = cc_v_getbool(cc_v_get(fn, "known_role")) ? "" : " (not a role cuDNN ships)";
+                const char *unknown = cc_v_as_bool(cc_v_get(fn, "known_role")) ? "" : " (not a role cuDNN ships)";
 
                 if (cc_v_type(major) == CUDNNCTL_INT)
                         snprintf(line, sizeof(line), "cuDNN %s %s, major %lld%s", cc_v_get_str(fn, "role"),
-                                 cc_v_get_str(fn, "file_kind"), (long long)cc_v_getint(major), unknown);
+                                 cc_v_get_str(fn, "file_kind"), (long long)cc_v_as_int(major), unknown);
                 else
                         snprintf(line, sizeof(line), "cuDNN %s %s%s", cc_v_get_str(fn, "role"),
                                  cc_v_get_str(fn, "file_kind"), unknown);
@@ -133,7 +127,7 @@ static int elf_text(struct cc_text *o, int ind, const cc_value *f)
 
         if (e == NULL)
                 return 0;
-        snprintf(line, sizeof(line), "ELF %lld-bit %s-endian %s, %s", (long long)cc_v_getint(cc_v_get(e, "class")),
+        snprintf(line, sizeof(line), "ELF %lld-bit %s-endian %s, %s", (long long)cc_v_as_int(cc_v_get(e, "class")),
                  cc_v_get_str(e, "endian"), cc_v_get_str(e, "type") ? cc_v_get_str(e, "type") : "(unknown type)",
                  cc_v_get_str(e, "machine"));
         TRY(field(o, ind, "format", line));
@@ -142,9 +136,9 @@ static int elf_text(struct cc_text *o, int ind, const cc_value *f)
         if (cc_v_get_str(e, "rpath"))
                 TRY(field(o, ind, "rpath", cc_v_get_str(e, "rpath")));
         TRY(field(o, ind, "runpath", cc_v_get_str(e, "runpath")));
-        if (cc_v_getbool(cc_v_get(e, "nodeflib")))
+        if (cc_v_as_bool(cc_v_get(e, "nodeflib")))
                 TRY(field(o, ind, "flags", "NODEFLIB (default directories are not searched)"));
-        snprintf(line, sizeof(line), "%lld dynamic symbols", (long long)cc_v_getint(cc_v_get(e, "exports_count")));
+        snprintf(line, sizeof(line), "%lld dynamic symbols", (long long)cc_v_as_int(cc_v_get(e, "exports_count")));
         TRY(field(o, ind, "exports", line));
         TRY(all_exports(o, ind, cc_v_get(e, "exports")));
         if (c != NULL)
@@ -164,13 +158,13 @@ static int pe_text(struct cc_text *o, int ind, const cc_value *f)
 
         if (p == NULL)
                 return 0;
-        snprintf(line, sizeof(line), "%s %s, %s", cc_v_getbool(cc_v_get(p, "pe32plus")) ? "PE32+" : "PE32",
+        snprintf(line, sizeof(line), "%s %s, %s", cc_v_as_bool(cc_v_get(p, "pe32plus")) ? "PE32+" : "PE32",
                  cc_v_get_str(p, "type"), cc_v_get_str(p, "machine"));
         TRY(field(o, ind, "format", line));
         TRY(field_list(o, ind, "imports", cc_v_get(p, "imports"), "(none)"));
         if (cc_v_len(cc_v_get(p, "delay_imports")))
                 TRY(field_list(o, ind, "delay-load", cc_v_get(p, "delay_imports"), "(none)"));
-        snprintf(line, sizeof(line), "%lld names", (long long)cc_v_getint(cc_v_get(p, "exports_count")));
+        snprintf(line, sizeof(line), "%lld names", (long long)cc_v_as_int(cc_v_get(p, "exports_count")));
         TRY(field(o, ind, "exports", line));
         TRY(all_exports(o, ind, cc_v_get(p, "exports")));
         if (c != NULL)
@@ -210,7 +204,7 @@ static int definition_is_value(const char *def, const cc_value *val)
                 return 1;
         if (cc_v_type(val) != CUDNNCTL_INT)
                 return 0;
-        snprintf(num, sizeof(num), "%lld", (long long)cc_v_getint(val));
+        snprintf(num, sizeof(num), "%lld", (long long)cc_v_as_int(val));
         return strcmp(def, num) == 0;
 }
 
@@ -232,7 +226,7 @@ static int header_text(struct cc_text *o, int ind, const cc_value *f)
                 TRY(cc_buf_printf(o->b, o->err, "%*s%s%-10s%s %s = ", ind, "", cc_text_sgr(o, CC_SGR_DIM),
                                   i == 0 ? "macros" : "", cc_text_sgr(o, CC_SGR_OFF), cc_v_get_str(m, "name")));
                 if (cc_v_type(val) == CUDNNCTL_INT)
-                        TRY(cc_buf_printf(o->b, o->err, "%lld", (long long)cc_v_getint(val)));
+                        TRY(cc_buf_printf(o->b, o->err, "%lld", (long long)cc_v_as_int(val)));
                 else
                         TRY(cc_buf_puts(o->b, "unknown", o->err));
                 if (!definition_is_value(cc_v_get_str(m, "definition"), val)) {
@@ -269,7 +263,7 @@ static int other_text(struct cc_text *o, int ind, const cc_value *f)
                          cc_v_get_str(d, "version") ? cc_v_get_str(d, "version") : "?");
                 TRY(field(o, ind, "package", line));
                 if (cc_v_get(d, "files")) {
-                        snprintf(line, sizeof(line), "%lld", (long long)cc_v_getint(cc_v_get(d, "files")));
+                        snprintf(line, sizeof(line), "%lld", (long long)cc_v_as_int(cc_v_get(d, "files")));
                         TRY(field(o, ind, "files", line));
                 }
         }
@@ -284,13 +278,13 @@ static int other_text(struct cc_text *o, int ind, const cc_value *f)
 
                 snprintf(line, sizeof(line), "%s archive, %lld entries, layout %s, for %s",
                          cc_v_get_str(a, "format") ? cc_v_get_str(a, "format") : "?",
-                         (long long)cc_v_getint(cc_v_get(a, "entries")),
+                         (long long)cc_v_as_int(cc_v_get(a, "entries")),
                          cc_v_get_str(a, "layout") ? cc_v_get_str(a, "layout") : "?",
                          cc_v_get_str(a, "system") ? cc_v_get_str(a, "system") : "?");
                 TRY(field(o, ind, "format", line));
                 if (cc_v_get_str(a, "top_dir"))
                         TRY(field(o, ind, "top dir", cc_v_get_str(a, "top_dir")));
-                if (cc_v_getbool(cc_v_get(a, "truncated")) && cc_v_get_str(a, "truncated_reason") != NULL) {
+                if (cc_v_as_bool(cc_v_get(a, "truncated")) && cc_v_get_str(a, "truncated_reason") != NULL) {
                         TRY(cc_buf_printf(o->b, o->err, "%*s%s%-10s%s ", ind, "", cc_text_sgr(o, CC_SGR_YELLOW),
                                           "incomplete", cc_text_sgr(o, CC_SGR_OFF)));
                         TRY(cc_text_put(o, cc_v_get_str(a, "truncated_reason")));
@@ -298,7 +292,7 @@ static int other_text(struct cc_text *o, int ind, const cc_value *f)
                 }
                 for (i = 0; i < cc_v_len(un); i++) {
                         const cc_value *u = cc_v_at(un, i);
-                        const char *s = cc_v_getstr(u) ? cc_v_getstr(u) : cc_v_get_str(u, "path");
+                        const char *s = cc_v_as_str(u) ? cc_v_as_str(u) : cc_v_get_str(u, "path");
                         const char *why = cc_v_get_str(u, "reason");
 
                         TRY(cc_buf_printf(o->b, o->err, "%*s%s%-10s%s ", ind, "", cc_text_sgr(o, CC_SGR_RED),
@@ -345,14 +339,14 @@ static int dir_text(struct cc_text *o, int ind, const cc_value *f)
         if (d == NULL)
                 return 0;
         snprintf(line, sizeof(line), "%lld libraries, %lld headers, %lld import libraries, %lld static, %lld links",
-                 (long long)cc_v_getint(cc_v_get(counts, "libraries")),
-                 (long long)cc_v_getint(cc_v_get(counts, "headers")),
-                 (long long)cc_v_getint(cc_v_get(counts, "import_libraries")),
-                 (long long)cc_v_getint(cc_v_get(counts, "static_libraries")),
-                 (long long)cc_v_getint(cc_v_get(counts, "symlinks")));
+                 (long long)cc_v_as_int(cc_v_get(counts, "libraries")),
+                 (long long)cc_v_as_int(cc_v_get(counts, "headers")),
+                 (long long)cc_v_as_int(cc_v_get(counts, "import_libraries")),
+                 (long long)cc_v_as_int(cc_v_get(counts, "static_libraries")),
+                 (long long)cc_v_as_int(cc_v_get(counts, "symlinks")));
         TRY(field(o, ind, "cuDNN",
                   cc_v_len(files)                          ? line
-                  : cc_v_getbool(cc_v_get(d, "truncated")) ? "no cuDNN files found in the part read"
+                  : cc_v_as_bool(cc_v_get(d, "truncated")) ? "no cuDNN files found in the part read"
                                                            : "no cuDNN files found"));
         if (cc_v_get_str(d, "truncated_reason") != NULL) {
                 TRY(cc_buf_printf(o->b, o->err, "%*s%sincomplete%s ", ind, "", cc_text_sgr(o, CC_SGR_YELLOW),
@@ -360,10 +354,10 @@ static int dir_text(struct cc_text *o, int ind, const cc_value *f)
                 TRY(cc_text_put(o, cc_v_get_str(d, "truncated_reason")));
                 TRY(cc_buf_putc(o->b, '\n', o->err));
         }
-        if (cc_v_getint(cc_v_get(d, "not_entered_depth")) > 0) {
+        if (cc_v_as_int(cc_v_get(d, "not_entered_depth")) > 0) {
                 snprintf(line, sizeof(line), "%lld directories more than %lld levels down were not entered",
-                         (long long)cc_v_getint(cc_v_get(d, "not_entered_depth")),
-                         (long long)cc_v_getint(cc_v_get(d, "max_depth")));
+                         (long long)cc_v_as_int(cc_v_get(d, "not_entered_depth")),
+                         (long long)cc_v_as_int(cc_v_get(d, "max_depth")));
                 TRY(field(o, ind, "depth", line));
         }
         TRY(versions(o, ind, cc_v_get(d, "versions"), 1));
@@ -417,7 +411,7 @@ static int one(struct cc_text *o, const cc_value *f, int ind, int in_dir)
         if (kind == NULL || strcmp(kind, "directory") != 0)
                 TRY(versions(o, ind, cc_v_get(f, "versions"), 0));
         for (i = 0; i < cc_v_len(warns); i++)
-                TRY(field(o, ind, "warning", cc_v_getstr(cc_v_at(warns, i))));
+                TRY(field(o, ind, "warning", cc_v_as_str(cc_v_at(warns, i))));
         TRY(dir_text(o, ind, f));
         return 0;
 fail:

@@ -5,12 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define TRY(x)                                                                                                         \
-        do {                                                                                                           \
-                if ((x) < 0)                                                                                           \
-                        goto fail;                                                                                     \
-        } while (0)
-
 #define ROOTS_SHOWN 40 /* roots listed when nothing was found (all with verbose) */
 
 static int puts_(struct cc_text *o, const char *s)
@@ -48,15 +42,15 @@ static int provenance_line(struct cc_text *o, const cc_value *in)
         TRY(label(o, "provenance"));
         TRY(cc_text_put(o, kind ? kind : "unknown"));
         if (kind != NULL && strcmp(kind, "cuda-toolkit") == 0) {
-                const char *tv = cc_v_getstr(cc_v_path(p, "toolkit/version"));
+                const char *tv = cc_v_as_str(cc_v_path(p, "toolkit/version"));
 
                 TRY(puts_(o, ", CUDA "));
                 TRY(cc_text_put(o, tv ? tv : "version unknown"));
-                if (cc_v_getbool(cc_v_get(p, "copied_in")))
+                if (cc_v_as_bool(cc_v_get(p, "copied_in")))
                         TRY(puts_(o, "; cuDNN copied in by hand"));
         }
         if (kind != NULL && strcmp(kind, "distro-package") == 0 && cc_v_get(p, "owner_known") &&
-            !cc_v_getbool(cc_v_get(p, "owner_known")))
+            !cc_v_as_bool(cc_v_get(p, "owner_known")))
                 TRY(puts_(o, ", owner unknown"));
         for (i = 0; i < cc_v_len(pk); i++) {
                 const cc_value *k = cc_v_at(pk, i);
@@ -76,17 +70,17 @@ static int provenance_line(struct cc_text *o, const cc_value *in)
         }
         if (cc_v_get(p, "bundled_in")) {
                 TRY(puts_(o, ": bundled in "));
-                TRY(cc_text_put(o, cc_v_getstr(cc_v_path(p, "bundled_in/name"))));
+                TRY(cc_text_put(o, cc_v_as_str(cc_v_path(p, "bundled_in/name"))));
                 TRY(puts_(o, " "));
-                TRY(cc_text_put(o, cc_v_getstr(cc_v_path(p, "bundled_in/version"))));
+                TRY(cc_text_put(o, cc_v_as_str(cc_v_path(p, "bundled_in/version"))));
         }
         if (cc_v_get(p, "archive")) {
                 TRY(puts_(o, ": "));
-                TRY(cc_text_put(o, cc_v_getstr(cc_v_path(p, "archive/name"))));
+                TRY(cc_text_put(o, cc_v_as_str(cc_v_path(p, "archive/name"))));
         }
         if (cc_v_get(p, "installer")) {
                 TRY(puts_(o, " v"));
-                TRY(cc_text_put(o, cc_v_getstr(cc_v_path(p, "installer/version"))));
+                TRY(cc_text_put(o, cc_v_as_str(cc_v_path(p, "installer/version"))));
         }
         if (kind != NULL && strcmp(kind, "copy") == 0 && str(p, "location")) {
                 TRY(puts_(o, " ("));
@@ -100,7 +94,7 @@ static int provenance_line(struct cc_text *o, const cc_value *in)
                 for (i = 0; i < cc_v_len(cv); i++) {
                         if (i)
                                 TRY(puts_(o, ", "));
-                        TRY(cc_text_put(o, cc_v_getstr(cc_v_at(cv, i))));
+                        TRY(cc_text_put(o, cc_v_as_str(cc_v_at(cv, i))));
                 }
         }
         return puts_(o, "\n");
@@ -170,10 +164,10 @@ static int version_lines(struct cc_text *o, const cc_value *in)
                 TRY(cc_buf_printf(o->b, o->err, "%16s%s%-9s%s ", "", cc_text_sgr(o, CC_SGR_YELLOW), str(g, "version"),
                                   cc_text_sgr(o, CC_SGR_OFF)));
                 for (k = 0; k < cc_v_len(srcs); k++)
-                        TRY(cc_buf_printf(o->b, o->err, "%s%s", k ? ", " : "", cc_v_getstr(cc_v_at(srcs, k))));
+                        TRY(cc_buf_printf(o->b, o->err, "%s%s", k ? ", " : "", cc_v_as_str(cc_v_at(srcs, k))));
                 if (cc_v_len(files) > 0) {
                         TRY(puts_(o, ": "));
-                        TRY(cc_text_put(o, rel(prefix, cc_v_getstr(cc_v_at(files, 0)))));
+                        TRY(cc_text_put(o, rel(prefix, cc_v_as_str(cc_v_at(files, 0)))));
                         if (cc_v_len(files) > 1)
                                 TRY(cc_buf_printf(o->b, o->err, " (+%zu more)", cc_v_len(files) - 1));
                 }
@@ -199,7 +193,7 @@ static int counts_line(struct cc_text *o, const cc_value *in)
 
         TRY(label(o, "files"));
         for (i = 0; i < CC_ARRAY_LEN(keys); i++) {
-                int64_t n = cc_v_getint(cc_v_get(c, keys[i][0]));
+                int64_t n = cc_v_as_int(cc_v_get(c, keys[i][0]));
 
                 if (n == 0)
                         continue;
@@ -254,7 +248,7 @@ static int installation(struct cc_text *o, const cc_value *in, int verbose)
         size_t i;
 
         TRY(cc_buf_printf(o->b, o->err, "%s[%lld] ", cc_text_sgr(o, CC_SGR_BOLD),
-                          (long long)cc_v_getint(cc_v_get(in, "id"))));
+                          (long long)cc_v_as_int(cc_v_get(in, "id"))));
         TRY(cc_text_put(o, prefix));
         TRY(cc_buf_printf(o->b, o->err, "%s\n", cc_text_sgr(o, CC_SGR_OFF)));
         if (cc_v_len(al) > 0) {
@@ -262,7 +256,7 @@ static int installation(struct cc_text *o, const cc_value *in, int verbose)
                 for (i = 0; i < cc_v_len(al); i++) {
                         if (i)
                                 TRY(puts_(o, ", "));
-                        TRY(cc_text_put(o, cc_v_getstr(cc_v_at(al, i))));
+                        TRY(cc_text_put(o, cc_v_as_str(cc_v_at(al, i))));
                 }
                 TRY(puts_(o, "\n"));
         }
@@ -270,7 +264,7 @@ static int installation(struct cc_text *o, const cc_value *in, int verbose)
         TRY(version_lines(o, in));
         TRY(label(o, "majors"));
         for (i = 0; i < cc_v_len(maj); i++)
-                TRY(cc_buf_printf(o->b, o->err, "%s%lld", i ? ", " : "", (long long)cc_v_getint(cc_v_at(maj, i))));
+                TRY(cc_buf_printf(o->b, o->err, "%s%lld", i ? ", " : "", (long long)cc_v_as_int(cc_v_at(maj, i))));
         if (cc_v_len(maj) == 0)
                 TRY(puts_(o, "unknown"));
         TRY(puts_(o, "\n"));
@@ -291,7 +285,7 @@ static int installation(struct cc_text *o, const cc_value *in, int verbose)
         }
         for (i = 0; i < cc_v_len(notes); i++) {
                 TRY(label(o, "note"));
-                TRY(cc_text_put(o, cc_v_getstr(cc_v_at(notes, i))));
+                TRY(cc_text_put(o, cc_v_as_str(cc_v_at(notes, i))));
                 TRY(puts_(o, "\n"));
         }
         if (verbose) {
@@ -300,7 +294,7 @@ static int installation(struct cc_text *o, const cc_value *in, int verbose)
 
                 for (i = 0; i < cc_v_len(ev); i++) {
                         TRY(label(o, "evidence"));
-                        TRY(cc_text_put(o, cc_v_getstr(cc_v_at(ev, i))));
+                        TRY(cc_text_put(o, cc_v_as_str(cc_v_at(ev, i))));
                         TRY(puts_(o, "\n"));
                 }
                 for (i = 0; i < cc_v_len(dirs); i++) {
@@ -311,7 +305,7 @@ static int installation(struct cc_text *o, const cc_value *in, int verbose)
                         TRY(cc_text_put(o, str(dd, "path")));
                         for (k = 0; k < cc_v_len(da); k++) {
                                 TRY(puts_(o, k ? ", " : " (also "));
-                                TRY(cc_text_put(o, cc_v_getstr(cc_v_at(da, k))));
+                                TRY(cc_text_put(o, cc_v_as_str(cc_v_at(da, k))));
                         }
                         TRY(puts_(o, cc_v_len(da) ? ")\n" : "\n"));
                 }
@@ -336,7 +330,7 @@ static int root_line(struct cc_text *o, const cc_value *r)
                           st ? st : "?", cc_text_sgr(o, CC_SGR_OFF)));
         TRY(cc_text_put(o, str(r, "path")));
         TRY(puts_(o, "  ("));
-        TRY(cc_text_put(o, cc_v_getstr(cc_v_at(src, 0))));
+        TRY(cc_text_put(o, cc_v_as_str(cc_v_at(src, 0))));
         TRY(puts_(o, ")"));
         if (reason && st && strcmp(st, "missing") != 0) {
                 TRY(puts_(o, ": "));
@@ -367,7 +361,7 @@ int cudnnctl_list_text(const cudnnctl_value *facts, int verbose, int color, char
         if (n == 0) {
                 TRY(cc_buf_printf(&b, err, "%sno cuDNN found%s (searched %zu roots, %lld directories):\n",
                                   cc_text_sgr(&o, CC_SGR_BOLD), cc_text_sgr(&o, CC_SGR_OFF), cc_v_len(roots),
-                                  (long long)cc_v_getint(cc_v_get(stats, "directories"))));
+                                  (long long)cc_v_as_int(cc_v_get(stats, "directories"))));
                 for (i = 0; i < cc_v_len(roots); i++) {
                         if (!verbose && shown >= ROOTS_SHOWN) {
                                 TRY(cc_buf_printf(&b, err, "  ... and %zu more (--verbose lists them all)\n",
@@ -380,7 +374,7 @@ int cudnnctl_list_text(const cudnnctl_value *facts, int verbose, int color, char
         } else {
                 TRY(cc_buf_printf(&b, err, "%zu cuDNN installation%s (searched %zu roots, %lld directories)\n", n,
                                   n == 1 ? "" : "s", cc_v_len(roots),
-                                  (long long)cc_v_getint(cc_v_get(stats, "directories"))));
+                                  (long long)cc_v_as_int(cc_v_get(stats, "directories"))));
                 for (i = 0; i < n; i++) {
                         TRY(cc_buf_putc(&b, '\n', err));
                         TRY(installation(&o, cc_v_at(insts, i), verbose));
@@ -408,13 +402,13 @@ int cudnnctl_list_text(const cudnnctl_value *facts, int verbose, int color, char
                 TRY(cc_text_put(&o, str(s, "reason")));
                 TRY(cc_buf_putc(&b, '\n', err));
         }
-        if (cc_v_getbool(cc_v_get(stats, "truncated")))
+        if (cc_v_as_bool(cc_v_get(stats, "truncated")))
                 TRY(cc_buf_printf(&b, err, "\n%sstopped early%s: more than %lld directories (raise --max-dirs)\n",
                                   cc_text_sgr(&o, CC_SGR_YELLOW), cc_text_sgr(&o, CC_SGR_OFF),
-                                  (long long)cc_v_getint(cc_v_get(stats, "max_dirs"))));
+                                  (long long)cc_v_as_int(cc_v_get(stats, "max_dirs"))));
         for (i = 0; i < cc_v_len(notes); i++) {
                 TRY(cc_buf_puts(&b, i == 0 ? "\nnote: " : "note: ", err));
-                TRY(cc_text_put(&o, cc_v_getstr(cc_v_at(notes, i))));
+                TRY(cc_text_put(&o, cc_v_as_str(cc_v_at(notes, i))));
                 TRY(cc_buf_putc(&b, '\n', err));
         }
         if (b.data == NULL && cc_buf_puts(&b, "", err) < 0)

@@ -5,12 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TRY(x)                                                                                                         \
-        do {                                                                                                           \
-                if ((x) < 0)                                                                                           \
-                        goto fail;                                                                                     \
-        } while (0)
-
 #define W 11 /* label width */
 
 static int versions_field(struct cc_text *t, int ind, const char *label, const cc_value *versions)
@@ -28,7 +22,7 @@ static int notes(struct cc_text *t, int ind, const cc_value *arr)
         size_t i;
 
         for (i = 0; i < cc_v_len(arr); i++)
-                TRY(cc_text_field(t, ind, W, "note", cc_v_getstr(cc_v_at(arr, i))));
+                TRY(cc_text_field(t, ind, W, "note", cc_v_as_str(cc_v_at(arr, i))));
         return 0;
 fail:
         return -1;
@@ -72,7 +66,7 @@ static const char *how_text(const char *how)
 static int one_result(struct cc_text *t, const cc_value *r, int verbose)
 {
         const cc_value *sh = cc_v_get(r, "shadowed"), *el = cc_v_get(r, "elsewhere"), *tried = cc_v_get(r, "tried");
-        int found = cc_v_getbool(cc_v_get(r, "found"));
+        int found = cc_v_as_bool(cc_v_get(r, "found"));
         const cc_value *werr = cc_v_get(r, "windows_error");
         size_t i;
 
@@ -99,7 +93,7 @@ static int one_result(struct cc_text *t, const cc_value *r, int verbose)
                 if (cc_v_get_str(r, "installation_version") != NULL) {
                         TRY(cc_text_printf(t, "  %s%-*s%s installation %lld (cuDNN %s)\n", cc_text_sgr(t, CC_SGR_DIM),
                                            W, "part of", cc_text_sgr(t, CC_SGR_OFF),
-                                           (long long)cc_v_getint(cc_v_get(r, "installation")),
+                                           (long long)cc_v_as_int(cc_v_get(r, "installation")),
                                            cc_v_get_str(r, "installation_version")));
                 }
                 {
@@ -109,11 +103,11 @@ static int one_result(struct cc_text *t, const cc_value *r, int verbose)
                         for (k = 0; k < cc_v_len(pr); k++) {
                                 TRY(cc_text_printf(t, "  %s%-*s%s %s", cc_text_sgr(t, CC_SGR_DIM), W, "problem",
                                                    cc_text_sgr(t, CC_SGR_OFF), cc_text_sgr(t, CC_SGR_YELLOW)));
-                                TRY(cc_text_put(t, cc_v_getstr(cc_v_at(pr, k))));
+                                TRY(cc_text_put(t, cc_v_as_str(cc_v_at(pr, k))));
                                 TRY(cc_text_printf(t, "%s\n", cc_text_sgr(t, CC_SGR_OFF)));
                         }
                 }
-        } else if (cc_v_type(werr) == CUDNNCTL_INT && cc_v_getint(werr) == 193) {
+        } else if (cc_v_type(werr) == CUDNNCTL_INT && cc_v_as_int(werr) == 193) {
                 const cc_value *last = cc_v_at(tried, cc_v_len(tried) ? cc_v_len(tried) - 1 : 0);
 
                 TRY(cc_text_printf(t, ": %sthe loader stops with error 193%s at ", cc_text_sgr(t, CC_SGR_RED),
@@ -154,7 +148,7 @@ static int one_result(struct cc_text *t, const cc_value *r, int verbose)
                 TRY(cc_text_put(t, cc_v_get_str(e, "path")));
                 TRY(cc_text_printf(t, "  (on no search path"));
                 if (cc_v_type(id) == CUDNNCTL_INT)
-                        TRY(cc_text_printf(t, "; installation %lld", (long long)cc_v_getint(id)));
+                        TRY(cc_text_printf(t, "; installation %lld", (long long)cc_v_as_int(id)));
                 TRY(cc_text_printf(t, ")  "));
                 if (cc_v_len(cc_v_get(e, "versions")) == 0 && cc_v_get_str(e, "installation_version") != NULL)
                         TRY(cc_text_printf(t, "%s (its installation)", cc_v_get_str(e, "installation_version")));
@@ -202,11 +196,11 @@ int cudnnctl_which_text(const cudnnctl_value *doc, int verbose, int color, char 
         t.color = color;
         t.err = err;
         for (i = 0; i < cc_v_len(results); i++)
-                nfound += cc_v_getbool(cc_v_get(cc_v_at(results, i), "found")) ||
+                nfound += cc_v_as_bool(cc_v_get(cc_v_at(results, i), "found")) ||
                           cc_v_len(cc_v_get(cc_v_at(results, i), "elsewhere")) > 0;
         for (i = 0; i < cc_v_len(results); i++) {
                 const cc_value *r = cc_v_at(results, i);
-                int interesting = cc_v_getbool(cc_v_get(r, "found")) || cc_v_len(cc_v_get(r, "elsewhere")) > 0 ||
+                int interesting = cc_v_as_bool(cc_v_get(r, "found")) || cc_v_len(cc_v_get(r, "elsewhere")) > 0 ||
                                   cc_v_type(cc_v_get(r, "windows_error")) == CUDNNCTL_INT;
 
                 /* for a short name, the majors with nothing at all get one line each */
@@ -230,7 +224,7 @@ int cudnnctl_which_text(const cudnnctl_value *doc, int verbose, int color, char 
                         TRY(cc_text_field(&t, 0, W, "loader", cc_v_get_str(ld, "interpreter")));
                         for (i = 0; i < cc_v_len(dd); i++) {
                                 if ((i && cc_buf_puts(&l, ":", err) < 0) ||
-                                    cc_buf_puts(&l, cc_v_getstr(cc_v_at(dd, i)), err) < 0) {
+                                    cc_buf_puts(&l, cc_v_as_str(cc_v_at(dd, i)), err) < 0) {
                                         cc_buf_free(&l);
                                         goto fail;
                                 }
@@ -273,7 +267,7 @@ static const cc_value *node_at(const struct tree_ctx *c, int64_t id)
 
 static int mark_of(const struct tree_ctx *c, const cc_value *e)
 {
-        int64_t id = cc_v_getint(cc_v_get(e, "node"));
+        int64_t id = cc_v_as_int(cc_v_get(e, "node"));
 
         return id >= 0 && (size_t)id < c->nnodes ? c->marks[id] : 0;
 }
@@ -306,7 +300,7 @@ static int mark(struct tree_ctx *c, int64_t id, int depth)
 
                 if (edge_bad(e))
                         bad = 1;
-                else if (st && strcmp(st, "loaded") == 0 && mark(c, cc_v_getint(cc_v_get(e, "node")), depth + 1))
+                else if (st && strcmp(st, "loaded") == 0 && mark(c, cc_v_as_int(cc_v_get(e, "node")), depth + 1))
                         bad = 1;
         }
         c->marks[id] = bad ? 1 : 3;
@@ -365,7 +359,7 @@ static int print_node(struct tree_ctx *c, int64_t id, cc_buf *prefix, int depth)
                                            strcmp(st, "fails") == 0 ? "fails to load" : "not found",
                                            cc_text_sgr(&c->t, CC_SGR_OFF)));
                         if (cc_v_type(we) == CUDNNCTL_INT)
-                                TRY(cc_text_printf(&c->t, " (error %lld)", (long long)cc_v_getint(we)));
+                                TRY(cc_text_printf(&c->t, " (error %lld)", (long long)cc_v_as_int(we)));
                 } else {
                         const char *how = cc_v_get_str(e, "how");
 
@@ -386,7 +380,7 @@ static int print_node(struct tree_ctx *c, int64_t id, cc_buf *prefix, int depth)
                 if (loaded) {
                         if (cc_buf_puts(prefix, is_last ? "    " : "\xe2\x94\x82   ", c->t.err) < 0)
                                 goto fail;
-                        if (print_node(c, cc_v_getint(cc_v_get(e, "node")), prefix, depth + 1) < 0)
+                        if (print_node(c, cc_v_as_int(cc_v_get(e, "node")), prefix, depth + 1) < 0)
                                 goto fail;
                         prefix->len = plen;
                         if (prefix->data)
@@ -436,9 +430,9 @@ int cudnnctl_deps_text(const cudnnctl_value *doc, int missing_only, int color, c
                 TRY(print_node(&c, 0, &prefix, 0));
         }
         TRY(cc_text_printf(&c.t, "\n%lld objects, %lld missing, %lld missing at run time\n",
-                           (long long)cc_v_getint(cc_v_get(sum, "objects")),
-                           (long long)cc_v_getint(cc_v_get(sum, "missing")),
-                           (long long)cc_v_getint(cc_v_get(sum, "runtime_missing"))));
+                           (long long)cc_v_as_int(cc_v_get(sum, "objects")),
+                           (long long)cc_v_as_int(cc_v_get(sum, "missing")),
+                           (long long)cc_v_as_int(cc_v_get(sum, "runtime_missing"))));
         {
                 const cc_value *cd = cc_v_path(doc, "summary/cudnn");
 
@@ -448,11 +442,11 @@ int cudnnctl_deps_text(const cudnnctl_value *doc, int missing_only, int color, c
                         TRY(cc_text_printf(&c.t, "cuDNN loaded:"));
                         for (k = 0; k < cc_v_len(cc_v_get(cd, "versions")); k++) {
                                 TRY(cc_text_printf(&c.t, " "));
-                                TRY(cc_text_put(&c.t, cc_v_getstr(cc_v_at(cc_v_get(cd, "versions"), k))));
+                                TRY(cc_text_put(&c.t, cc_v_as_str(cc_v_at(cc_v_get(cd, "versions"), k))));
                         }
                         TRY(cc_text_printf(&c.t, " from %zu director%s%s\n", cc_v_len(cc_v_get(cd, "directories")),
                                            cc_v_len(cc_v_get(cd, "directories")) == 1 ? "y" : "ies",
-                                           cc_v_getbool(cc_v_get(cd, "mixed")) ? " (a mixed set)" : ""));
+                                           cc_v_as_bool(cc_v_get(cd, "mixed")) ? " (a mixed set)" : ""));
                 }
         }
         TRY(notes(&c.t, 0, cc_v_get(doc, "notes")));

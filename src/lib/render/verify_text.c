@@ -35,10 +35,10 @@ static int gpu_lines(struct cc_text *t, const cc_value *ops)
                         return -1;
                 if (cc_v_get(o, "max_rel_error") != NULL &&
                     cc_text_printf(t, "max rel. error %.2e (tolerance %.0e), %lld elements, %lld us",
-                                   cc_v_getdouble(cc_v_get(o, "max_rel_error")),
-                                   cc_v_getdouble(cc_v_get(o, "tolerance")),
-                                   (long long)cc_v_getint(cc_v_get(o, "elements")),
-                                   (long long)cc_v_getint(cc_v_get(o, "time_us"))) < 0)
+                                   cc_v_as_double(cc_v_get(o, "max_rel_error")),
+                                   cc_v_as_double(cc_v_get(o, "tolerance")),
+                                   (long long)cc_v_as_int(cc_v_get(o, "elements")),
+                                   (long long)cc_v_as_int(cc_v_get(o, "time_us"))) < 0)
                         return -1;
                 if (cc_v_get_str(o, "reason") != NULL &&
                     (cc_text_printf(t, "%s", cc_v_get(o, "max_rel_error") ? "; " : "") < 0 ||
@@ -63,7 +63,7 @@ int cudnnctl_verify_text(const cudnnctl_value *doc, int verbose, int color, char
                            cc_v_get_str(inst, "version") ? cc_v_get_str(inst, "version") : "(version unknown)",
                            cc_text_sgr(&t, CC_SGR_OFF)) < 0 ||
             cc_text_put(&t, cc_v_get_str(inst, "prefix")) < 0 ||
-            cc_text_printf(&t, " (installation %lld, %s)\n", (long long)cc_v_getint(cc_v_get(inst, "id")),
+            cc_text_printf(&t, " (installation %lld, %s)\n", (long long)cc_v_as_int(cc_v_get(inst, "id")),
                            cc_v_get_str(inst, "provenance") ? cc_v_get_str(inst, "provenance") : "?") < 0 ||
             cc_text_field(&t, 2, 10, "chosen", cc_v_get_str(inst, "chosen_by")) < 0)
                 goto fail;
@@ -104,15 +104,15 @@ int cudnnctl_verify_text(const cudnnctl_value *doc, int verbose, int color, char
                            cc_v_get_str(sum, "verdict") ? cc_v_get_str(sum, "verdict") : "?",
                            cc_text_sgr(&t, CC_SGR_OFF)) < 0)
                 goto fail;
-        if (cc_v_getint(cc_v_get(sum, "failed")) > 0 &&
-            cc_text_printf(&t, ", %lld check%s failed", (long long)cc_v_getint(cc_v_get(sum, "failed")),
-                           cc_v_getint(cc_v_get(sum, "failed")) == 1 ? "" : "s") < 0)
+        if (cc_v_as_int(cc_v_get(sum, "failed")) > 0 &&
+            cc_text_printf(&t, ", %lld check%s failed", (long long)cc_v_as_int(cc_v_get(sum, "failed")),
+                           cc_v_as_int(cc_v_get(sum, "failed")) == 1 ? "" : "s") < 0)
                 goto fail;
-        if (cc_v_getint(cc_v_get(sum, "not_checked")) > 0 &&
+        if (cc_v_as_int(cc_v_get(sum, "not_checked")) > 0 &&
             cc_text_printf(&t, ", %lld could not be checked (n/c: the reason is on its line)",
-                           (long long)cc_v_getint(cc_v_get(sum, "not_checked"))) < 0)
+                           (long long)cc_v_as_int(cc_v_get(sum, "not_checked"))) < 0)
                 goto fail;
-        if (cc_text_printf(&t, " (%lld ms)\n", (long long)cc_v_getint(cc_v_get(sum, "wall_ms"))) < 0)
+        if (cc_text_printf(&t, " (%lld ms)\n", (long long)cc_v_as_int(cc_v_get(sum, "wall_ms"))) < 0)
                 goto fail;
         *out = cc_buf_steal(&b);
         return 0;

@@ -10,6 +10,7 @@
 
 #include "../formats/elf.h"
 #include "../formats/ldcache.h"
+#include "../machine/ldso.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -22,55 +23,20 @@
 
 struct cc_lnx_ctx {
         cc_machine *m;
-        char *exe; /* virtual path, or NULL (a plain program) */
-        char *exe_source;
-        int elfclass;
-        uint16_t machine;
-        int big_endian;
-        char *interp;
-        char *interp_source;
-        cc_strv sysdirs; /* without trailing '/' */
-        char *sysdirs_source;
-        char *dst_lib;      /* $LIB */
-        char *dst_platform; /* $PLATFORM */
-        char *glibc;        /* "2.36", or NULL */
-        int glibc_minor;    /* 36; -1 unknown */
-        cc_strv subdirs;    /* "glibc-hwcaps/x86-64-v3", ..., "" (the directory itself) last */
+        cc_ldso ld;      /* the loader's setup: program, loader, default directories, cache, ld.so.conf */
+        cc_strv subdirs; /* "glibc-hwcaps/x86-64-v3", ..., "" (the directory itself) last */
         char *subdirs_source;
         int x86_level;
-        char *cache_path;
-        cc_ldcache *cache;
-        char *cache_error;
         int32_t cache_flags; /* the flags entries must have, -1 unknown */
         cc_smap cache_index; /* name -> first entry index + 1 */
         const char *ld_library_path;
         /* LD_PRELOAD, then /etc/ld.so.preload: entry, where it came from, the path
          * found ("" when the loader finds none), its SONAME ("" if none) */
         cc_strv pre_entry, pre_source, pre_path, pre_soname, pre_found;
-        cc_strv conf_dirs; /* ld.so.conf directories, for notes */
-        cc_strv conf_warnings;
-        cc_strv notes;
+        cc_strv notes; /* the setup's notes, then the preloads' */
 };
 
 /* ---- small helpers ----------------------------------------------------------- */
-
-static int64_t last_index_of(const char *s, char c)
-{
-        const char *p = strrchr(s, c);
-
-        return p ? p - s : -1;
-}
-
-static char *dirname_of(const char *path, cc_error *err)
-{
-        int64_t i = last_index_of(path, '/');
-
-        if (i < 0)
-                return cc_strdup(err, ".");
-        if (i == 0)
-                return cc_strdup(err, "/");
-        return cc_strndup(err, path, (size_t)i);
-}
 
 static const char *machine_desc(int elfclass, uint16_t machine)
 {
@@ -163,13 +129,13 @@ static int check_candidate(cc_lnx_ctx *c, const char *vpath, char *detail, size_
         } else if (mp.size < 6 || (h[4] != 1 && h[4] != 2)) {
                 snprintf(detail, dsize, "a broken ELF header: ld.so stops with \"invalid ELF header\"");
                 verdict = HDR_FAIL;
-        } else if ((h[4] == 2 ? 64 : 32) != c->elfclass) {
+        } else if ((h[4] == 2 ? 64 : 32) != c->ld.elfclass) {
                 snprintf(detail, dsize, "ELF %d-bit, the program is %d-bit: ld.so passes over it", h[4] == 2 ? 64 : 32,
-                         c->elfclass);
+                         c->ld.elfclass);
                 verdict = HDR_SKIP;
-        } else if ((h[5] == 2) != (c->big_endian != 0)) {
+        } else if ((h[5] == 2) != (c->ld.big_endian != 0)) {
                 snprintf(detail, dsize, "%s-endian ELF: ld.so stops with \"ELF file data encoding not %s-endian\"",
-                         h[5] == 2 ? "big" : "little", c->big_endian ? "big" : "little");
+                         h[5] == 2 ? "big" : "little", c->ld.big_endian ? "big" : "little");
                 verdict = HDR_FAIL;
         } else if (mp.size < (size_t)(h[4] == 2 ? 64 : 52)) {
                 snprintf(detail, dsize, "truncated: ld.so stops with \"file too short\"");
@@ -179,9 +145,9 @@ static int check_candidate(cc_lnx_ctx *c, const char *vpath, char *detail, size_
 
                 (void)cc_rd_u16(h, mp.size, 16, h[5] == 2, &type);
                 (void)cc_rd_u16(h, mp.size, 18, h[5] == 2, &mach);
-                if (mach != c->machine) {
+                if (mach != c->ld.machine) {
                         snprintf(detail, dsize, "built for %s, the program is %s: ld.so passes over it",
-                                 machine_desc(c->elfclass, mach), machine_desc(c->elfclass, c->machine));
+                                 machine_desc(c->ld.elfclass, mach), machine_desc(c->ld.elfclass, c->ld.machine));
                         verdict = HDR_SKIP;
                 } else if (type != CC_ET_DYN && type != CC_ET_EXEC) {
                         snprintf(detail, dsize,
@@ -249,7 +215,7 @@ int cc_lnx_obj_load(cc_lnx_ctx *c, const char *path, cc_lnx_obj *out, cc_strv *n
         cc_unmap(&mp);
         out->path = abs;
         abs = NULL;
-        out->origin = dirname_of(out->path, err);
+        out->origin = cc_dirname(out->path, 0, err);
         out->rpath = e->rpath ? cc_strdup(err, e->rpath) : NULL;
         out->runpath = e->runpath ? cc_strdup(err, e->runpath) : NULL;
         out->nodeflib = (e->flags_1 & CC_DF_1_NODEFLIB) != 0;
@@ -277,277 +243,16 @@ done:
         return rv;
 }
 
-/* ---- the loader's own facts ----------------------------------------------------- */
-
-static int is_dir_char(uint8_t ch)
-{
-        return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '/' ||
-               ch == '_' || ch == '-' || ch == '.' || ch == '+';
-}
-
-/* glibc keeps its system directories as one run of NUL-terminated strings,
- * each "/...../": "/lib/x86_64-linux-gnu/\0/usr/lib/x86_64-linux-gnu/\0/lib/\0/usr/lib/\0".
- * Find the first such run of at least two in the loader's bytes. */
-static int find_sysdirs(const uint8_t *d, size_t n, cc_strv *out, cc_error *err)
-{
-        size_t i = 0;
-
-        while (i < n) {
-                size_t j = i, count = 0;
-                cc_strv run = {0};
-
-                while (j < n && d[j] == '/') {
-                        size_t s = j;
-
-                        while (j < n && d[j] != 0 && is_dir_char(d[j]) && j - s < 256)
-                                j++;
-                        if (j >= n || d[j] != 0 || j - s < 2 || d[j - 1] != '/')
-                                break;
-                        if (cc_strv_pushn(&run, (const char *)d + s, j - s - 1, err) < 0) {
-                                cc_strv_free(&run);
-                                return -1;
-                        }
-                        count++;
-                        j++;
-                }
-                if (count >= 2) {
-                        size_t k;
-
-                        for (k = 0; k < run.n; k++)
-                                if (cc_strv_push(out, run.v[k][0] ? run.v[k] : "/", err) < 0) {
-                                        cc_strv_free(&run);
-                                        return -1;
-                                }
-                        cc_strv_free(&run);
-                        return 1;
-                }
-                cc_strv_free(&run);
-                i = j > i ? j : i + 1;
-                /* skip to the next string start */
-                while (i < n && d[i] != '/')
-                        i++;
-                if (i > 0 && i < n && d[i - 1] != 0) {
-                        i++;
-                        continue;
-                }
-        }
-        return 0;
-}
-
-/* "GNU C Library (Debian GLIBC 2.36-9) stable release version 2.36." */
-static int find_glibc_version(const uint8_t *d, size_t n, int *minor, char *buf, size_t bsize)
-{
-        static const char key[] = "release version 2.";
-        size_t k = sizeof(key) - 1, i;
-
-        if (n < k)
-                return 0;
-        for (i = 0; i + k < n; i++) {
-                if (d[i] == 'r' && memcmp(d + i, key, k) == 0) {
-                        size_t j = i + k;
-                        int v = 0, digits = 0;
-
-                        while (j < n && d[j] >= '0' && d[j] <= '9' && digits < 4) {
-                                v = v * 10 + (d[j] - '0');
-                                j++;
-                                digits++;
-                        }
-                        if (digits == 0)
-                                continue;
-                        *minor = v;
-                        snprintf(buf, bsize, "2.%d", v);
-                        return 1;
-                }
-        }
-        return 0;
-}
-
-/* The usual loader and AT_PLATFORM of each machine (elfclass 0: either). */
-static const struct machine_defaults {
-        uint16_t machine;
-        int elfclass;
-        const char *interp, *platform;
-} machine_defaults[] = {
-    {CC_EM_X86_64, 64, "/lib64/ld-linux-x86-64.so.2", "x86_64"},
-    {CC_EM_X86_64, 32, "/libx32/ld-linux-x32.so.2", "i686"},
-    {CC_EM_386, 0, "/lib/ld-linux.so.2", "i686"},
-    {CC_EM_AARCH64, 0, "/lib/ld-linux-aarch64.so.1", "aarch64"},
-    {CC_EM_PPC64, 0, "/lib64/ld64.so.2", "power8"},
-    {CC_EM_S390, 0, "/lib/ld64.so.1", "z900"},
-    {CC_EM_RISCV, 0, "/lib/ld-linux-riscv64-lp64d.so.1", NULL},
-};
-
-static const struct machine_defaults *defaults_of(int elfclass, uint16_t machine)
-{
-        size_t i;
-
-        for (i = 0; i < CC_ARRAY_LEN(machine_defaults); i++)
-                if (machine_defaults[i].machine == machine &&
-                    (machine_defaults[i].elfclass == 0 || machine_defaults[i].elfclass == elfclass))
-                        return &machine_defaults[i];
-        return NULL;
-}
-
-/* The program's class and machine and its loader. */
-static int read_program(cc_lnx_ctx *c, const char *exe, cc_error *err)
-{
-        const char *probe = exe ? exe : "/bin/sh";
-        char *abs = cc_machine_abs(c->m, probe, err);
-        cc_map mp;
-        cc_error merr = {0};
-        cc_elf *e = NULL;
-
-        if (abs == NULL)
-                return -1;
-        if (cc_tree_map(c->m->tree, abs, MAX_OBJ_SIZE, &mp, &merr) == 0) {
-                if (cc_elf_parse_opts(mp.data, mp.size, CC_ELF_NO_SYMBOLS, &e, &merr) < 0)
-                        e = NULL;
-                if (e != NULL && cc_map_check(&mp, abs, &merr) < 0) {
-                        cc_elf_free(e);
-                        e = NULL;
-                }
-                cc_unmap(&mp);
-        }
-        if (e == NULL) {
-                free(abs);
-                if (merr.code == CC_ERR_NOMEM) {
-                        *err = merr;
-                        return -1;
-                }
-                if (exe != NULL)
-                        return cc_err(err, merr.code ? merr.code : CC_ERR_FORMAT, "%s", merr.msg);
-                        /* no readable /bin/sh: the machine this tool was built for */
-#if defined(__aarch64__)
-                c->machine = CC_EM_AARCH64;
-#elif defined(__i386__)
-                c->machine = CC_EM_386;
-#else
-                c->machine = CC_EM_X86_64;
-#endif
-                c->elfclass = sizeof(void *) == 8 ? 64 : 32;
-                c->big_endian = 0;
-                c->exe_source = cc_asprintf(err, "a plain program (/bin/sh could not be read: %s; assumed %s)",
-                                            merr.msg, cc_elf_machine_name(c->machine));
-                return c->exe_source ? 0 : -1;
-        }
-        c->elfclass = e->bits;
-        c->machine = e->machine;
-        c->big_endian = e->big_endian;
-        if (exe != NULL) {
-                c->exe = abs;
-                abs = NULL;
-                c->exe_source = cc_strdup(err, "the program given");
-        } else {
-                c->exe_source = cc_strdup(err, "a plain program (machine and loader of /bin/sh)");
-        }
-        if (e->interp != NULL) {
-                c->interp = cc_strdup(err, e->interp);
-                c->interp_source = cc_asprintf(err, "PT_INTERP of %s", probe);
-        }
-        cc_elf_free(e);
-        free(abs);
-        if (c->exe_source == NULL || (c->interp == NULL && 0))
-                return -1;
-        return 0;
-}
-
-static int read_loader(cc_lnx_ctx *c, cc_error *err)
-{
-        const char *fallback[] = {"/lib64", "/usr/lib64"};
-        cc_map mp;
-        cc_error merr = {0};
-        int found = 0;
-        size_t i;
-
-        if (c->interp == NULL) {
-                const struct machine_defaults *md = defaults_of(c->elfclass, c->machine);
-                const char *d = md ? md->interp : NULL;
-
-                if (d != NULL) {
-                        c->interp = cc_strdup(err, d);
-                        c->interp_source = cc_strdup(err, "the usual loader for this machine (the program names none)");
-                        if (c->interp == NULL || c->interp_source == NULL)
-                                return -1;
-                }
-        }
-        if (c->interp != NULL && cc_tree_map(c->m->tree, c->interp, (size_t)64 << 20, &mp, &merr) == 0) {
-                found = find_sysdirs(mp.data, mp.size, &c->sysdirs, err);
-                if (found > 0 && cc_map_check(&mp, c->interp, &merr) < 0) {
-                        cc_strv_free(&c->sysdirs);
-                        found = 0;
-                }
-                cc_unmap(&mp);
-                if (found < 0)
-                        return -1;
-        }
-        if (found) {
-                c->sysdirs_source = cc_asprintf(err, "read from the loader %s", c->interp);
-        } else {
-                if (c->machine == CC_EM_386 || c->elfclass == 32) {
-                        fallback[0] = "/lib";
-                        fallback[1] = "/usr/lib";
-                }
-                for (i = 0; i < 2; i++)
-                        if (cc_strv_push(&c->sysdirs, fallback[i], err) < 0)
-                                return -1;
-                c->sysdirs_source =
-                    cc_asprintf(err, "glibc's defaults for this machine (the loader %s could not be read%s%s)",
-                                c->interp ? c->interp : "(none)", merr.msg[0] ? ": " : "", merr.msg);
-                if (cc_strv_push(&c->notes, c->sysdirs_source, err) < 0)
-                        return -1;
-        }
-        if (c->sysdirs_source == NULL)
-                return -1;
-        /* $LIB: glibc's slibdir below "/" (Debian: lib/x86_64-linux-gnu, Fedora: lib64) */
-        c->dst_lib = cc_strdup(err, c->sysdirs.v[0][0] == '/' ? c->sysdirs.v[0] + 1 : c->sysdirs.v[0]);
-        {
-                const struct machine_defaults *md = defaults_of(c->elfclass, c->machine);
-                const char *p = md ? md->platform : NULL;
-
-                c->dst_platform = p ? cc_strdup(err, p) : NULL;
-                if (p && c->dst_platform == NULL)
-                        return -1;
-        }
-        if (c->dst_lib == NULL)
-                return -1;
-        /* the glibc release, from libc.so.6 in the first system directory */
-        c->glibc_minor = -1;
-        for (i = 0; i < c->sysdirs.n && c->glibc_minor < 0; i++) {
-                char *p = cc_tree_join(c->m->tree, c->sysdirs.v[i], "libc.so.6", err);
-                char buf[32];
-
-                if (p == NULL)
-                        return -1;
-                if (cc_tree_map(c->m->tree, p, (size_t)64 << 20, &mp, &merr) == 0) {
-                        if (find_glibc_version(mp.data, mp.size, &c->glibc_minor, buf, sizeof(buf))) {
-                                if (cc_map_changed(&mp)) {
-                                        c->glibc_minor = -1; /* read from a file that changed meanwhile */
-                                } else {
-                                        c->glibc = cc_strdup(err, buf);
-                                        if (c->glibc == NULL) {
-                                                cc_unmap(&mp);
-                                                free(p);
-                                                return -1;
-                                        }
-                                }
-                        }
-                        cc_unmap(&mp);
-                }
-                free(p);
-        }
-        return 0;
-}
-
 /* The subdirectories of every search directory, in the order ld.so tries
  * them, the directory itself ("") last. */
 static int make_subdirs(cc_lnx_ctx *c, cc_error *err)
 {
-        int x86 = c->machine == CC_EM_X86_64 && c->elfclass == 64;
+        int x86 = c->ld.machine == CC_EM_X86_64 && c->ld.elfclass == 64;
         int level = x86 ? cc_host_x86_64_level() : 0;
         int v;
 
         c->x86_level = level;
-        if (x86 && level > 0 && (c->glibc_minor < 0 || c->glibc_minor >= 33)) {
+        if (x86 && level > 0 && (c->ld.glibc_minor < 0 || c->ld.glibc_minor >= 33)) {
                 for (v = 4; v >= 2; v--) {
                         char *s;
 
@@ -558,7 +263,7 @@ static int make_subdirs(cc_lnx_ctx *c, cc_error *err)
                                 return -1;
                 }
         }
-        if (x86 && c->glibc_minor >= 0 && c->glibc_minor < 37) {
+        if (x86 && c->ld.glibc_minor >= 0 && c->ld.glibc_minor < 37) {
                 /* Legacy hwcap subdirectories (removed in glibc 2.37): every
                  * combination of tls, the platform and the important hwcaps,
                  * tls first (the order glibc's _dl_important_hwcaps builds). */
@@ -571,7 +276,7 @@ static int make_subdirs(cc_lnx_ctx *c, cc_error *err)
                  * an AMD CPU with AVX-512 gets no avx512_1 directories. */
                 if (level >= 4 && cc_host_cpu_is_intel())
                         items[nitems++] = "avx512_1"; /* HWCAP_X86_AVX512_1 */
-                items[nitems++] = c->dst_platform ? c->dst_platform : "x86_64";
+                items[nitems++] = c->ld.dst_platform ? c->ld.dst_platform : "x86_64";
                 items[nitems++] = "tls";
                 for (mask = (1 << nitems) - 1; mask > 0; mask--) {
                         cc_buf b = {0};
@@ -598,173 +303,27 @@ static int make_subdirs(cc_lnx_ctx *c, cc_error *err)
         else
                 c->subdirs_source = cc_asprintf(
                     err, "this machine's CPU supports x86-64-v%d%s", level,
-                    c->glibc_minor < 0    ? "; glibc's release is unknown, so legacy hwcap subdirectories are left out"
-                    : c->glibc_minor < 37 ? "; glibc before 2.37 also searches legacy hwcap subdirectories"
-                                          : "");
+                    c->ld.glibc_minor < 0 ? "; glibc's release is unknown, so legacy hwcap subdirectories are left out"
+                    : c->ld.glibc_minor < 37 ? "; glibc before 2.37 also searches legacy hwcap subdirectories"
+                                             : "");
         return c->subdirs_source ? 0 : -1;
 }
 
-/* ---- ld.so.conf (for notes: ld.so itself reads only the cache) ------------------ */
+/* ---- the cache's index ------------------------------------------------------------ */
 
-/* strtok_r without its portability questions: the next token of *p
- * separated by any of delims, NUL-terminated in place, or NULL. */
-static char *next_tok(char **p, const char *delims)
+/* The flags the program's cache entries must have, and the first entry of
+ * each name; the setup's notes come first among the context's. */
+static int index_cache(cc_lnx_ctx *c, cc_error *err)
 {
-        char *s = *p, *e;
-
-        if (s == NULL)
-                return NULL;
-        s += strspn(s, delims);
-        if (*s == '\0') {
-                *p = NULL;
-                return NULL;
-        }
-        e = s + strcspn(s, delims);
-        if (*e) {
-                *e = '\0';
-                *p = e + 1;
-        } else {
-                *p = NULL;
-        }
-        return s;
-}
-
-static int read_conf(cc_lnx_ctx *c, const char *path, int depth, cc_error *err)
-{
-        char *text = NULL, *line, *save;
-        size_t len = 0;
-        cc_error rerr = {0};
-        char *dir = NULL;
-        int rv = -1;
-
-        if (depth > 8)
-                return cc_strv_push(&c->conf_warnings, "ld.so.conf includes nest more than 8 deep", err);
-        if (cc_tree_read(c->m->tree, path, (size_t)1 << 20, &text, &len, &rerr) < 0) {
-                if (rerr.code == CC_ERR_NOMEM) {
-                        *err = rerr;
-                        return -1;
-                }
-                if (depth == 0 && rerr.code == CC_ERR_NOTFOUND)
-                        return 0;
-                return cc_strv_push(&c->conf_warnings, rerr.msg, err);
-        }
-        dir = dirname_of(path, err);
-        if (dir == NULL)
-                goto done;
-        save = text;
-        while ((line = next_tok(&save, "\n")) != NULL) {
-                char *hash = strchr(line, '#'), *s = line, *e;
-
-                if (hash)
-                        *hash = '\0';
-                while (*s == ' ' || *s == '\t')
-                        s++;
-                e = s + strlen(s);
-                while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
-                        *--e = '\0';
-                if (*s == '\0')
-                        continue;
-                if (strncmp(s, "include", 7) == 0 && (s[7] == ' ' || s[7] == '\t')) {
-                        char *tok, *save2 = s + 8;
-
-                        while ((tok = next_tok(&save2, " \t")) != NULL) {
-                                cc_strv files = {0};
-                                char *full =
-                                    tok[0] == '/' ? cc_strdup(err, tok) : cc_tree_join(c->m->tree, dir, tok, err);
-                                cc_error gerr = {0};
-                                size_t i;
-
-                                if (full == NULL)
-                                        goto done;
-                                if (cc_tree_glob(c->m->tree, full, 10000, &files, &gerr) < 0) {
-                                        free(full);
-                                        if (gerr.code == CC_ERR_NOMEM) {
-                                                *err = gerr;
-                                                goto done;
-                                        }
-                                        if (cc_strv_push(&c->conf_warnings, gerr.msg, err) < 0)
-                                                goto done;
-                                        continue;
-                                }
-                                free(full);
-                                for (i = 0; i < files.n; i++)
-                                        if (read_conf(c, files.v[i], depth + 1, err) < 0) {
-                                                cc_strv_free(&files);
-                                                goto done;
-                                        }
-                                cc_strv_free(&files);
-                        }
-                        continue;
-                }
-                if (strncmp(s, "hwcap", 5) == 0 && (s[5] == ' ' || s[5] == '\t'))
-                        continue;
-                if (s[0] != '/') {
-                        char *w =
-                            cc_asprintf(err, "%s: '%s' is not an absolute directory: ldconfig ignores it", path, s);
-
-                        if (cc_strv_take(&c->conf_warnings, w, err) < 0)
-                                goto done;
-                        continue;
-                }
-                {
-                        /* "dir=TYPE" (old syntax) */
-                        char *eq = strchr(s, '=');
-
-                        if (eq)
-                                *eq = '\0';
-                        e = s + strlen(s);
-                        while (e > s + 1 && e[-1] == '/')
-                                *--e = '\0';
-                }
-                if (!cc_strv_contains(&c->conf_dirs, s) && c->conf_dirs.n < MAX_PATH_ENTRIES &&
-                    cc_strv_push(&c->conf_dirs, s, err) < 0)
-                        goto done;
-        }
-        rv = 0;
-done:
-        free(text);
-        free(dir);
-        return rv;
-}
-
-/* ---- the cache ------------------------------------------------------------------ */
-
-static int read_cache(cc_lnx_ctx *c, cc_error *err)
-{
-        cc_map mp;
-        cc_error cerr = {0};
         size_t i;
 
-        c->cache_path = cc_strdup(err, "/etc/ld.so.cache");
-        if (c->cache_path == NULL)
-                return -1;
-        c->cache_flags = cc_ldcache_flags_for(c->elfclass, c->machine);
-        if (cc_tree_map(c->m->tree, c->cache_path, (size_t)512 << 20, &mp, &cerr) < 0) {
-                if (cerr.code == CC_ERR_NOMEM) {
-                        *err = cerr;
+        c->cache_flags = cc_ldcache_flags_for(c->ld.elfclass, c->ld.machine);
+        for (i = 0; i < c->ld.notes.n; i++)
+                if (cc_strv_push(&c->notes, c->ld.notes.v[i], err) < 0)
                         return -1;
-                }
-                c->cache_error = cc_strdup(err, cerr.msg);
-                return c->cache_error ? 0 : -1;
-        }
-        if (cc_ldcache_parse(mp.data, mp.size, &c->cache, &cerr) < 0 || cc_map_check(&mp, c->cache_path, &cerr) < 0) {
-                cc_ldcache_free(c->cache);
-                c->cache = NULL;
-                cc_unmap(&mp);
-                if (cerr.code == CC_ERR_NOMEM) {
-                        *err = cerr;
-                        return -1;
-                }
-                c->cache_error =
-                    cc_asprintf(err, "%s: %s (ld.so ignores a cache it cannot read)", c->cache_path, cerr.msg);
-                if (c->cache_error == NULL || cc_strv_push(&c->notes, c->cache_error, err) < 0)
-                        return -1;
-                return 0;
-        }
-        cc_unmap(&mp);
-        for (i = c->cache->n; i > 0; i--) {
+        for (i = c->ld.cache ? c->ld.cache->n : 0; i > 0; i--) {
                 /* first entry of each name: insert backwards so the first wins */
-                if (cc_smap_put(&c->cache_index, c->cache->entries[i - 1].key, (void *)(uintptr_t)i, NULL, err) < 0)
+                if (cc_smap_put(&c->cache_index, c->ld.cache->entries[i - 1].key, (void *)(uintptr_t)i, NULL, err) < 0)
                         return -1;
         }
         return 0;
@@ -783,9 +342,7 @@ int cc_lnx_ctx_open(cc_machine *m, const char *exe, cc_lnx_ctx **out, cc_error *
         if (c == NULL)
                 return -1;
         c->m = m;
-        c->glibc_minor = -1;
-        if (read_program(c, exe, err) < 0 || read_loader(c, err) < 0 || make_subdirs(c, err) < 0 ||
-            read_cache(c, err) < 0 || read_conf(c, "/etc/ld.so.conf", 0, err) < 0) {
+        if (cc_ldso_read(m, exe, &c->ld, err) < 0 || make_subdirs(c, err) < 0 || index_cache(c, err) < 0) {
                 cc_lnx_ctx_free(c);
                 return -1;
         }
@@ -802,55 +359,22 @@ void cc_lnx_ctx_free(cc_lnx_ctx *c)
 {
         if (c == NULL)
                 return;
-        free(c->exe);
-        free(c->exe_source);
-        free(c->interp);
-        free(c->interp_source);
-        cc_strv_free(&c->sysdirs);
-        free(c->sysdirs_source);
-        free(c->dst_lib);
-        free(c->dst_platform);
-        free(c->glibc);
+        cc_ldso_free(&c->ld);
         cc_strv_free(&c->subdirs);
         free(c->subdirs_source);
-        free(c->cache_path);
-        cc_ldcache_free(c->cache);
-        free(c->cache_error);
         cc_smap_free(&c->cache_index);
         cc_strv_free(&c->pre_entry);
         cc_strv_free(&c->pre_source);
         cc_strv_free(&c->pre_path);
         cc_strv_free(&c->pre_soname);
         cc_strv_free(&c->pre_found);
-        cc_strv_free(&c->conf_dirs);
-        cc_strv_free(&c->conf_warnings);
         cc_strv_free(&c->notes);
         free(c);
 }
 
-const cc_strv *cc_lnx_ctx_conf_dirs(const cc_lnx_ctx *c)
-{
-        return &c->conf_dirs;
-}
-
-const cc_strv *cc_lnx_ctx_conf_warnings(const cc_lnx_ctx *c)
-{
-        return &c->conf_warnings;
-}
-
-const struct cc_ldcache *cc_lnx_ctx_cache(const cc_lnx_ctx *c)
-{
-        return c->cache;
-}
-
 const char *cc_lnx_ctx_interp(const cc_lnx_ctx *c)
 {
-        return c->interp;
-}
-
-const cc_strv *cc_lnx_ctx_default_dirs(const cc_lnx_ctx *c)
-{
-        return &c->sysdirs;
+        return c->ld.interp;
 }
 
 cc_value *cc_lnx_ctx_facts(const cc_lnx_ctx *c, cc_error *err)
@@ -863,35 +387,36 @@ cc_value *cc_lnx_ctx_facts(const cc_lnx_ctx *c, cc_error *err)
         cache = cc_v_object(err);
         if (cache == NULL)
                 goto fail;
-        if (cc_v_set(o, "program", cc_v_str(c->exe, err), err) < 0 ||
-            cc_v_set_str(o, "program_source", c->exe_source, err) < 0 ||
-            cc_v_set_int(o, "elf_class", c->elfclass, err) < 0 ||
-            cc_v_set(o, "machine", cc_v_str(cc_elf_machine_name(c->machine), err), err) < 0 ||
-            cc_v_set(o, "interpreter", cc_v_str(c->interp, err), err) < 0 ||
-            cc_v_set(o, "interpreter_source", cc_v_str(c->interp_source, err), err) < 0 ||
-            cc_v_set(o, "default_dirs", cc_v_strv(&c->sysdirs, err), err) < 0 ||
-            cc_v_set_str(o, "default_dirs_source", c->sysdirs_source, err) < 0 ||
-            cc_v_set(o, "glibc", cc_v_str(c->glibc, err), err) < 0 || cc_v_set_str(o, "dst_lib", c->dst_lib, err) < 0 ||
-            cc_v_set(o, "dst_platform", cc_v_str(c->dst_platform, err), err) < 0 ||
+        if (cc_v_set(o, "program", cc_v_str(c->ld.exe, err), err) < 0 ||
+            cc_v_set_str(o, "program_source", c->ld.exe_source, err) < 0 ||
+            cc_v_set_int(o, "elf_class", c->ld.elfclass, err) < 0 ||
+            cc_v_set(o, "machine", cc_v_str(cc_elf_machine_name(c->ld.machine), err), err) < 0 ||
+            cc_v_set(o, "interpreter", cc_v_str(c->ld.interp, err), err) < 0 ||
+            cc_v_set(o, "interpreter_source", cc_v_str(c->ld.interp_source, err), err) < 0 ||
+            cc_v_set(o, "default_dirs", cc_v_strv(&c->ld.sysdirs, err), err) < 0 ||
+            cc_v_set_str(o, "default_dirs_source", c->ld.sysdirs_source, err) < 0 ||
+            cc_v_set(o, "glibc", cc_v_str(c->ld.glibc, err), err) < 0 ||
+            cc_v_set_str(o, "dst_lib", c->ld.dst_lib, err) < 0 ||
+            cc_v_set(o, "dst_platform", cc_v_str(c->ld.dst_platform, err), err) < 0 ||
             cc_v_set(o, "subdirs", cc_v_strv(&c->subdirs, err), err) < 0 ||
             cc_v_set_str(o, "subdirs_source", c->subdirs_source, err) < 0 ||
             cc_v_set(o, "ld_library_path", cc_v_str(c->ld_library_path, err), err) < 0)
                 goto fail;
-        if (cc_v_set_str(cache, "path", c->cache_path, err) < 0 ||
+        if (cc_v_set_str(cache, "path", c->ld.cache_path, err) < 0 ||
             cc_v_set(cache, "format",
-                     cc_v_str(c->cache == NULL                        ? NULL
-                              : c->cache->format == CC_LDCACHE_OLD    ? "old"
-                              : c->cache->format == CC_LDCACHE_COMPAT ? "compat"
-                                                                      : "new",
+                     cc_v_str(c->ld.cache == NULL                        ? NULL
+                              : c->ld.cache->format == CC_LDCACHE_OLD    ? "old"
+                              : c->ld.cache->format == CC_LDCACHE_COMPAT ? "compat"
+                                                                         : "new",
                               err),
                      err) < 0 ||
-            cc_v_set_int(cache, "entries", c->cache ? (int64_t)c->cache->n : 0, err) < 0 ||
+            cc_v_set_int(cache, "entries", c->ld.cache ? (int64_t)c->ld.cache->n : 0, err) < 0 ||
             cc_v_set(cache, "required_flags",
                      c->cache_flags >= 0 ? cc_v_str(cc_ldcache_flags_str(c->cache_flags, fb, sizeof(fb)), err)
                                          : cc_v_null(err),
                      err) < 0 ||
-            cc_v_set(cache, "error", cc_v_str(c->cache_error, err), err) < 0 ||
-            cc_v_set(cache, "generator", cc_v_str(c->cache ? c->cache->generator : NULL, err), err) < 0)
+            cc_v_set(cache, "error", cc_v_str(c->ld.cache_error, err), err) < 0 ||
+            cc_v_set(cache, "generator", cc_v_str(c->ld.cache ? c->ld.cache->generator : NULL, err), err) < 0)
                 goto fail;
         if (cc_v_set(o, "ld_so_cache", cache, err) < 0) {
                 cache = NULL;
@@ -916,8 +441,8 @@ cc_value *cc_lnx_ctx_facts(const cc_lnx_ctx *c, cc_error *err)
                                 goto fail;
                 }
         }
-        if (cc_v_set(o, "ld_so_conf_dirs", cc_v_strv(&c->conf_dirs, err), err) < 0 ||
-            cc_v_set(o, "ld_so_conf_warnings", cc_v_strv(&c->conf_warnings, err), err) < 0 ||
+        if (cc_v_set(o, "ld_so_conf_dirs", cc_v_strv(&c->ld.conf_dirs, err), err) < 0 ||
+            cc_v_set(o, "ld_so_conf_warnings", cc_v_strv(&c->ld.conf_warnings, err), err) < 0 ||
             cc_v_set(o, "notes", cc_v_strv(&c->notes, err), err) < 0)
                 goto fail;
         return o;
@@ -945,8 +470,8 @@ static char *expand_dst(const cc_lnx_ctx *c, const char *s, const char *origin, 
                         int matched = 0;
 
                         vals[0] = origin;
-                        vals[1] = c->dst_lib;
-                        vals[2] = c->dst_platform;
+                        vals[1] = c->ld.dst_lib;
+                        vals[2] = c->ld.dst_platform;
                         for (i = 0; i < 3 && !matched; i++) {
                                 size_t n = strlen(names[i]);
                                 size_t skip = 0;
@@ -1173,10 +698,11 @@ static int in_default_dir(const cc_lnx_ctx *c, const char *path)
 {
         size_t i;
 
-        for (i = 0; i < c->sysdirs.n; i++) {
-                size_t n = strlen(c->sysdirs.v[i]);
+        for (i = 0; i < c->ld.sysdirs.n; i++) {
+                size_t n = strlen(c->ld.sysdirs.v[i]);
 
-                if (strncmp(path, c->sysdirs.v[i], n) == 0 && (path[n] == '/' || (n == 1 && c->sysdirs.v[i][0] == '/')))
+                if (strncmp(path, c->ld.sysdirs.v[i], n) == 0 &&
+                    (path[n] == '/' || (n == 1 && c->ld.sysdirs.v[i][0] == '/')))
                         return 1;
         }
         return 0;
@@ -1184,7 +710,7 @@ static int in_default_dir(const cc_lnx_ctx *c, const char *path)
 
 static int search_cache(struct search *s, int nodeflib, cc_error *err)
 {
-        const cc_ldcache *cache = s->c->cache;
+        const cc_ldcache *cache = s->c->ld.cache;
         void *v = NULL;
         size_t i, best = (size_t)-1;
         int best_prio = 1 << 30;
@@ -1203,7 +729,7 @@ static int search_cache(struct search *s, int nodeflib, cc_error *err)
                         size_t k;
 
                         if (strcmp(e->key, s->name) != 0 ||
-                            !cc_ldcache_flags_accepted(e->flags, s->c->elfclass, s->c->machine, 0))
+                            !cc_ldcache_flags_accepted(e->flags, s->c->ld.elfclass, s->c->ld.machine, 0))
                                 continue;
                         if (e->hwcaps_index < 0) {
                                 if (first_plain == (size_t)-1)
@@ -1234,7 +760,7 @@ static int search_cache(struct search *s, int nodeflib, cc_error *err)
 
                         if (strcmp(e->key, s->name) != 0)
                                 continue;
-                        snprintf(origin, sizeof(origin), "%s entry (%s%s%s)", s->c->cache_path,
+                        snprintf(origin, sizeof(origin), "%s entry (%s%s%s)", s->c->ld.cache_path,
                                  cc_ldcache_flags_str(e->flags, fb, sizeof(fb)), e->hwcaps ? ", hwcaps: " : "",
                                  e->hwcaps ? e->hwcaps : "");
                         if (i == best && nodeflib && in_default_dir(s->c, e->value)) {
@@ -1254,9 +780,9 @@ static int search_cache(struct search *s, int nodeflib, cc_error *err)
                         }
                         if (was_done)
                                 continue; /* looked at only for shadowed copies: the chosen entry is enough */
-                        if (!cc_ldcache_flags_accepted(e->flags, s->c->elfclass, s->c->machine, 0))
+                        if (!cc_ldcache_flags_accepted(e->flags, s->c->ld.elfclass, s->c->ld.machine, 0))
                                 snprintf(detail, sizeof(detail), "an entry for %s, not for this %d-bit %s program", fb,
-                                         s->c->elfclass, machine_desc(s->c->elfclass, s->c->machine));
+                                         s->c->ld.elfclass, machine_desc(s->c->ld.elfclass, s->c->ld.machine));
                         else if (e->hwcaps)
                                 snprintf(detail, sizeof(detail), "for glibc-hwcaps %s, %s", e->hwcaps,
                                          best_prio < (1 << 30) ? "a better level was chosen"
@@ -1277,11 +803,12 @@ static int search_default(struct search *s, cc_error *err)
 {
         size_t i, k;
 
-        for (i = 0; i < s->c->sysdirs.n && (!s->done || s->shadowed); i++) {
-                const char *dir = s->c->sysdirs.v[i];
+        for (i = 0; i < s->c->ld.sysdirs.n && (!s->done || s->shadowed); i++) {
+                const char *dir = s->c->ld.sysdirs.v[i];
                 char origin[256];
 
-                snprintf(origin, sizeof(origin), "default directory of %s", s->c->interp ? s->c->interp : "the loader");
+                snprintf(origin, sizeof(origin), "default directory of %s",
+                         s->c->ld.interp ? s->c->ld.interp : "the loader");
                 for (k = 0; k < s->c->subdirs.n && (!s->done || s->shadowed); k++) {
                         const char *sub = s->c->subdirs.v[k];
                         char *p = cc_asprintf(err, "%s/%s%s%s", strcmp(dir, "/") == 0 ? "" : dir, sub,
@@ -1309,8 +836,8 @@ static int after_notes(struct search *s, const cc_lnx_obj *chain, size_t n, cc_e
 
         if (s->r->found || s->failed)
                 return 0;
-        for (i = 0; i < s->c->conf_dirs.n && !cc_smap_get(&s->c->cache_index, s->name, NULL); i++) {
-                char *p = cc_tree_join(s->c->m->tree, s->c->conf_dirs.v[i], s->name, err);
+        for (i = 0; i < s->c->ld.conf_dirs.n && !cc_smap_get(&s->c->cache_index, s->name, NULL); i++) {
+                char *p = cc_tree_join(s->c->m->tree, s->c->ld.conf_dirs.v[i], s->name, err);
                 cc_stat st;
 
                 if (p == NULL || cc_tree_stat(s->c->m->tree, p, &st, err) < 0) {
@@ -1321,7 +848,7 @@ static int after_notes(struct search *s, const cc_lnx_obj *chain, size_t n, cc_e
                     note(s, err,
                          "%s exists in %s (listed in ld.so.conf) but ld.so.cache has no usable entry for it: "
                          "run ldconfig",
-                         p, s->c->conf_dirs.v[i]) < 0) {
+                         p, s->c->ld.conf_dirs.v[i]) < 0) {
                         free(p);
                         return -1;
                 }
@@ -1348,14 +875,14 @@ static int after_notes(struct search *s, const cc_lnx_obj *chain, size_t n, cc_e
                 free(p);
         }
         /* the cache knows the library under a longer name (libcuda.so.1 for libcuda.so) */
-        if (s->c->cache != NULL) {
+        if (s->c->ld.cache != NULL) {
                 size_t nl = strlen(s->name), shown = 0;
 
-                for (i = 0; i < s->c->cache->n && shown < 3; i++) {
-                        const cc_ldcache_entry *e = &s->c->cache->entries[i];
+                for (i = 0; i < s->c->ld.cache->n && shown < 3; i++) {
+                        const cc_ldcache_entry *e = &s->c->ld.cache->entries[i];
 
                         if (strncmp(e->key, s->name, nl) == 0 && e->key[nl] == '.' &&
-                            cc_ldcache_flags_accepted(e->flags, s->c->elfclass, s->c->machine, 0)) {
+                            cc_ldcache_flags_accepted(e->flags, s->c->ld.elfclass, s->c->ld.machine, 0)) {
                                 if (note(s, err,
                                          "ld.so.cache has %s (%s) but not %s: the program asks for exactly %s (a "
                                          "development link %s -> %s would satisfy it)",
@@ -1541,14 +1068,14 @@ static int read_preloads(cc_lnx_ctx *c, cc_error *err)
                 if (copy == NULL)
                         return -1;
                 p = copy;
-                while ((tok = next_tok(&p, " :\t")) != NULL)
+                while ((tok = cc_next_token(&p, " :\t")) != NULL)
                         if (add_preload(c, tok, "LD_PRELOAD", err) < 0)
                                 goto done;
         }
         /* /etc/ld.so.preload: separated by white space */
         if (cc_tree_read(c->m->tree, "/etc/ld.so.preload", (size_t)1 << 20, &text, &len, &rerr) == 0) {
                 p = text;
-                while ((tok = next_tok(&p, " \t\r\n")) != NULL) {
+                while ((tok = cc_next_token(&p, " \t\r\n")) != NULL) {
                         if (tok[0] == '#')
                                 continue;
                         if (add_preload(c, tok, "/etc/ld.so.preload", err) < 0)

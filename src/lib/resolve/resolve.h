@@ -97,8 +97,9 @@ typedef struct cc_lnx_obj {
 
 typedef struct cc_lnx_ctx cc_lnx_ctx;
 
-/* A loader context over the machine: the loader's default directories, the
- * ld.so.cache, the hwcaps subdirectories, $LIB/$PLATFORM, LD_LIBRARY_PATH.
+/* A loader context over the machine: its setup (machine/ldso.h: the
+ * loader's default directories, the ld.so.cache, $LIB/$PLATFORM), the
+ * hwcaps subdirectories, LD_LIBRARY_PATH and the preloads.
  * exe is the program whose loader is emulated (NULL: a plain program of the
  * machine's own architecture, /bin/sh of the tree). */
 int cc_lnx_ctx_open(cc_machine *m, const char *exe, cc_lnx_ctx **out, cc_error *err);
@@ -107,15 +108,8 @@ void cc_lnx_ctx_free(cc_lnx_ctx *c);
  * came from, cache file and format, hwcaps, $LIB, $PLATFORM. */
 cc_value *cc_lnx_ctx_facts(const cc_lnx_ctx *c, cc_error *err);
 
-/* The directories ld.so.conf lists (with its includes), the warnings
- * reading it gave, and the parsed ld.so.cache (NULL if unreadable). */
-const cc_strv *cc_lnx_ctx_conf_dirs(const cc_lnx_ctx *c);
-const cc_strv *cc_lnx_ctx_conf_warnings(const cc_lnx_ctx *c);
-const struct cc_ldcache *cc_lnx_ctx_cache(const cc_lnx_ctx *c);
 /* The loader (PT_INTERP or the machine's usual one), or NULL. */
 const char *cc_lnx_ctx_interp(const cc_lnx_ctx *c);
-/* The loader's default directories. */
-const cc_strv *cc_lnx_ctx_default_dirs(const cc_lnx_ctx *c);
 /* The objects LD_PRELOAD and /etc/ld.so.preload load before anything else
  * (virtual paths of those the loader finds, in order). */
 const cc_strv *cc_lnx_ctx_preloads(const cc_lnx_ctx *c);
@@ -154,23 +148,5 @@ int cc_win_ctx_set_known_dlls(cc_win_ctx *c, const char *const *names, size_t n,
  * (its directory is the DLL load directory), NULL for a top-level load. */
 int cc_win_resolve(cc_win_ctx *c, const char *name, const char *loading_dll, int shadowed, cc_resolution *out,
                    cc_error *err);
-
-/* The static versions of one file (file name, exported constants, version
- * resource) as inspect reads them: an array, empty when there are none. */
-cc_value *cc_file_versions(cc_machine *m, const char *vpath, cc_error *err);
-/* The same, and (when problems is not NULL) an array of what the file's
- * name and content disagree about (a cudnn64_8.dll that says 7.6.5). */
-cc_value *cc_file_versions_ex(cc_machine *m, const char *vpath, cc_value **problems, cc_error *err);
-
-/* 1 if the file is a program (an ELF with PT_INTERP, a PE that is not a
- * DLL) rather than a library; 0 otherwise or when it cannot be read. */
-int cc_is_program(cc_machine *m, const char *vpath);
-
-/* ---- names -------------------------------------------------------------- */
-
-/* The file names a short cuDNN name stands for on a system ("cudnn" ->
- * libcudnn.so.9, libcudnn.so.8, ...; "cudnn_ops" -> cudnn_ops64_9.dll);
- * a name that is already a file name gives itself. */
-int cc_expand_name(const char *name, int system, cc_strv *out, cc_error *err);
 
 #endif

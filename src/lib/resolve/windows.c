@@ -205,11 +205,6 @@ static char *full_path(const cc_win_ctx *c, const char *vpath, cc_error *err)
         return r;
 }
 
-static char *dir_of(const cc_win_ctx *c, const char *vpath, cc_error *err)
-{
-        return cc_tree_dirname(c->t, vpath, err);
-}
-
 static int note(cc_strv *notes, cc_error *err, const char *fmt, ...) CC_PRINTF(3, 4);
 
 static int note(cc_strv *notes, cc_error *err, const char *fmt, ...)
@@ -609,7 +604,7 @@ static int load_app(cc_win_ctx *c, const char *app, cc_error *err)
         c->app = full_path(c, app, err);
         if (c->app == NULL)
                 return -1;
-        c->appdir = dir_of(c, c->app, err);
+        c->appdir = cc_tree_dirname(c->t, c->app, err);
         if (c->appdir == NULL)
                 return -1;
         p = probe(c, c->app, err);
@@ -1446,7 +1441,7 @@ static int note_subdirs(struct search *s, cc_error *err)
                     t->how == CC_HOW_WINDIR || !cc_tree_is_abs(c->t, t->path))
                         continue;
                 free(dir);
-                dir = dir_of(c, t->path, err);
+                dir = cc_tree_dirname(c->t, t->path, err);
                 if (dir == NULL)
                         goto fail;
                 if (cc_strv_contains(&done, dir) || !is_dir(c, dir))
@@ -1683,7 +1678,7 @@ int cc_win_resolve(cc_win_ctx *c, const char *name, const char *loading_dll, int
 
                 if (full == NULL)
                         goto fail;
-                load_dir = dir_of(c, full, err);
+                load_dir = cc_tree_dirname(c->t, full, err);
                 free(full);
                 if (load_dir == NULL)
                         goto fail;

@@ -4,24 +4,16 @@
  * site-packages (TensorFlow's version, pip's "~" leftovers of an upgrade
  * that could not replace files in use), and, on the running machine only,
  * the commit charge (error 1455 while mapping cuDNN's large DLLs). Added to
- * host as host.windows. */
-#include "doctor.h"
+ * host as host.windows by commands/doctor.c (cc_doctor_host_windows, declared
+ * in doctor/doctor.h). */
+#include "../doctor/doctor.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../machine/machine.h"
-
-#ifdef _WIN32
-#include <windows.h>
-#endif
-
-#define TRY(x)                                                                                                         \
-        do {                                                                                                           \
-                if ((x) < 0)                                                                                           \
-                        goto fail;                                                                                     \
-        } while (0)
+#include "../platform/platform.h"
 
 enum { MAX_PYTHONS = 32, MAX_SITE_ENTRIES = 8192, MAX_CFG = 1 << 16 };
 
@@ -283,38 +275,30 @@ static int glob_pythons(cc_machine *m, const char *pattern, const char *source, 
 
 static cc_value *memory_facts(cc_machine *m, cc_error *err)
 {
-#ifdef _WIN32
-        MEMORYSTATUSEX ms;
+        cc_win_memory ms;
+        cc_error merr = {0};
         cc_value *o;
 
-        if (!m->live)
-                return cc_v_null(err);
-        memset(&ms, 0, sizeof(ms));
-        ms.dwLength = sizeof(ms);
+        if (!m->live || !cc_host_is_windows())
+                return cc_v_null(err); /* another machine's tree: the commit charge is not there to read */
         o = cc_v_object(err);
         if (o == NULL)
                 return NULL;
-        if (!GlobalMemoryStatusEx(&ms)) {
-                if (cc_v_set(o, "error",
-                             cc_v_strf(err, "GlobalMemoryStatusEx failed (error %lu)", (unsigned long)GetLastError()),
-                             err) < 0) {
+        if (cc_win_memory_status(&ms, &merr) < 0) {
+                if (cc_v_set_str(o, "error", merr.msg, err) < 0) {
                         cc_v_free(o);
                         return NULL;
                 }
                 return o;
         }
-        if (cc_v_set_int(o, "commit_limit", (int64_t)ms.ullTotalPageFile, err) < 0 ||
-            cc_v_set_int(o, "commit_available", (int64_t)ms.ullAvailPageFile, err) < 0 ||
-            cc_v_set_int(o, "physical_total", (int64_t)ms.ullTotalPhys, err) < 0 ||
-            cc_v_set_int(o, "physical_available", (int64_t)ms.ullAvailPhys, err) < 0) {
+        if (cc_v_set_int(o, "commit_limit", (int64_t)ms.commit_limit, err) < 0 ||
+            cc_v_set_int(o, "commit_available", (int64_t)ms.commit_available, err) < 0 ||
+            cc_v_set_int(o, "physical_total", (int64_t)ms.physical_total, err) < 0 ||
+            cc_v_set_int(o, "physical_available", (int64_t)ms.physical_available, err) < 0) {
                 cc_v_free(o);
                 return NULL;
         }
         return o;
-#else
-        (void)m;
-        return cc_v_null(err); /* another system's tree: the commit charge is not there to read */
-#endif
 }
 
 int cc_doctor_host_windows(struct cudnnctl_machine *m, cc_value *host, cc_error *err)

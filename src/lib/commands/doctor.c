@@ -1,9 +1,9 @@
 /* cudnnctl doctor: gather the facts of the whole stack into one document,
- * then run the checks on them (checks.c). Gathering reuses the finding and
+ * then run the checks on them (doctor/checks.c). Gathering reuses the finding and
  * proving commands (list, which, deps, verify); what only this command
  * needs (the search paths' entries, the toolkits, the driver's files, WSL)
  * is read here, through the machine's tree, so --root fixtures work. */
-#include "doctor.h"
+#include "../doctor/doctor.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,13 +13,7 @@
 #include "../frameworks/frameworks.h"
 #include "../machine/machine.h"
 #include "../platform/platform.h"
-#include "../verify/verify.h"
-
-#define TRY(x)                                                                                                         \
-        do {                                                                                                           \
-                if ((x) < 0)                                                                                           \
-                        goto fail;                                                                                     \
-        } while (0)
+#include "verify.h"
 
 enum { MAX_DEPS = 8, MAX_VERIFY = 4, MAX_SMALL = 1 << 20 };
 
@@ -277,7 +271,7 @@ static cc_value *toolkit_facts(cc_machine *m, cc_error *err)
                                         int have = 0;
 
                                         for (size_t a = 0; a < cc_v_len(al); a++)
-                                                if (cc_tree_path_eq(m->tree, cc_v_getstr(cc_v_at(al, a)), cand.v[i]))
+                                                if (cc_tree_path_eq(m->tree, cc_v_as_str(cc_v_at(al, a)), cand.v[i]))
                                                         have = 1;
                                         if (!have && cc_v_push(al, cc_v_str(cand.v[i], err), err) < 0) {
                                                 cc_tree_res_free(&r);
@@ -697,14 +691,14 @@ static void cuda_majors(const cc_value *list, const cc_value *verify, const cc_v
 
                 for (j = 0; j < cc_v_len(vs); j++)
                         if (cc_v_get(cc_v_at(vs, j), "cuda_major") != NULL)
-                                ADD_MAJOR((int)cc_v_getint(cc_v_get(cc_v_at(vs, j), "cuda_major")));
+                                ADD_MAJOR((int)cc_v_as_int(cc_v_get(cc_v_at(vs, j), "cuda_major")));
         }
         for (i = 0; i < cc_v_len(verify); i++) {
                 const cc_value *doc = cc_v_get(cc_v_at(verify, i), "document");
-                int64_t cv = cc_v_getint(cc_v_path(doc, "probes/cudnn/facts/cudart_version/value"));
+                int64_t cv = cc_v_as_int(cc_v_path(doc, "probes/cudnn/facts/cudart_version/value"));
 
                 if (cv == 0)
-                        cv = cc_v_getint(cc_v_path(doc, "probes/cudnn/facts/cudart_version"));
+                        cv = cc_v_as_int(cc_v_path(doc, "probes/cudnn/facts/cudart_version"));
                 if (cv >= 9000)
                         ADD_MAJOR((int)(cv / 1000));
         }
@@ -769,9 +763,9 @@ static int64_t plain_install(const cudnnctl_value *w)
         for (i = 0; i < cc_v_len(res); i++) {
                 const cc_value *r = cc_v_at(res, i);
 
-                if (cc_v_getbool(cc_v_get(r, "found")) && cc_v_get(r, "installation") != NULL &&
+                if (cc_v_as_bool(cc_v_get(r, "found")) && cc_v_get(r, "installation") != NULL &&
                     cc_v_type(cc_v_get(r, "installation")) == CUDNNCTL_INT)
-                        return cc_v_getint(cc_v_get(r, "installation"));
+                        return cc_v_as_int(cc_v_get(r, "installation"));
         }
         return 0;
 }
@@ -800,7 +794,7 @@ static const char *plain_path(const cudnnctl_value *w)
         size_t i;
 
         for (i = 0; i < cc_v_len(res); i++)
-                if (cc_v_getbool(cc_v_get(cc_v_at(res, i), "found")))
+                if (cc_v_as_bool(cc_v_get(cc_v_at(res, i), "found")))
                         return cc_v_get_str(cc_v_at(res, i), "path");
         return NULL;
 }
@@ -818,7 +812,7 @@ static cc_value *verify_facts(cc_machine *m, const cudnnctl_doctor_options *o, c
         /* the one a plain program loads first (with GPU work and compile), then the others */
         for (pass = 0; pass < 2; pass++)
                 for (i = 0; i < n && done < MAX_VERIFY; i++) {
-                        int64_t id = cc_v_getint(cc_v_get(cc_v_at(insts, i), "id"));
+                        int64_t id = cc_v_as_int(cc_v_get(cc_v_at(insts, i), "id"));
                         int first = plain != 0 ? id == plain : i == 0;
                         cudnnctl_verify_options vo;
                         cudnnctl_value *doc = NULL;
@@ -863,7 +857,7 @@ static cc_value *deps_facts(cc_machine *m, const cc_value *list, int64_t plain, 
                 const cc_value *inst = cc_v_at(insts, i);
                 /* the shim the loader picks for the installation a plain program gets (an
                  * installer layout holds one per CUDA variant), else its first */
-                const char *target = plain != 0 && cc_v_getint(cc_v_get(inst, "id")) == plain && plain_path != NULL
+                const char *target = plain != 0 && cc_v_as_int(cc_v_get(inst, "id")) == plain && plain_path != NULL
                                          ? plain_path
                                          : inst_lib(inst, "cudnn");
                 cudnnctl_deps_options dopt;
@@ -875,7 +869,7 @@ static cc_value *deps_facts(cc_machine *m, const cc_value *list, int64_t plain, 
                         continue;
                 e = cc_v_object(err);
                 TRY(cc_v_push(arr, e, err));
-                TRY(cc_v_set_int(e, "installation", cc_v_getint(cc_v_get(inst, "id")), err));
+                TRY(cc_v_set_int(e, "installation", cc_v_as_int(cc_v_get(inst, "id")), err));
                 TRY(cc_v_set_str(e, "target", target, err));
                 memset(&dopt, 0, sizeof(dopt));
                 TRY(set_document(e, cudnnctl_deps(m, target, &dopt, &doc, &de), &doc, &de, err));
@@ -1015,9 +1009,9 @@ int cudnnctl_doctor_recheck(const cudnnctl_value *in, cudnnctl_value **out, cudn
                 return cc_err(err, CC_ERR_FORMAT,
                               "not a 'cudnnctl doctor --json' document (no command \"doctor\" "
                               "with a \"facts\" object)");
-        if (cc_v_getint(cc_v_get(in, "schema_version")) > CUDNNCTL_JSON_SCHEMA_VERSION)
+        if (cc_v_as_int(cc_v_get(in, "schema_version")) > CUDNNCTL_JSON_SCHEMA_VERSION)
                 return cc_err(err, CC_ERR_UNSUPPORTED, "schema_version %lld is newer than this tool reads (%d)",
-                              (long long)cc_v_getint(cc_v_get(in, "schema_version")), CUDNNCTL_JSON_SCHEMA_VERSION);
+                              (long long)cc_v_as_int(cc_v_get(in, "schema_version")), CUDNNCTL_JSON_SCHEMA_VERSION);
         doc = cc_v_copy(in, err);
         if (doc == NULL)
                 return -1;

@@ -1,6 +1,6 @@
 /* cudnnctl_list: every cuDNN installation on a machine, as one document
  * (docs/json.md, command "list"). */
-#include "discover.h"
+#include "../discover/discover.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,11 +1,12 @@
-/* cudnnctl_deps: a dependency tree resolved like the loader. Linux: ld.so's
- * breadth-first order, objects already loaded matched by name or SONAME
- * (the interpreter is loaded first), each DT_NEEDED resolved with the loader
- * chain of the object that needs it. Windows: imports and delay imports,
- * each resolved by the Windows loader emulation. On both, cuDNN libraries
- * get the libraries they load at run time (dlopen / LoadLibrary): the names
- * their read-only data holds, and the sub-libraries of their major. */
-#include "resolve.h"
+/* The dependency walk behind deps (walk.h): one object's dependencies
+ * resolved like the loader. Linux: each DT_NEEDED resolved with the loader
+ * chain of the object that needs it, objects already loaded matched by name
+ * or SONAME. Windows: imports and delay imports, each resolved by the
+ * Windows loader emulation. On both, cuDNN libraries get the libraries they
+ * load at run time (dlopen / LoadLibrary): the names their read-only data
+ * holds, and the sub-libraries of their major. Each edge is recorded as
+ * facts on the node that has it. */
+#include "walk.h"
 
 #include "../formats/elf.h"
 #include "../formats/names.h"
@@ -15,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DEFAULT_MAX_DEPTH 32
 #define MAX_NODES 5000
 #define MAX_OBJ ((size_t)4 << 30)
 #define MAX_SCAN ((size_t)128 << 20)
@@ -23,44 +23,7 @@
 
 enum edge_kind { EK_NEEDED, EK_IMPORT, EK_DELAY, EK_RUNTIME };
 
-struct dnode {
-        char *path;     /* virtual, as loaded */
-        char *realpath; /* canonical */
-        char *soname;
-        cc_strv names; /* names that match it as "already loaded" */
-        int depth;
-        size_t parent; /* (size_t)-1 for the root and the interpreter */
-        int interp;
-        cc_lnx_obj obj;  /* Linux: its RPATH/RUNPATH/origin */
-        cc_strv needed;  /* DT_NEEDED or imports */
-        cc_strv delay;   /* delay imports */
-        cc_strv runtime; /* run-time loads: "name\tsource" */
-        char *error;     /* the file could not be read */
-        cc_value *edges;
-        int expanded;
-        int preload;      /* LD_PRELOAD / /etc/ld.so.preload */
-        int program;      /* Linux: the main program (its $ORIGIN: cc_lnx_program_origin) */
-        int standard;     /* Windows: loaded by a plain LoadLibrary (a run-time load), so its own imports
-                             are searched in the standard order whatever the top-level mode */
-        size_t load_root; /* Windows: the DLL whose directory is the DLL load directory for this node's
-                             imports (the one named in the LoadLibraryEx call) */
-};
-
-struct walk {
-        cc_machine *m;
-        const cudnnctl_deps_options *opts;
-        cc_lnx_ctx *lc;
-        cc_win_ctx *wc;
-        cc_win_ctx *wc_std; /* the standard order, for run-time loads (NULL: wc is already standard) */
-        struct dnode *nodes;
-        size_t n, cap;
-        int max_depth;
-        size_t missing, runtime_missing, failed, edges, unreadable;
-        int cuda_major; /* from run-time names and RUNPATHs, for "libnvrtc.so.%d"; -1 unknown */
-        cc_strv notes;
-};
-
-static void node_free(struct dnode *d)
+static void node_free(struct cc_dnode *d)
 {
         free(d->path);
         free(d->realpath);
@@ -74,9 +37,9 @@ static void node_free(struct dnode *d)
         cc_v_free(d->edges);
 }
 
-static struct dnode *add_node(struct walk *w, const char *path, int depth, size_t parent, cc_error *err)
+struct cc_dnode *cc_walk_add_node(struct cc_walk *w, const char *path, int depth, size_t parent, cc_error *err)
 {
-        struct dnode *d;
+        struct cc_dnode *d;
 
         if (w->n >= MAX_NODES) {
                 cc_err(err, CC_ERR_LIMIT, "more than %d objects in the dependency tree", MAX_NODES);
@@ -84,7 +47,7 @@ static struct dnode *add_node(struct walk *w, const char *path, int depth, size_
         }
         if (w->n == w->cap) {
                 size_t nc = w->cap ? w->cap * 2 : 32;
-                struct dnode *nn = cc_realloc(err, w->nodes, nc * sizeof(*nn));
+                struct cc_dnode *nn = cc_realloc(err, w->nodes, nc * sizeof(*nn));
 
                 if (nn == NULL)
                         return NULL;
@@ -238,7 +201,7 @@ static int scan_ascii_names(const uint8_t *d, size_t n, int system, cc_strv *out
 }
 
 /* What a cuDNN library loads itself when its file holds no names to read
- * (compat.md §3): the v8 shim loads the six sub-libraries; the v9 shim
+ * (kb/members.tsv): the v8 shim loads the six sub-libraries; the v9 shim
  * loads graph, ops, cnn and adv, and graph loads the engines and the
  * heuristic library. */
 struct sub_set {
@@ -293,7 +256,7 @@ static int group_add(cc_strv *groups, const char *name, int system, const char *
 }
 
 /* The run-time loads of a cuDNN library (node d, its bytes data/size). */
-static int runtime_loads(struct walk *w, struct dnode *d, const uint8_t *data, size_t size, uint64_t roff,
+static int runtime_loads(struct cc_walk *w, struct cc_dnode *d, const uint8_t *data, size_t size, uint64_t roff,
                          uint64_t rsize, cc_error *err)
 {
         static const char named[] = "named in the library's read-only data (loaded with dlopen/LoadLibrary)";
@@ -350,7 +313,7 @@ static int runtime_loads(struct walk *w, struct dnode *d, const uint8_t *data, s
                                         goto done;
                                 rc = group_add(&d->runtime, nm, w->m->system,
                                                "cuDNN loads its sub-libraries at run time (the file names none "
-                                               "readable here; compat.md section 3)",
+                                               "readable here; the sub-libraries of its major)",
                                                err);
                                 free(nm);
                                 if (rc < 0)
@@ -366,7 +329,7 @@ done:
 
 /* ---- reading one node -------------------------------------------------------- */
 
-static int read_node(struct walk *w, struct dnode *d, cc_error *err)
+static int read_node(struct cc_walk *w, struct cc_dnode *d, cc_error *err)
 {
         cc_map mp;
         cc_error rerr = {0};
@@ -472,12 +435,12 @@ done:
 
 /* ---- matching what is loaded ----------------------------------------------------- */
 
-static size_t find_loaded(const struct walk *w, const char *name, const char *realpath)
+size_t cc_walk_find_loaded(const struct cc_walk *w, const char *name, const char *realpath)
 {
         size_t i, k;
 
         for (i = 0; i < w->n; i++) {
-                const struct dnode *d = &w->nodes[i];
+                const struct cc_dnode *d = &w->nodes[i];
 
                 if (realpath && d->realpath && cc_tree_path_eq(w->m->tree, d->realpath, realpath))
                         return i;
@@ -490,7 +453,7 @@ static size_t find_loaded(const struct walk *w, const char *name, const char *re
         return (size_t)-1;
 }
 
-static int add_name(struct walk *w, struct dnode *d, const char *name, cc_error *err)
+int cc_walk_add_name(struct cc_walk *w, struct cc_dnode *d, const char *name, cc_error *err)
 {
         if (name == NULL || cc_strv_contains(&d->names, name))
                 return 0;
@@ -499,7 +462,7 @@ static int add_name(struct walk *w, struct dnode *d, const char *name, cc_error 
 }
 
 /* The loader chain of node i for the Linux loader: i, its parent, ... */
-static int make_chain(struct walk *w, size_t i, cc_lnx_obj **chain, size_t *n, cc_error *err)
+static int make_chain(struct cc_walk *w, size_t i, cc_lnx_obj **chain, size_t *n, cc_error *err)
 {
         size_t k = 0, j;
 
@@ -557,7 +520,8 @@ static int push_new(cc_strv *out, char *c, cc_error *err)
         return cc_strv_take(out, c, err);
 }
 
-static int runtime_candidates(struct walk *w, const struct dnode *d, const char *group, cc_strv *out, cc_error *err)
+static int runtime_candidates(struct cc_walk *w, const struct cc_dnode *d, const char *group, cc_strv *out,
+                              cc_error *err)
 {
         cc_strv raw = {0};
         cc_libname ln;
@@ -639,7 +603,7 @@ static int set_resolution(cc_value *e, const cc_resolution *r, int full, cc_erro
         return 0;
 }
 
-static int resolve_one(struct walk *w, size_t i, const char *name, cc_resolution *r, cc_error *err)
+static int resolve_one(struct cc_walk *w, size_t i, const char *name, cc_resolution *r, cc_error *err)
 {
         if (w->m->system == CC_SYS_LINUX) {
                 cc_lnx_obj *chain = NULL;
@@ -653,7 +617,7 @@ static int resolve_one(struct walk *w, size_t i, const char *name, cc_resolution
                 return rc;
         }
         {
-                const struct dnode *d = &w->nodes[i];
+                const struct cc_dnode *d = &w->nodes[i];
                 cc_win_ctx *c = d->standard && w->wc_std ? w->wc_std : w->wc;
 
                 return cc_win_resolve(c, name, w->nodes[d->load_root].path, 0, r, err);
@@ -661,7 +625,7 @@ static int resolve_one(struct walk *w, size_t i, const char *name, cc_resolution
 }
 
 /* A run-time load by cuDNN is a plain LoadLibrary: the standard order. */
-static int resolve_runtime(struct walk *w, size_t i, const char *name, cc_resolution *r, cc_error *err)
+static int resolve_runtime(struct cc_walk *w, size_t i, const char *name, cc_resolution *r, cc_error *err)
 {
         if (w->m->system == CC_SYS_WINDOWS && w->wc_std != NULL)
                 return cc_win_resolve(w->wc_std, name, w->nodes[i].path, 0, r, err);
@@ -674,7 +638,7 @@ static int is_apiset(const char *name)
 }
 
 /* Resolve one dependency of node i. */
-static int edge(struct walk *w, size_t i, const char *name, int kind, const char *source, cc_error *err)
+static int edge(struct cc_walk *w, size_t i, const char *name, int kind, const char *source, cc_error *err)
 {
         cc_value *e = cc_v_object(err);
         cc_strv cands = {0};
@@ -706,7 +670,7 @@ static int edge(struct walk *w, size_t i, const char *name, int kind, const char
         }
         /* already loaded? (by any candidate name) */
         for (j = 0; j < cands.n; j++) {
-                hit = find_loaded(w, cands.v[j], NULL);
+                hit = cc_walk_find_loaded(w, cands.v[j], NULL);
                 if (hit != (size_t)-1) {
                         if (cc_v_set_str(e, "status", "already-loaded", err) < 0 ||
                             cc_v_set_int(e, "node", (int64_t)hit, err) < 0 ||
@@ -769,10 +733,10 @@ static int edge(struct walk *w, size_t i, const char *name, int kind, const char
                 rv = 0;
                 goto done;
         }
-        hit = find_loaded(w, NULL, r.realpath);
+        hit = cc_walk_find_loaded(w, NULL, r.realpath);
         if (hit != (size_t)-1) {
                 /* a new name for an object already loaded (the same file) */
-                if (add_name(w, &w->nodes[hit], r.name, err) < 0 ||
+                if (cc_walk_add_name(w, &w->nodes[hit], r.name, err) < 0 ||
                     cc_v_set_str(e, "status", "already-loaded", err) < 0 ||
                     cc_v_set_int(e, "node", (int64_t)hit, err) < 0 || set_resolution(e, &r, 0, err) < 0)
                         goto done;
@@ -789,7 +753,7 @@ static int edge(struct walk *w, size_t i, const char *name, int kind, const char
                 goto done;
         }
         {
-                struct dnode *d = add_node(w, r.path, w->nodes[i].depth + 1, i, err);
+                struct cc_dnode *d = cc_walk_add_node(w, r.path, w->nodes[i].depth + 1, i, err);
 
                 if (d == NULL)
                         goto done;
@@ -797,7 +761,7 @@ static int edge(struct walk *w, size_t i, const char *name, int kind, const char
                 d->standard = kind == EK_RUNTIME || w->nodes[i].standard;
                 /* a run-time LoadLibrary starts a new load: its own directory */
                 d->load_root = d->standard && kind == EK_RUNTIME ? w->n - 1 : w->nodes[i].load_root;
-                if (d->realpath == NULL || add_name(w, d, r.name, err) < 0)
+                if (d->realpath == NULL || cc_walk_add_name(w, d, r.name, err) < 0)
                         goto done;
                 if (cc_v_set_str(e, "status", "loaded", err) < 0 ||
                     cc_v_set_int(e, "node", (int64_t)(w->n - 1), err) < 0 || set_resolution(e, &r, 0, err) < 0)
@@ -811,7 +775,7 @@ done:
         return rv;
 }
 
-static int expand(struct walk *w, size_t i, cc_error *err)
+int cc_walk_expand(struct cc_walk *w, size_t i, cc_error *err)
 {
         size_t k;
 
@@ -820,7 +784,7 @@ static int expand(struct walk *w, size_t i, cc_error *err)
         w->nodes[i].expanded = 1;
         if (read_node(w, i < w->n ? &w->nodes[i] : NULL, err) < 0)
                 return -1;
-        if (w->nodes[i].soname && add_name(w, &w->nodes[i], w->nodes[i].soname, err) < 0)
+        if (w->nodes[i].soname && cc_walk_add_name(w, &w->nodes[i], w->nodes[i].soname, err) < 0)
                 return -1;
         if (w->nodes[i].error || w->nodes[i].interp)
                 return 0;
@@ -867,393 +831,16 @@ static int expand(struct walk *w, size_t i, cc_error *err)
         return 0;
 }
 
-/* ---- the document ------------------------------------------------------------------ */
-
-static cc_value *node_facts(struct walk *w, size_t i, cc_error *err)
+void cc_walk_free(struct cc_walk *w)
 {
-        struct dnode *d = &w->nodes[i];
-        cc_value *o = cc_v_object(err);
-
-        if (o == NULL)
-                return NULL;
-        if (cc_v_set_int(o, "id", (int64_t)i, err) < 0 || cc_v_set_str(o, "path", d->path, err) < 0 ||
-            cc_v_set(o, "realpath", cc_v_str(d->realpath, err), err) < 0 ||
-            cc_v_set(o, "soname", cc_v_str(d->soname, err), err) < 0 || cc_v_set_int(o, "depth", d->depth, err) < 0 ||
-            cc_v_set(o, "parent", d->parent == (size_t)-1 ? cc_v_null(err) : cc_v_int((int64_t)d->parent, err), err) <
-                0 ||
-            cc_v_set_bool(o, "interpreter", d->interp, err) < 0 || cc_v_set_bool(o, "preload", d->preload, err) < 0 ||
-            cc_v_set(o, "error", cc_v_str(d->error, err), err) < 0 ||
-            cc_v_set(o, "versions", cc_file_versions(w->m, d->path, err), err) < 0)
-                goto fail;
-        if (w->m->system == CC_SYS_LINUX && !d->interp && !d->error &&
-            (cc_v_set(o, "rpath", cc_v_str(d->obj.rpath, err), err) < 0 ||
-             cc_v_set(o, "runpath", cc_v_str(d->obj.runpath, err), err) < 0 ||
-             cc_v_set_bool(o, "nodeflib", d->obj.nodeflib, err) < 0))
-                goto fail;
-        if (cc_v_set(o, "edges", d->edges, err) < 0) {
-                d->edges = NULL;
-                goto fail;
-        }
-        d->edges = NULL;
-        return o;
-fail:
-        cc_v_free(o);
-        return NULL;
-}
-
-/* libcuda.so.1 / nvcuda.dll come with the NVIDIA driver, not with CUDA or
- * cuDNN: when they are missing, say so, and point at the toolkit's stub
- * (which is for linking only) when one sits next to a library in the tree. */
-static int driver_note(struct walk *w, const cc_value *nodes, cc_error *err)
-{
-        size_t i, j;
-        const char *missing = NULL;
-        char *stub = NULL;
-        int rv = 0;
-
-        for (i = 0; i < cc_v_len(nodes) && missing == NULL; i++) {
-                const cc_value *edges = cc_v_get(cc_v_at(nodes, i), "edges");
-
-                for (j = 0; j < cc_v_len(edges) && missing == NULL; j++) {
-                        const cc_value *e = cc_v_at(edges, j);
-                        const char *nm = cc_v_get_str(e, "name"), *st = cc_v_get_str(e, "status");
-
-                        if (nm && st && strcmp(st, "missing") == 0 &&
-                            (strncmp(nm, "libcuda.so", 10) == 0 || cc_strcasecmp(nm, "nvcuda.dll") == 0))
-                                missing = nm;
-                }
-        }
-        if (missing == NULL)
-                return 0;
-        for (i = 0; i < cc_v_len(nodes) && stub == NULL && w->m->system == CC_SYS_LINUX; i++) {
-                const char *real = cc_v_get_str(cc_v_at(nodes, i), "realpath");
-                char *dir, *p;
-                cc_stat st;
-
-                if (real == NULL)
-                        continue;
-                dir = cc_tree_dirname(w->m->tree, real, err);
-                p = dir ? cc_asprintf(err, "%s/stubs/libcuda.so", dir) : NULL;
-                free(dir);
-                if (p == NULL)
-                        return -1;
-                if (cc_tree_stat(w->m->tree, p, &st, err) == 0 && st.type == CC_FT_FILE)
-                        stub = p;
-                else
-                        free(p);
-        }
-        rv = cc_strv_pushf(
-            &w->notes, 1, err,
-            "%s is the NVIDIA driver's library, not CUDA's or cuDNN's: the loader finds none, so no driver "
-            "is installed (or it is not on the loader's path) and cuDNN cannot start on this machine%s%s%s",
-            missing, stub ? " (" : "", stub ? stub : "",
-            stub ? " is the CUDA toolkit's stub, for linking only: it must not be put on the path)" : "");
-        free(stub);
-        return rv;
-}
-
-/* The cuDNN this process would load: from how many directories, of which
- * versions. More than one of either is a mixed set (failure-modes.md 4,
- * 16, 19): sub-libraries of different releases in one process. */
-static int cudnn_summary(struct walk *w, const cc_value *nodes, cc_value *sum, cc_error *err)
-{
-        cc_strv dirs = {0}, vers = {0};
-        cc_value *o = NULL;
-        size_t i, j;
-        int rv = -1;
-
-        for (i = 0; i < cc_v_len(nodes); i++) {
-                const cc_value *n = cc_v_at(nodes, i);
-                const char *real = cc_v_get_str(n, "realpath");
-                const cc_value *vs = cc_v_get(n, "versions");
-                cc_libname ln;
-                char *dir;
-
-                if (real == NULL || cc_name_library(cc_basename(real), &ln) < 0 ||
-                    (ln.kind != CC_FK_SHARED && ln.kind != CC_FK_DLL))
-                        continue;
-                dir = cc_tree_dirname(w->m->tree, real, err);
-                if (dir == NULL)
-                        goto done;
-                if (!cc_strv_contains(&dirs, dir) && cc_strv_push(&dirs, dir, err) < 0) {
-                        free(dir);
-                        goto done;
-                }
-                free(dir);
-                for (j = 0; j < cc_v_len(vs); j++) {
-                        const cc_value *e = cc_v_at(vs, j);
-                        const char *v = cc_v_get_str(e, "version"), *comp = cc_v_get_str(e, "component");
-                        cudnnctl_ver pv;
-                        char buf[64];
-
-                        if (v == NULL || (comp && strcmp(comp, "cudnn") != 0) || cudnnctl_ver_parse(v, &pv) < 0 ||
-                            pv.n < 3 || !cc_cudnn_ver_plausible(&pv))
-                                continue;
-                        pv.n = 3; /* releases, not builds: 9.19.0.56 and 9.19.0 are one */
-                        cudnnctl_ver_str(&pv, buf, sizeof(buf));
-                        if (!cc_strv_contains(&vers, buf) && cc_strv_push(&vers, buf, err) < 0)
-                                goto done;
-                }
-        }
-        o = cc_v_object(err);
-        if (o == NULL || cc_v_set(o, "directories", cc_v_strv(&dirs, err), err) < 0 ||
-            cc_v_set(o, "versions", cc_v_strv(&vers, err), err) < 0 ||
-            cc_v_set_bool(o, "mixed", dirs.n > 1 || vers.n > 1, err) < 0)
-                goto done;
-        if (dirs.n > 1 || vers.n > 1) {
-                cc_buf b = {0};
-
-                if (cc_buf_printf(&b, err, "this process would load cuDNN from %zu director%s", dirs.n,
-                                  dirs.n == 1 ? "y" : "ies") < 0)
-                        goto nfail;
-                for (i = 0; i < dirs.n; i++)
-                        if (cc_buf_printf(&b, err, "%s%s", i ? ", " : " (", dirs.v[i]) < 0)
-                                goto nfail;
-                if (cc_buf_printf(&b, err, "%s with %zu version%s", dirs.n ? ")" : "", vers.n, vers.n == 1 ? "" : "s") <
-                    0)
-                        goto nfail;
-                for (i = 0; i < vers.n; i++)
-                        if (cc_buf_printf(&b, err, "%s%s", i ? ", " : " (", vers.v[i]) < 0)
-                                goto nfail;
-                if (cc_buf_printf(&b, err,
-                                  "%s: a mixed set, which fails with "
-                                  "CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH, missing symbols or wrong "
-                                  "results; keep one complete cuDNN on the path",
-                                  vers.n ? ")" : "") < 0)
-                        goto nfail;
-                if (cc_strv_take(&w->notes, cc_buf_steal(&b), err) < 0)
-                        goto done;
-                goto set;
-        nfail:
-                cc_buf_free(&b);
-                goto done;
-        }
-set:
-        if (cc_v_set(sum, "cudnn", o, err) < 0) {
-                o = NULL;
-                goto done;
-        }
-        o = NULL;
-        rv = 0;
-done:
-        cc_v_free(o);
-        cc_strv_free(&dirs);
-        cc_strv_free(&vers);
-        return rv;
-}
-
-int cudnnctl_deps(cudnnctl_machine *m, const char *target, const cudnnctl_deps_options *opts, cudnnctl_value **out,
-                  cudnnctl_error *err)
-{
-        static cudnnctl_deps_options defaults;
-        struct walk w;
-        cc_value *doc = NULL, *nodes = NULL, *sum = NULL;
-        char *root_path = NULL;
-        int root_program = 0; /* the target is a program (an interpreter named; an EXE) */
-        cc_resolution rr;
-        int rv = -1, is_path;
         size_t i;
 
-        *out = NULL;
-        memset(&w, 0, sizeof(w));
-        memset(&rr, 0, sizeof(rr));
-        if (opts == NULL)
-                opts = &defaults;
-        w.m = m;
-        w.opts = opts;
-        w.max_depth = opts->max_depth > 0 ? opts->max_depth : DEFAULT_MAX_DEPTH;
-        w.cuda_major = -1;
-        doc = cc_doc_new("deps", m, err);
-        if (doc == NULL || cc_v_set_str(doc, "target", target, err) < 0)
-                goto done;
-        is_path = strchr(target, '/') != NULL || (m->system == CC_SYS_WINDOWS && strchr(target, '\\') != NULL);
-        if (!is_path) {
-                cc_stat st;
-                char *abs = cc_machine_abs(m, target, err);
-
-                if (abs == NULL || cc_tree_stat(m->tree, abs, &st, err) < 0) {
-                        free(abs);
-                        goto done;
-                }
-                if (st.type == CC_FT_FILE)
-                        is_path = 1;
-                free(abs);
-        }
-        if (is_path) {
-                cc_stat st;
-
-                root_path = cc_machine_abs(m, target, err);
-                if (root_path == NULL || cc_tree_stat(m->tree, root_path, &st, err) < 0)
-                        goto done;
-                if (st.type != CC_FT_FILE) {
-                        cc_err(err, CC_ERR_NOTFOUND, "%s: %s", target,
-                               st.type == CC_FT_NONE ? "no such file" : "not a regular file");
-                        goto done;
-                }
-        }
-        root_program = root_path != NULL && cc_is_program(m, root_path);
-        if (m->system == CC_SYS_LINUX) {
-                if (cc_lnx_ctx_open(m, root_path, &w.lc, err) < 0) {
-                        /* a library, not a program: the loader of a plain program */
-                        cc_err_clear(err);
-                        if (cc_lnx_ctx_open(m, NULL, &w.lc, err) < 0)
-                                goto done;
-                }
-                if (cc_v_set(doc, "loader", cc_lnx_ctx_facts(w.lc, err), err) < 0)
-                        goto done;
-                {
-                        /* what the loader's own setup says (a corrupt cache, a preload not found) */
-                        const cc_value *ln = cc_v_path(doc, "loader/notes");
-                        size_t k;
-
-                        for (k = 0; k < cc_v_len(ln); k++)
-                                if (cc_strv_push(&w.notes, cc_v_getstr(cc_v_at(ln, k)), err) < 0)
-                                        goto done;
-                }
-        } else {
-                const char *app = root_program ? root_path : NULL;
-
-                if (cc_win_ctx_open(m, app, &opts->resolve, &w.wc, err) < 0)
-                        goto done;
-                if (cc_v_set(doc, "loader", cc_win_ctx_facts(w.wc, err), err) < 0)
-                        goto done;
-                if (opts->resolve.win_mode != CUDNNCTL_WIN_STANDARD) {
-                        /* cuDNN's own run-time loads are plain LoadLibrary calls */
-                        cudnnctl_which_options so = opts->resolve;
-
-                        so.win_mode = CUDNNCTL_WIN_STANDARD;
-                        so.win_search = 0;
-                        if (cc_win_ctx_open(m, app, &so, &w.wc_std, err) < 0)
-                                goto done;
-                }
-        }
-        if (!is_path) {
-                /* a name: what a plain program gets */
-                if (w.lc ? cc_lnx_resolve(w.lc, target, NULL, 0, 0, &rr, err) < 0
-                         : cc_win_resolve(w.wc, target, NULL, 0, &rr, err) < 0)
-                        goto done;
-                if (cc_v_set(doc, "target_resolution", cc_resolution_facts(&rr, err), err) < 0)
-                        goto done;
-                if (!rr.found) {
-                        /* a result, not an error: the document says why */
-                        int failed = rr.ntried > 0 && rr.tries[rr.ntried - 1].outcome == CC_TRY_FAILED;
-
-                        sum = cc_v_object(err);
-                        if (sum == NULL || cc_v_set_int(sum, "objects", 0, err) < 0 ||
-                            cc_v_set_int(sum, "edges", 0, err) < 0 || cc_v_set_int(sum, "missing", 1, err) < 0 ||
-                            cc_v_set_int(sum, "runtime_missing", 0, err) < 0 ||
-                            cc_v_set_int(sum, "fails", failed, err) < 0 ||
-                            cc_v_set_int(sum, "unreadable", 0, err) < 0) {
-                                cc_v_free(sum);
-                                goto done;
-                        }
-                        if (cc_v_set_str(doc, "target_status", failed ? "fails" : "missing", err) < 0 ||
-                            cc_v_set(doc, "nodes", cc_v_array(err), err) < 0 ||
-                            cc_v_set(doc, "summary", sum, err) < 0 ||
-                            cc_v_set(doc, "notes", cc_v_strv(&rr.notes, err), err) < 0)
-                                goto done;
-                        *out = doc;
-                        doc = NULL;
-                        rv = 0;
-                        goto done;
-                }
-                root_path = cc_strdup(err, rr.path);
-                if (root_path == NULL)
-                        goto done;
-        }
-        if (cc_v_set_str(doc, "target_status", "found", err) < 0 || add_node(&w, root_path, 0, (size_t)-1, err) == NULL)
-                goto done;
-        w.nodes[0].realpath = cc_tree_canonical(m->tree, root_path, err);
-        w.nodes[0].program = root_program;
-        if (w.nodes[0].realpath == NULL || add_name(&w, &w.nodes[0], root_path, err) < 0 ||
-            (rr.name && add_name(&w, &w.nodes[0], rr.name, err) < 0))
-                goto done;
-        /* ld.so is loaded before anything else: its SONAME matches DT_NEEDED entries */
-        if (w.lc != NULL) {
-                const char *interp = cc_lnx_ctx_interp(w.lc);
-                cc_stat st;
-
-                if (interp != NULL && cc_tree_stat(m->tree, interp, &st, err) == 0 && st.type == CC_FT_FILE) {
-                        struct dnode *d = add_node(&w, interp, 0, (size_t)-1, err);
-
-                        if (d == NULL)
-                                goto done;
-                        d->interp = 1;
-                        d->realpath = cc_tree_canonical(m->tree, interp, err);
-                        if (d->realpath == NULL || add_name(&w, d, interp, err) < 0 ||
-                            add_name(&w, d, cc_basename(interp), err) < 0 || expand(&w, w.n - 1, err) < 0)
-                                goto done;
-                }
-                /* then LD_PRELOAD and /etc/ld.so.preload, before the program's own dependencies */
-                {
-                        const cc_strv *pre = cc_lnx_ctx_preloads(w.lc);
-                        size_t k;
-
-                        for (k = 0; k < pre->n; k++) {
-                                struct dnode *d;
-
-                                if (find_loaded(&w, pre->v[k], NULL) != (size_t)-1)
-                                        continue;
-                                d = add_node(&w, pre->v[k], 0, (size_t)-1, err);
-                                if (d == NULL)
-                                        goto done;
-                                d->preload = 1;
-                                d->realpath = cc_tree_canonical(m->tree, pre->v[k], err);
-                                if (d->realpath == NULL || add_name(&w, d, pre->v[k], err) < 0 ||
-                                    add_name(&w, d, cc_basename(pre->v[k]), err) < 0)
-                                        goto done;
-                        }
-                }
-        }
-        /* breadth first, like ld.so */
-        for (i = 0; i < w.n; i++)
-                if (expand(&w, i, err) < 0)
-                        goto done;
-        nodes = cc_v_array(err);
-        if (nodes == NULL)
-                goto done;
-        for (i = 0; i < w.n; i++) {
-                if (w.nodes[i].error)
-                        w.unreadable++;
-                if (cc_v_push(nodes, node_facts(&w, i, err), err) < 0)
-                        goto done;
-        }
-        if (cc_v_set(doc, "nodes", nodes, err) < 0) {
-                nodes = NULL;
-                goto done;
-        }
-        nodes = NULL;
-        sum = cc_v_object(err);
-        if (sum == NULL || cc_v_set_int(sum, "objects", (int64_t)w.n, err) < 0 ||
-            cc_v_set_int(sum, "edges", (int64_t)w.edges, err) < 0 ||
-            cc_v_set_int(sum, "missing", (int64_t)(w.missing + w.failed), err) < 0 ||
-            cc_v_set_int(sum, "runtime_missing", (int64_t)w.runtime_missing, err) < 0 ||
-            cc_v_set_int(sum, "fails", (int64_t)w.failed, err) < 0 ||
-            cc_v_set_int(sum, "unreadable", (int64_t)w.unreadable, err) < 0) {
-                cc_v_free(sum);
-                goto done;
-        }
-        if (driver_note(&w, cc_v_get(doc, "nodes"), err) < 0 ||
-            cudnn_summary(&w, cc_v_get(doc, "nodes"), sum, err) < 0) {
-                cc_v_free(sum);
-                goto done;
-        }
-        if (cc_v_set(doc, "summary", sum, err) < 0 || cc_v_set(doc, "notes", cc_v_strv(&w.notes, err), err) < 0)
-                goto done;
-        *out = doc;
-        doc = NULL;
-        rv = 0;
-done:
-        cc_v_free(nodes);
-        cc_v_free(doc);
-        for (i = 0; i < w.n; i++)
-                node_free(&w.nodes[i]);
-        free(w.nodes);
-        cc_strv_free(&w.notes);
-        cc_lnx_ctx_free(w.lc);
-        cc_win_ctx_free(w.wc);
-        cc_win_ctx_free(w.wc_std);
-        cc_resolution_free(&rr);
-        free(root_path);
-        return rv;
+        for (i = 0; i < w->n; i++)
+                node_free(&w->nodes[i]);
+        free(w->nodes);
+        cc_strv_free(&w->notes);
+        cc_lnx_ctx_free(w->lc);
+        cc_win_ctx_free(w->wc);
+        cc_win_ctx_free(w->wc_std);
+        memset(w, 0, sizeof(*w));
 }

@@ -1,0 +1,400 @@
+/* cudnnctl_deps: the dependency tree of a library or program, resolved
+ * like the loader (docs/json.md, command "deps"). Finds the target (a path,
+ * or a name resolved as a plain program would), opens the loader contexts,
+ * walks (resolve/walk.c) from the target, the interpreter and the preloads
+ * breadth first as ld.so does, and makes the document: each node with its
+ * versions, the summary, what the missing driver library means, and whether
+ * the process would load a mixed cuDNN set. */
+#include "../inspect/inspect.h"
+#include "../resolve/walk.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_MAX_DEPTH 32
+
+static cc_value *node_facts(struct cc_walk *w, size_t i, cc_error *err)
+{
+        struct cc_dnode *d = &w->nodes[i];
+        cc_value *o = cc_v_object(err);
+
+        if (o == NULL)
+                return NULL;
+        if (cc_v_set_int(o, "id", (int64_t)i, err) < 0 || cc_v_set_str(o, "path", d->path, err) < 0 ||
+            cc_v_set(o, "realpath", cc_v_str(d->realpath, err), err) < 0 ||
+            cc_v_set(o, "soname", cc_v_str(d->soname, err), err) < 0 || cc_v_set_int(o, "depth", d->depth, err) < 0 ||
+            cc_v_set(o, "parent", d->parent == (size_t)-1 ? cc_v_null(err) : cc_v_int((int64_t)d->parent, err), err) <
+                0 ||
+            cc_v_set_bool(o, "interpreter", d->interp, err) < 0 || cc_v_set_bool(o, "preload", d->preload, err) < 0 ||
+            cc_v_set(o, "error", cc_v_str(d->error, err), err) < 0 ||
+            cc_v_set(o, "versions", cc_file_versions(w->m, d->path, err), err) < 0)
+                goto fail;
+        if (w->m->system == CC_SYS_LINUX && !d->interp && !d->error &&
+            (cc_v_set(o, "rpath", cc_v_str(d->obj.rpath, err), err) < 0 ||
+             cc_v_set(o, "runpath", cc_v_str(d->obj.runpath, err), err) < 0 ||
+             cc_v_set_bool(o, "nodeflib", d->obj.nodeflib, err) < 0))
+                goto fail;
+        if (cc_v_set(o, "edges", d->edges, err) < 0) {
+                d->edges = NULL;
+                goto fail;
+        }
+        d->edges = NULL;
+        return o;
+fail:
+        cc_v_free(o);
+        return NULL;
+}
+
+/* libcuda.so.1 / nvcuda.dll come with the NVIDIA driver, not with CUDA or
+ * cuDNN: when they are missing, say so, and point at the toolkit's stub
+ * (which is for linking only) when one sits next to a library in the tree. */
+static int driver_note(struct cc_walk *w, const cc_value *nodes, cc_error *err)
+{
+        size_t i, j;
+        const char *missing = NULL;
+        char *stub = NULL;
+        int rv = 0;
+
+        for (i = 0; i < cc_v_len(nodes) && missing == NULL; i++) {
+                const cc_value *edges = cc_v_get(cc_v_at(nodes, i), "edges");
+
+                for (j = 0; j < cc_v_len(edges) && missing == NULL; j++) {
+                        const cc_value *e = cc_v_at(edges, j);
+                        const char *nm = cc_v_get_str(e, "name"), *st = cc_v_get_str(e, "status");
+
+                        if (nm && st && strcmp(st, "missing") == 0 &&
+                            (strncmp(nm, "libcuda.so", 10) == 0 || cc_strcasecmp(nm, "nvcuda.dll") == 0))
+                                missing = nm;
+                }
+        }
+        if (missing == NULL)
+                return 0;
+        for (i = 0; i < cc_v_len(nodes) && stub == NULL && w->m->system == CC_SYS_LINUX; i++) {
+                const char *real = cc_v_get_str(cc_v_at(nodes, i), "realpath");
+                char *dir, *p;
+                cc_stat st;
+
+                if (real == NULL)
+                        continue;
+                dir = cc_tree_dirname(w->m->tree, real, err);
+                p = dir ? cc_asprintf(err, "%s/stubs/libcuda.so", dir) : NULL;
+                free(dir);
+                if (p == NULL)
+                        return -1;
+                if (cc_tree_stat(w->m->tree, p, &st, err) == 0 && st.type == CC_FT_FILE)
+                        stub = p;
+                else
+                        free(p);
+        }
+        rv = cc_strv_pushf(
+            &w->notes, 1, err,
+            "%s is the NVIDIA driver's library, not CUDA's or cuDNN's: the loader finds none, so no driver "
+            "is installed (or it is not on the loader's path) and cuDNN cannot start on this machine%s%s%s",
+            missing, stub ? " (" : "", stub ? stub : "",
+            stub ? " is the CUDA toolkit's stub, for linking only: it must not be put on the path)" : "");
+        free(stub);
+        return rv;
+}
+
+/* The cuDNN this process would load: from how many directories, of which
+ * versions. More than one of either is a mixed set (catalog entry 4,
+ * 16, 19): sub-libraries of different releases in one process. */
+static int cudnn_summary(struct cc_walk *w, const cc_value *nodes, cc_value *sum, cc_error *err)
+{
+        cc_strv dirs = {0}, vers = {0};
+        cc_value *o = NULL;
+        size_t i, j;
+        int rv = -1;
+
+        for (i = 0; i < cc_v_len(nodes); i++) {
+                const cc_value *n = cc_v_at(nodes, i);
+                const char *real = cc_v_get_str(n, "realpath");
+                const cc_value *vs = cc_v_get(n, "versions");
+                cc_libname ln;
+                char *dir;
+
+                if (real == NULL || cc_name_library(cc_basename(real), &ln) < 0 ||
+                    (ln.kind != CC_FK_SHARED && ln.kind != CC_FK_DLL))
+                        continue;
+                dir = cc_tree_dirname(w->m->tree, real, err);
+                if (dir == NULL)
+                        goto done;
+                if (!cc_strv_contains(&dirs, dir) && cc_strv_push(&dirs, dir, err) < 0) {
+                        free(dir);
+                        goto done;
+                }
+                free(dir);
+                for (j = 0; j < cc_v_len(vs); j++) {
+                        const cc_value *e = cc_v_at(vs, j);
+                        const char *v = cc_v_get_str(e, "version"), *comp = cc_v_get_str(e, "component");
+                        cudnnctl_ver pv;
+                        char buf[64];
+
+                        if (v == NULL || (comp && strcmp(comp, "cudnn") != 0) || cudnnctl_ver_parse(v, &pv) < 0 ||
+                            pv.n < 3 || !cc_cudnn_ver_plausible(&pv))
+                                continue;
+                        pv.n = 3; /* releases, not builds: 9.19.0.56 and 9.19.0 are one */
+                        cudnnctl_ver_str(&pv, buf, sizeof(buf));
+                        if (!cc_strv_contains(&vers, buf) && cc_strv_push(&vers, buf, err) < 0)
+                                goto done;
+                }
+        }
+        o = cc_v_object(err);
+        if (o == NULL || cc_v_set(o, "directories", cc_v_strv(&dirs, err), err) < 0 ||
+            cc_v_set(o, "versions", cc_v_strv(&vers, err), err) < 0 ||
+            cc_v_set_bool(o, "mixed", dirs.n > 1 || vers.n > 1, err) < 0)
+                goto done;
+        if (dirs.n > 1 || vers.n > 1) {
+                cc_buf b = {0};
+
+                if (cc_buf_printf(&b, err, "this process would load cuDNN from %zu director%s", dirs.n,
+                                  dirs.n == 1 ? "y" : "ies") < 0)
+                        goto nfail;
+                for (i = 0; i < dirs.n; i++)
+                        if (cc_buf_printf(&b, err, "%s%s", i ? ", " : " (", dirs.v[i]) < 0)
+                                goto nfail;
+                if (cc_buf_printf(&b, err, "%s with %zu version%s", dirs.n ? ")" : "", vers.n, vers.n == 1 ? "" : "s") <
+                    0)
+                        goto nfail;
+                for (i = 0; i < vers.n; i++)
+                        if (cc_buf_printf(&b, err, "%s%s", i ? ", " : " (", vers.v[i]) < 0)
+                                goto nfail;
+                if (cc_buf_printf(&b, err,
+                                  "%s: a mixed set, which fails with "
+                                  "CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH, missing symbols or wrong "
+                                  "results; keep one complete cuDNN on the path",
+                                  vers.n ? ")" : "") < 0)
+                        goto nfail;
+                if (cc_strv_take(&w->notes, cc_buf_steal(&b), err) < 0)
+                        goto done;
+                goto set;
+        nfail:
+                cc_buf_free(&b);
+                goto done;
+        }
+set:
+        if (cc_v_set(sum, "cudnn", o, err) < 0) {
+                o = NULL;
+                goto done;
+        }
+        o = NULL;
+        rv = 0;
+done:
+        cc_v_free(o);
+        cc_strv_free(&dirs);
+        cc_strv_free(&vers);
+        return rv;
+}
+
+int cudnnctl_deps(cudnnctl_machine *m, const char *target, const cudnnctl_deps_options *opts, cudnnctl_value **out,
+                  cudnnctl_error *err)
+{
+        static cudnnctl_deps_options defaults;
+        struct cc_walk w;
+        cc_value *doc = NULL, *nodes = NULL, *sum = NULL;
+        char *root_path = NULL;
+        int root_program = 0; /* the target is a program (an interpreter named; an EXE) */
+        cc_resolution rr;
+        int rv = -1, is_path;
+        size_t i;
+
+        *out = NULL;
+        memset(&w, 0, sizeof(w));
+        memset(&rr, 0, sizeof(rr));
+        if (opts == NULL)
+                opts = &defaults;
+        w.m = m;
+        w.opts = opts;
+        w.max_depth = opts->max_depth > 0 ? opts->max_depth : DEFAULT_MAX_DEPTH;
+        w.cuda_major = -1;
+        doc = cc_doc_new("deps", m, err);
+        if (doc == NULL || cc_v_set_str(doc, "target", target, err) < 0)
+                goto done;
+        is_path = strchr(target, '/') != NULL || (m->system == CC_SYS_WINDOWS && strchr(target, '\\') != NULL);
+        if (!is_path) {
+                cc_stat st;
+                char *abs = cc_machine_abs(m, target, err);
+
+                if (abs == NULL || cc_tree_stat(m->tree, abs, &st, err) < 0) {
+                        free(abs);
+                        goto done;
+                }
+                if (st.type == CC_FT_FILE)
+                        is_path = 1;
+                free(abs);
+        }
+        if (is_path) {
+                cc_stat st;
+
+                root_path = cc_machine_abs(m, target, err);
+                if (root_path == NULL || cc_tree_stat(m->tree, root_path, &st, err) < 0)
+                        goto done;
+                if (st.type != CC_FT_FILE) {
+                        cc_err(err, CC_ERR_NOTFOUND, "%s: %s", target,
+                               st.type == CC_FT_NONE ? "no such file" : "not a regular file");
+                        goto done;
+                }
+        }
+        root_program = root_path != NULL && cc_is_program(m, root_path);
+        if (m->system == CC_SYS_LINUX) {
+                if (cc_lnx_ctx_open(m, root_path, &w.lc, err) < 0) {
+                        /* a library, not a program: the loader of a plain program */
+                        cc_err_clear(err);
+                        if (cc_lnx_ctx_open(m, NULL, &w.lc, err) < 0)
+                                goto done;
+                }
+                if (cc_v_set(doc, "loader", cc_lnx_ctx_facts(w.lc, err), err) < 0)
+                        goto done;
+                {
+                        /* what the loader's own setup says (a corrupt cache, a preload not found) */
+                        const cc_value *ln = cc_v_path(doc, "loader/notes");
+                        size_t k;
+
+                        for (k = 0; k < cc_v_len(ln); k++)
+                                if (cc_strv_push(&w.notes, cc_v_as_str(cc_v_at(ln, k)), err) < 0)
+                                        goto done;
+                }
+        } else {
+                const char *app = root_program ? root_path : NULL;
+
+                if (cc_win_ctx_open(m, app, &opts->resolve, &w.wc, err) < 0)
+                        goto done;
+                if (cc_v_set(doc, "loader", cc_win_ctx_facts(w.wc, err), err) < 0)
+                        goto done;
+                if (opts->resolve.win_mode != CUDNNCTL_WIN_STANDARD) {
+                        /* cuDNN's own run-time loads are plain LoadLibrary calls */
+                        cudnnctl_which_options so = opts->resolve;
+
+                        so.win_mode = CUDNNCTL_WIN_STANDARD;
+                        so.win_search = 0;
+                        if (cc_win_ctx_open(m, app, &so, &w.wc_std, err) < 0)
+                                goto done;
+                }
+        }
+        if (!is_path) {
+                /* a name: what a plain program gets */
+                if (w.lc ? cc_lnx_resolve(w.lc, target, NULL, 0, 0, &rr, err) < 0
+                         : cc_win_resolve(w.wc, target, NULL, 0, &rr, err) < 0)
+                        goto done;
+                if (cc_v_set(doc, "target_resolution", cc_resolution_facts(&rr, err), err) < 0)
+                        goto done;
+                if (!rr.found) {
+                        /* a result, not an error: the document says why */
+                        int failed = rr.ntried > 0 && rr.tries[rr.ntried - 1].outcome == CC_TRY_FAILED;
+
+                        sum = cc_v_object(err);
+                        if (sum == NULL || cc_v_set_int(sum, "objects", 0, err) < 0 ||
+                            cc_v_set_int(sum, "edges", 0, err) < 0 || cc_v_set_int(sum, "missing", 1, err) < 0 ||
+                            cc_v_set_int(sum, "runtime_missing", 0, err) < 0 ||
+                            cc_v_set_int(sum, "fails", failed, err) < 0 ||
+                            cc_v_set_int(sum, "unreadable", 0, err) < 0) {
+                                cc_v_free(sum);
+                                goto done;
+                        }
+                        if (cc_v_set_str(doc, "target_status", failed ? "fails" : "missing", err) < 0 ||
+                            cc_v_set(doc, "nodes", cc_v_array(err), err) < 0 ||
+                            cc_v_set(doc, "summary", sum, err) < 0 ||
+                            cc_v_set(doc, "notes", cc_v_strv(&rr.notes, err), err) < 0)
+                                goto done;
+                        *out = doc;
+                        doc = NULL;
+                        rv = 0;
+                        goto done;
+                }
+                root_path = cc_strdup(err, rr.path);
+                if (root_path == NULL)
+                        goto done;
+        }
+        if (cc_v_set_str(doc, "target_status", "found", err) < 0 ||
+            cc_walk_add_node(&w, root_path, 0, (size_t)-1, err) == NULL)
+                goto done;
+        w.nodes[0].realpath = cc_tree_canonical(m->tree, root_path, err);
+        w.nodes[0].program = root_program;
+        if (w.nodes[0].realpath == NULL || cc_walk_add_name(&w, &w.nodes[0], root_path, err) < 0 ||
+            (rr.name && cc_walk_add_name(&w, &w.nodes[0], rr.name, err) < 0))
+                goto done;
+        /* ld.so is loaded before anything else: its SONAME matches DT_NEEDED entries */
+        if (w.lc != NULL) {
+                const char *interp = cc_lnx_ctx_interp(w.lc);
+                cc_stat st;
+
+                if (interp != NULL && cc_tree_stat(m->tree, interp, &st, err) == 0 && st.type == CC_FT_FILE) {
+                        struct cc_dnode *d = cc_walk_add_node(&w, interp, 0, (size_t)-1, err);
+
+                        if (d == NULL)
+                                goto done;
+                        d->interp = 1;
+                        d->realpath = cc_tree_canonical(m->tree, interp, err);
+                        if (d->realpath == NULL || cc_walk_add_name(&w, d, interp, err) < 0 ||
+                            cc_walk_add_name(&w, d, cc_basename(interp), err) < 0 ||
+                            cc_walk_expand(&w, w.n - 1, err) < 0)
+                                goto done;
+                }
+                /* then LD_PRELOAD and /etc/ld.so.preload, before the program's own dependencies */
+                {
+                        const cc_strv *pre = cc_lnx_ctx_preloads(w.lc);
+                        size_t k;
+
+                        for (k = 0; k < pre->n; k++) {
+                                struct cc_dnode *d;
+
+                                if (cc_walk_find_loaded(&w, pre->v[k], NULL) != (size_t)-1)
+                                        continue;
+                                d = cc_walk_add_node(&w, pre->v[k], 0, (size_t)-1, err);
+                                if (d == NULL)
+                                        goto done;
+                                d->preload = 1;
+                                d->realpath = cc_tree_canonical(m->tree, pre->v[k], err);
+                                if (d->realpath == NULL || cc_walk_add_name(&w, d, pre->v[k], err) < 0 ||
+                                    cc_walk_add_name(&w, d, cc_basename(pre->v[k]), err) < 0)
+                                        goto done;
+                        }
+                }
+        }
+        /* breadth first, like ld.so */
+        for (i = 0; i < w.n; i++)
+                if (cc_walk_expand(&w, i, err) < 0)
+                        goto done;
+        nodes = cc_v_array(err);
+        if (nodes == NULL)
+                goto done;
+        for (i = 0; i < w.n; i++) {
+                if (w.nodes[i].error)
+                        w.unreadable++;
+                if (cc_v_push(nodes, node_facts(&w, i, err), err) < 0)
+                        goto done;
+        }
+        if (cc_v_set(doc, "nodes", nodes, err) < 0) {
+                nodes = NULL;
+                goto done;
+        }
+        nodes = NULL;
+        sum = cc_v_object(err);
+        if (sum == NULL || cc_v_set_int(sum, "objects", (int64_t)w.n, err) < 0 ||
+            cc_v_set_int(sum, "edges", (int64_t)w.edges, err) < 0 ||
+            cc_v_set_int(sum, "missing", (int64_t)(w.missing + w.failed), err) < 0 ||
+            cc_v_set_int(sum, "runtime_missing", (int64_t)w.runtime_missing, err) < 0 ||
+            cc_v_set_int(sum, "fails", (int64_t)w.failed, err) < 0 ||
+            cc_v_set_int(sum, "unreadable", (int64_t)w.unreadable, err) < 0) {
+                cc_v_free(sum);
+                goto done;
+        }
+        if (driver_note(&w, cc_v_get(doc, "nodes"), err) < 0 ||
+            cudnn_summary(&w, cc_v_get(doc, "nodes"), sum, err) < 0) {
+                cc_v_free(sum);
+                goto done;
+        }
+        if (cc_v_set(doc, "summary", sum, err) < 0 || cc_v_set(doc, "notes", cc_v_strv(&w.notes, err), err) < 0)
+                goto done;
+        *out = doc;
+        doc = NULL;
+        rv = 0;
+done:
+        cc_v_free(nodes);
+        cc_v_free(doc);
+        cc_walk_free(&w);
+        cc_resolution_free(&rr);
+        free(root_path);
+        return rv;
+}

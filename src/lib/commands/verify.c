@@ -1,0 +1,529 @@
+/* cudnnctl_verify: the three layers of proof for one cuDNN installation.
+ *   1. static:  the header's version macros against the library's version
+ *               (file names, exported constants, dist-info) and the set of
+ *               sub-libraries its major needs;
+ *   2. runtime: in probe children with a time limit, the CUDA driver, the
+ *               CUDA runtime the installation pairs with, and cuDNN itself
+ *               (load by full path, versions, sub-library version checks,
+ *               where every module came from, cudnnCreate), then GPU work;
+ *   3. compile: the guide's minimal program built against its headers and
+ *               library with the machine's compiler, run, compared.
+ * Every check is passed, failed or not-checked, with the evidence and, when
+ * not checked, the reason. This file: the entry points, choosing the
+ * installation and its files, the document; the layers are verify_*.c
+ * (verify_int.h). */
+#include "verify_int.h"
+
+#include "../platform/platform.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Sub-libraries per major, in the order they are loaded (each after what it
+ * needs). Linux stems; the Windows names are cudnn_<stem>64_<major>.dll. */
+static const char *const subs_v9[] = {
+    "graph", "engines_precompiled", "engines_runtime_compiled", "heuristic", "ops", "cnn", "adv"};
+static const char *const subs_v9_optional[] = {"engines_tensor_ir", "ext"};
+static const char *const subs_v8[] = {"ops_infer", "ops_train", "cnn_infer", "cnn_train", "adv_infer", "adv_train"};
+
+/* ---- small helpers ------------------------------------------------------- */
+
+static cc_value *check_new(const char *id, const char *title, const char *status, const char *summary, cc_error *err)
+{
+        cc_value *c = cc_v_object(err);
+
+        if (c == NULL)
+                return NULL;
+        if (cc_v_set_str(c, "id", id, err) < 0 || cc_v_set_str(c, "title", title, err) < 0 ||
+            cc_v_set_str(c, "status", status, err) < 0 || cc_v_set_str(c, "summary", summary, err) < 0) {
+                cc_v_free(c);
+                return NULL;
+        }
+        return c;
+}
+
+/* Append a check to a layer's list, counting its status. Takes c. */
+static int add_check(struct cc_vctx *v, cc_value *checks, cc_value *c, cc_error *err)
+{
+        const char *st = cc_v_get_str(c, "status");
+
+        if (c == NULL)
+                return -1;
+        if (st != NULL && strcmp(st, "failed") == 0)
+                v->nfailed++;
+        else if (st != NULL && strcmp(st, "not-checked") == 0)
+                v->nnot++;
+        return cc_v_push(checks, c, err);
+}
+
+/* A check from a printf-style summary. */
+int cc_vf_add(struct cc_vctx *v, cc_value *checks, const char *id, const char *title, const char *status,
+              cc_value *evidence, cc_error *err, const char *fmt, ...)
+{
+        va_list ap;
+        char *s;
+        cc_value *c;
+
+        va_start(ap, fmt);
+        s = cc_vasprintf(err, fmt, ap);
+        va_end(ap);
+        if (s == NULL) {
+                cc_v_free(evidence);
+                return -1;
+        }
+        c = check_new(id, title, status, s, err);
+        free(s);
+        if (c == NULL) {
+                cc_v_free(evidence);
+                return -1;
+        }
+        if (evidence != NULL && cc_v_set(c, "evidence", evidence, err) < 0) {
+                cc_v_free(c);
+                return -1;
+        }
+        return add_check(v, checks, c, err);
+}
+
+/* The layer's status from its checks: failed if any failed, not-checked if
+ * none passed and some could not be checked, else passed. */
+static const char *layer_status(const cc_value *checks)
+{
+        size_t i, passed = 0, nc = 0;
+
+        for (i = 0; i < cc_v_len(checks); i++) {
+                const char *st = cc_v_get_str(cc_v_at(checks, i), "status");
+
+                if (st == NULL)
+                        continue;
+                if (strcmp(st, "failed") == 0)
+                        return "failed";
+                if (strcmp(st, "passed") == 0)
+                        passed++;
+                else
+                        nc++;
+        }
+        return passed == 0 && nc > 0 ? "not-checked" : "passed";
+}
+
+int cc_vf_add_layer(struct cc_vctx *v, const char *id, const char *title, cc_value *checks, cc_error *err)
+{
+        cc_value *l = cc_v_object(err);
+
+        if (l == NULL) {
+                cc_v_free(checks);
+                return -1;
+        }
+        if (cc_v_set_str(l, "id", id, err) < 0 || cc_v_set_str(l, "title", title, err) < 0 ||
+            cc_v_set_str(l, "status", layer_status(checks), err) < 0 || cc_v_set(l, "checks", checks, err) < 0) {
+                cc_v_free(l);
+                return -1;
+        }
+        return cc_v_push(v->layers, l, err);
+}
+
+int cc_vf_ver3_eq(const cudnnctl_ver *a, const cudnnctl_ver *b)
+{
+        int i;
+
+        for (i = 0; i < 3; i++)
+                if ((i < a->n ? a->part[i] : 0) != (i < b->n ? b->part[i] : 0))
+                        return 0;
+        return a->n > 0 && b->n > 0;
+}
+
+const char *cc_vf_vstr(const cudnnctl_ver *v, char *buf, size_t n)
+{
+        return cudnnctl_ver_str(v, buf, n);
+}
+
+/* ---- choosing the installation ---------------------------------------- */
+
+static int path_matches(const cc_value *inst, const char *path)
+{
+        const cc_value *a;
+        size_t i;
+
+        if (cc_v_get_str(inst, "prefix") && strcmp(cc_v_get_str(inst, "prefix"), path) == 0)
+                return 1;
+        a = cc_v_get(inst, "aliases");
+        for (i = 0; i < cc_v_len(a); i++)
+                if (cc_v_as_str(cc_v_at(a, i)) && strcmp(cc_v_as_str(cc_v_at(a, i)), path) == 0)
+                        return 1;
+        a = cc_v_get(inst, "directories");
+        for (i = 0; i < cc_v_len(a); i++) {
+                const cc_value *d = cc_v_at(a, i), *al = cc_v_get(d, "aliases");
+                size_t j;
+
+                if (cc_v_get_str(d, "path") && strcmp(cc_v_get_str(d, "path"), path) == 0)
+                        return 1;
+                for (j = 0; j < cc_v_len(al); j++)
+                        if (cc_v_as_str(cc_v_at(al, j)) && strcmp(cc_v_as_str(cc_v_at(al, j)), path) == 0)
+                                return 1;
+        }
+        a = cc_v_get(inst, "files");
+        for (i = 0; i < cc_v_len(a); i++) {
+                const cc_value *f = cc_v_at(a, i);
+
+                if ((cc_v_get_str(f, "path") && strcmp(cc_v_get_str(f, "path"), path) == 0) ||
+                    (cc_v_get_str(f, "resolves_to") && strcmp(cc_v_get_str(f, "resolves_to"), path) == 0))
+                        return 1;
+        }
+        return 0;
+}
+
+static int name_matches(const cc_value *inst, const char *name)
+{
+        const cc_value *pk = cc_v_path(inst, "provenance/packages");
+        size_t i;
+
+        for (i = 0; i < cc_v_len(pk); i++)
+                if (cc_v_get_str(cc_v_at(pk, i), "name") &&
+                    cc_strcasecmp(cc_v_get_str(cc_v_at(pk, i), "name"), name) == 0)
+                        return 1;
+        return cc_v_get_str(inst, "prefix") && strcmp(cc_basename(cc_v_get_str(inst, "prefix")), name) == 0;
+}
+
+/* Which installation: INSTALL as an id, a path, or a package or directory
+ * name; without it, the one a plain program loads. Sets *chosen_by. */
+static const cc_value *choose(struct cc_vctx *v, const cc_value *list, cc_value **chosen_by, cc_error *err)
+{
+        const cc_value *insts = cc_v_get(list, "installations");
+        const char *want = v->o->install;
+        size_t i;
+
+        if (want == NULL) {
+                const char *names[] = {"cudnn"};
+                cudnnctl_which_options wo;
+                cudnnctl_value *w = NULL;
+                const cc_value *res;
+
+                memset(&wo, 0, sizeof(wo));
+                if (cudnnctl_which(v->m, names, 1, &wo, &w, err) < 0)
+                        return NULL;
+                res = cc_v_get(w, "results");
+                for (i = 0; i < cc_v_len(res); i++) {
+                        const cc_value *r = cc_v_at(res, i);
+                        int64_t id = cc_v_as_int(cc_v_get(r, "installation"));
+
+                        if (!cc_v_as_bool(cc_v_get(r, "found")) || id < 1 || (size_t)id > cc_v_len(insts))
+                                continue;
+                        *chosen_by = cc_v_strf(err, "what a plain program loads: %s => %s (%s)",
+                                               cc_v_get_str(r, "name"), cc_v_get_str(r, "path"),
+                                               cc_v_get_str(r, "how") ? cc_v_get_str(r, "how") : "found");
+                        cc_v_free(w);
+                        return *chosen_by ? cc_v_at(insts, (size_t)id - 1) : NULL;
+                }
+                cc_v_free(w);
+                if (cc_v_len(insts) == 1) {
+                        *chosen_by = cc_v_str("the only installation found (a plain program finds no cuDNN on the "
+                                              "loader's search path)",
+                                              err);
+                        return *chosen_by ? cc_v_at(insts, 0) : NULL;
+                }
+                if (cc_v_len(insts) == 0)
+                        cc_err(err, CC_ERR_NOTFOUND,
+                               "no cuDNN installation found on this machine (see 'cudnnctl list')");
+                else
+                        cc_err(err, CC_ERR_NOTFOUND,
+                               "a plain program finds no cuDNN and %zu installations exist: name one (see 'cudnnctl "
+                               "list')",
+                               cc_v_len(insts));
+                return NULL;
+        }
+        {
+                char *end;
+                long id = strtol(want, &end, 10);
+
+                if (*want && *end == '\0') {
+                        if (id < 1 || (size_t)id > cc_v_len(insts)) {
+                                cc_err(err, CC_ERR_NOTFOUND, "installation %s: 'cudnnctl list' found %zu", want,
+                                       cc_v_len(insts));
+                                return NULL;
+                        }
+                        *chosen_by = cc_v_strf(err, "installation %ld of 'cudnnctl list'", id);
+                        return *chosen_by ? cc_v_at(insts, (size_t)id - 1) : NULL;
+                }
+        }
+        {
+                char *abs = cc_machine_abs(v->m, want, err);
+                char *real = NULL;
+
+                if (abs == NULL)
+                        return NULL;
+                if (v->m->live)
+                        real = cc_realpath(abs, NULL);
+                for (i = 0; i < cc_v_len(insts); i++)
+                        if (path_matches(cc_v_at(insts, i), abs) || (real && path_matches(cc_v_at(insts, i), real))) {
+                                *chosen_by = cc_v_strf(err, "the installation that holds %s", want);
+                                free(abs);
+                                free(real);
+                                return *chosen_by ? cc_v_at(insts, i) : NULL;
+                        }
+                free(abs);
+                free(real);
+        }
+        for (i = 0; i < cc_v_len(insts); i++)
+                if (name_matches(cc_v_at(insts, i), want)) {
+                        *chosen_by = cc_v_strf(err, "the installation named %s", want);
+                        return *chosen_by ? cc_v_at(insts, i) : NULL;
+                }
+        cc_err(err, CC_ERR_NOTFOUND, "%s: no cuDNN installation found there or by that name (see 'cudnnctl list')",
+               want);
+        return NULL;
+}
+
+/* ---- the installation's files ------------------------------------------ */
+
+static char *lib_name(const struct cc_vctx *v, const char *stem)
+{
+        cc_error e = {0};
+
+        if (v->windows)
+                return stem ? cc_asprintf(&e, "cudnn_%s64_%d.dll", stem, v->major)
+                            : cc_asprintf(&e, "cudnn64_%d.dll", v->major);
+        return stem ? cc_asprintf(&e, "libcudnn_%s.so.%d", stem, v->major)
+                    : cc_asprintf(&e, "libcudnn.so.%d", v->major);
+}
+
+/* The path of a library file of this installation by name, or NULL. */
+const char *cc_vf_find_file(const struct cc_vctx *v, const char *name)
+{
+        const cc_value *files = cc_v_get(v->inst, "files");
+        size_t i;
+
+        for (i = 0; i < cc_v_len(files); i++) {
+                const char *p = cc_v_get_str(cc_v_at(files, i), "path");
+
+                if (p != NULL && (v->windows ? cc_strcasecmp(cc_basename(p), name) : strcmp(cc_basename(p), name)) == 0)
+                        return p;
+        }
+        return NULL;
+}
+
+/* Any library file of a role and this major (a versioned name when the
+ * SONAME link is missing). */
+static const char *find_role(const struct cc_vctx *v, const char *role)
+{
+        const cc_value *files = cc_v_get(v->inst, "files");
+        size_t i;
+
+        for (i = 0; i < cc_v_len(files); i++) {
+                const cc_value *f = cc_v_at(files, i);
+                const char *k = cc_v_get_str(f, "kind"), *r = cc_v_get_str(f, "role");
+
+                if (k && r && strcmp(r, role) == 0 && strcmp(k, "header") != 0 && strstr(k, "library") != NULL &&
+                    strstr(k, "import") == NULL && strstr(k, "static") == NULL &&
+                    cc_v_as_int(cc_v_get(f, "major")) == v->major)
+                        return cc_v_get_str(f, "path");
+        }
+        return NULL;
+}
+
+static int add_lib(struct cc_vctx *v, const char *stem, int required, cc_error *err)
+{
+        char *name = lib_name(v, stem), *role = cc_asprintf(err, "cudnn_%s", stem);
+        const char *p = NULL;
+        int rv = 0;
+
+        if (name == NULL || role == NULL) {
+                rv = cc_err(err, CC_ERR_NOMEM, "out of memory");
+                goto done;
+        }
+        p = cc_vf_find_file(v, name);
+        if (p == NULL)
+                p = find_role(v, role);
+        if (p != NULL) {
+                rv = cc_strv_push(&v->lib_stems, stem, err) < 0 || cc_strv_push(&v->lib_paths, p, err) < 0 ? -1 : 0;
+        } else if (required) {
+                rv = cc_strv_push(&v->missing, name, err);
+        }
+done:
+        free(name);
+        free(role);
+        return rv;
+}
+
+static int gather_files(struct cc_vctx *v, cc_error *err)
+{
+        const cc_value *majors = cc_v_get(v->inst, "majors"), *files = cc_v_get(v->inst, "files");
+        const char *shim;
+        char *name;
+        size_t i;
+
+        v->windows = cc_v_get_str(v->inst, "system") && strcmp(cc_v_get_str(v->inst, "system"), "windows") == 0;
+        for (i = 0; i < cc_v_len(majors); i++)
+                if (cc_v_as_int(cc_v_at(majors, i)) > v->major)
+                        v->major = (int)cc_v_as_int(cc_v_at(majors, i));
+        name = lib_name(v, NULL);
+        if (name == NULL)
+                return cc_err(err, CC_ERR_NOMEM, "out of memory");
+        shim = cc_vf_find_file(v, name);
+        if (shim == NULL)
+                shim = find_role(v, "cudnn");
+        if ((shim == NULL && cc_strv_push(&v->missing, name, err) < 0) ||
+            (shim != NULL && (v->shim = cc_strdup(err, shim)) == NULL)) {
+                free(name);
+                return -1;
+        }
+        free(name);
+        if (v->major >= 9) {
+                for (i = 0; i < CC_ARRAY_LEN(subs_v9); i++)
+                        TRY(add_lib(v, subs_v9[i], 1, err));
+                for (i = 0; i < CC_ARRAY_LEN(subs_v9_optional); i++)
+                        TRY(add_lib(v, subs_v9_optional[i], 0, err));
+        } else if (v->major == 8) {
+                for (i = 0; i < CC_ARRAY_LEN(subs_v8); i++)
+                        TRY(add_lib(v, subs_v8[i], 1, err));
+        }
+        if (v->shim != NULL)
+                v->lib_dir = cc_dirname(v->shim, 1, err);
+        else if (v->lib_paths.n > 0)
+                v->lib_dir = cc_dirname(v->lib_paths.v[0], 1, err);
+        for (i = 0; i < cc_v_len(files); i++) {
+                const char *p = cc_v_get_str(cc_v_at(files, i), "path");
+
+                if (p != NULL && cc_strcasecmp(cc_basename(p), "cudnn.h") == 0) {
+                        v->include_dir = cc_dirname(p, 1, err);
+                        break;
+                }
+        }
+        return 0;
+fail:
+        return -1;
+}
+
+/* ---- the document --------------------------------------------------------- */
+
+int cudnnctl_verify(cudnnctl_machine *m, const cudnnctl_verify_options *opts, cudnnctl_value **out, cudnnctl_error *err)
+{
+        return cc_verify_listed(m, opts, NULL, NULL, out, err);
+}
+
+int cc_verify_listed(cc_machine *m, const cudnnctl_verify_options *opts, const cc_value *listed, cc_value **driver,
+                     cc_value **out, cc_error *err)
+{
+        cudnnctl_verify_options defaults;
+        struct cc_vctx v;
+        cudnnctl_list_options lo;
+        cudnnctl_value *list = NULL;
+        cc_value *doc = NULL, *chosen_by = NULL, *inst = NULL, *summary = NULL, *dnn = NULL;
+        const cc_value *picked;
+        int64_t t0 = cc_monotonic_us();
+        const char *verdict;
+        char *extra[2] = {NULL, NULL};
+        int rc, rv = -1;
+
+        if (out == NULL || m == NULL)
+                return cc_err(err, CC_ERR_USAGE, "cudnnctl_verify: no machine or no place for the result");
+        *out = NULL;
+        if (opts == NULL) {
+                memset(&defaults, 0, sizeof(defaults));
+                opts = &defaults;
+        }
+        memset(&v, 0, sizeof(v));
+        v.m = m;
+        v.o = opts;
+        v.driver = driver;
+        memset(&lo, 0, sizeof(lo));
+        /* INSTALL as a path is searched too, where the usual places miss it:
+         * a library file's directory, and the prefix above lib/, lib64/, bin/. */
+        if (listed == NULL && opts->install != NULL && (extra[0] = cc_machine_abs(m, opts->install, err)) != NULL) {
+                cc_stat st;
+
+                if (cc_tree_stat(m->tree, extra[0], &st, NULL) == 0 && st.type == CC_FT_FILE) {
+                        char *d = cc_tree_dirname(m->tree, extra[0], err);
+
+                        free(extra[0]);
+                        extra[0] = d;
+                }
+                if (extra[0] != NULL) {
+                        const char *b = cc_basename(extra[0]);
+
+                        lo.extra_roots = (const char *const *)extra;
+                        lo.nextra_roots = 1;
+                        if (cc_strcasecmp(b, "lib") == 0 || cc_strcasecmp(b, "lib64") == 0 ||
+                            cc_strcasecmp(b, "bin") == 0) {
+                                extra[1] = cc_tree_dirname(m->tree, extra[0], err);
+                                lo.nextra_roots = extra[1] ? 2 : 1;
+                        }
+                }
+        }
+        cc_err_clear(err);
+        if (listed != NULL) {
+                /* the caller listed the machine already (the doctor) */
+                list = cc_v_copy(listed, err);
+                rc = list ? 0 : -1;
+        } else {
+                rc = cudnnctl_list(m, &lo, &list, err);
+        }
+        free(extra[0]);
+        free(extra[1]);
+        if (rc < 0)
+                return -1;
+        picked = choose(&v, list, &chosen_by, err);
+        if (picked == NULL)
+                goto fail;
+        v.inst = cc_v_copy(picked, err);
+        if (v.inst == NULL)
+                goto fail;
+        TRY(gather_files(&v, err));
+        doc = cc_doc_new("verify", m, err);
+        v.layers = cc_v_array(err);
+        inst = cc_v_object(err);
+        if (doc == NULL || v.layers == NULL || inst == NULL)
+                goto fail;
+        TRY(cc_v_set_int(inst, "id", cc_v_as_int(cc_v_get(picked, "id")), err));
+        TRY(cc_v_set_str(inst, "prefix", cc_v_get_str(picked, "prefix"), err));
+        TRY(cc_v_set_str(inst, "version", cc_v_get_str(picked, "version"), err));
+        TRY(cc_v_set_str(inst, "full_version", cc_v_get_str(picked, "full_version"), err));
+        TRY(cc_v_set_str(inst, "provenance", cc_v_get_str(cc_v_get(picked, "provenance"), "kind"), err));
+        TRY(cc_v_set_int(inst, "major", v.major, err));
+        TRY(cc_v_set_str(inst, "lib_dir", v.lib_dir, err));
+        TRY(cc_v_set_str(inst, "include_dir", v.include_dir, err));
+        TRY(cc_v_set(inst, "chosen_by", chosen_by, err));
+        chosen_by = NULL;
+        TRY(cc_v_set(doc, "installation", inst, err));
+        inst = NULL;
+        TRY(cc_v_set_str(doc, "gpu_requested",
+                         opts->gpu == CUDNNCTL_GPU_ON    ? "on"
+                         : opts->gpu == CUDNNCTL_GPU_OFF ? "off"
+                                                         : "auto",
+                         err));
+        TRY(cc_vf_layer_static(&v, err));
+        TRY(cc_vf_layer_runtime(&v, doc, &dnn, err));
+        TRY(cc_vf_layer_compile(&v, doc, dnn, err));
+        TRY(cc_v_set(doc, "layers", v.layers, err));
+        v.layers = NULL;
+        summary = cc_v_object(err);
+        if (summary == NULL)
+                goto fail;
+        verdict = v.nfailed > 0 ? "failed" : v.nnot > 0 ? "passed-with-unchecked" : "passed";
+        TRY(cc_v_set_str(summary, "verdict", verdict, err));
+        TRY(cc_v_set_int(summary, "failed", v.nfailed, err));
+        TRY(cc_v_set_int(summary, "not_checked", v.nnot, err));
+        TRY(cc_v_set_int(summary, "wall_ms", (cc_monotonic_us() - t0) / 1000, err));
+        TRY(cc_v_set(doc, "summary", summary, err));
+        summary = NULL;
+        *out = doc;
+        doc = NULL;
+        rv = 0;
+fail:
+        cc_v_free(list);
+        cc_v_free(doc);
+        cc_v_free(chosen_by);
+        cc_v_free(inst);
+        cc_v_free(summary);
+        cc_v_free(dnn);
+        cc_v_free(v.inst);
+        cc_v_free(v.layers);
+        free(v.lib_dir);
+        free(v.include_dir);
+        free(v.shim);
+        free(v.header_file);
+        cc_strv_free(&v.lib_stems);
+        cc_strv_free(&v.lib_paths);
+        cc_strv_free(&v.missing);
+        return rv;
+}

@@ -1,0 +1,139 @@
+/* verify's compile layer (verify_int.h): the guide's minimal program
+ * (probe/compile.c) compiled and linked against the installation's headers
+ * and libraries with the machine's compiler, run, and its answer compared
+ * with the run-time probe's. */
+#include "verify_int.h"
+
+#include "../probe/compile.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int cc_vf_layer_compile(struct cc_vctx *v, cc_value *doc, const cc_value *dnn, cc_error *err)
+{
+        cc_value *checks = cc_v_array(err), *res = NULL;
+        cc_strv incs = {0};
+        char *implib_dir = NULL;
+        cc_compile_opts co;
+        const char *prefix = cc_v_get_str(v->inst, "prefix");
+        const char *home = cc_machine_getenv(v->m, "CUDA_HOME"), *cpath = cc_machine_getenv(v->m, "CUDA_PATH");
+        const char *st, *reason;
+        const cc_value *pr;
+        size_t i;
+
+        if (checks == NULL)
+                return -1;
+        if (!v->m->live || v->o->no_compile) {
+                TRY(cc_vf_add(v, checks, "compile", "the guide's program compiles, links and runs", "not-checked", NULL,
+                              err, "%s", v->o->no_compile ? "--no-compile" : "--root: nothing from that tree is run"));
+                return cc_vf_add_layer(v, "compile", "compile, link and run", checks, err);
+        }
+        /* Where cuda_runtime_api.h may be: the installation itself (a CUDA
+         * toolkit), the wheel's sibling CUDA headers, the toolkit's. */
+        if (v->include_dir != NULL)
+                TRY(cc_strv_push(&incs, v->include_dir, err));
+        if (prefix != NULL) {
+                TRY(cc_strv_pushf(&incs, 1, err, "%s/../cu13/include", prefix));
+                TRY(cc_strv_pushf(&incs, 1, err, "%s/../cuda_runtime/include", prefix));
+                TRY(cc_strv_pushf(&incs, 1, err, "%s/../cu12/include", prefix));
+        }
+        if (home != NULL)
+                TRY(cc_strv_pushf(&incs, 1, err, "%s/include", home));
+        if (cpath != NULL)
+                TRY(cc_strv_pushf(&incs, 1, err, "%s%cinclude", cpath, v->windows ? '\\' : '/'));
+        if (!v->windows) {
+                TRY(cc_strv_pushf(&incs, 1, err, "/usr/local/cuda/include"));
+                TRY(cc_strv_pushf(&incs, 1, err, "/usr/include"));
+        }
+        for (i = 0; i < incs.n;) {
+                cc_stat sst;
+
+                if (cc_stat_path(incs.v[i], &sst, NULL) == 0 && sst.type == CC_FT_DIR) {
+                        i++;
+                } else {
+                        free(incs.v[i]);
+                        memmove(&incs.v[i], &incs.v[i + 1], (incs.n - i - 1) * sizeof(*incs.v));
+                        incs.n--;
+                }
+        }
+        memset(&co, 0, sizeof(co));
+        co.include_dir = v->include_dir;
+        co.lib_dir = v->lib_dir;
+        co.dll_dir = v->lib_dir;
+        /* Windows links against the import library (NVIDIA's zip: lib\x64\cudnn.lib),
+         * not in bin\ with the DLLs. */
+        if (v->windows && cc_vf_find_file(v, "cudnn.lib") != NULL) {
+                implib_dir = cc_dirname(cc_vf_find_file(v, "cudnn.lib"), 1, err);
+                if (implib_dir == NULL)
+                        goto fail;
+                co.lib_dir = implib_dir;
+        }
+        co.cuda_include_dirs = (const char *const *)incs.v;
+        co.ncuda_include_dirs = incs.n;
+        co.major = v->major;
+        co.path_env = cc_machine_getenv(v->m, "PATH");
+        co.timeout_ms = v->o->timeout_ms > 0 ? v->o->timeout_ms : 60000;
+        co.windows = v->windows;
+        if (cc_compile_probe(&co, &res, err) < 0)
+                goto fail;
+        st = cc_v_get_str(res, "status");
+        reason = cc_v_get_str(res, "reason");
+        pr = cc_v_get(res, "printed");
+        if (st == NULL || strcmp(st, "passed") != 0) {
+                TRY(cc_vf_add(v, checks, "compile", "the guide's program compiles, links and runs", st ? st : "failed",
+                              NULL, err, "%s", reason ? reason : "?"));
+        } else {
+                cudnnctl_ver hv = {0}, rv = {0};
+                int64_t rtv = cc_v_as_int(cc_v_get(pr, "runtime_version"));
+                int64_t probe_v = cc_v_as_int(cc_v_path(dnn, "facts/version"));
+                int64_t pc = cc_v_as_int(cc_v_get(pr, "create_status"));
+                const cc_value *probe_create = cc_v_path(dnn, "facts/create/code");
+                char b1[32], b2[32];
+
+                if (cc_v_get_str(pr, "header_version") != NULL)
+                        cudnnctl_ver_parse(cc_v_get_str(pr, "header_version"), &hv);
+                cudnnctl_cudnn_decode((long)rtv, &rv);
+                if (v->header.n > 0 && hv.n > 0 && !cc_vf_ver3_eq(&hv, &v->header))
+                        TRY(cc_vf_add(v, checks, "compile", "the guide's program compiles, links and runs", "failed",
+                                      NULL, err, "the program saw header %s, but the installation's header says %s",
+                                      cc_vf_vstr(&hv, b1, sizeof(b1)), cc_vf_vstr(&v->header, b2, sizeof(b2))));
+                else if (hv.n > 0 && rv.n > 0 && !cc_vf_ver3_eq(&hv, &rv))
+                        TRY(cc_vf_add(v, checks, "compile", "the guide's program compiles, links and runs", "failed",
+                                      NULL, err,
+                                      "the program was built with header %s and runs library %s: header and library "
+                                      "disagree",
+                                      cc_vf_vstr(&hv, b1, sizeof(b1)), cc_vf_vstr(&rv, b2, sizeof(b2))));
+                else if (probe_v > 0 && rtv != probe_v)
+                        TRY(cc_vf_add(v, checks, "compile", "the guide's program compiles, links and runs", "failed",
+                                      NULL, err,
+                                      "the program runs cuDNN %lld, the probe loaded %lld: they load different copies",
+                                      (long long)rtv, (long long)probe_v));
+                else if (probe_create != NULL && cc_v_type(probe_create) == CUDNNCTL_INT &&
+                         cc_v_as_int(probe_create) != pc)
+                        TRY(cc_vf_add(v, checks, "compile", "the guide's program compiles, links and runs", "failed",
+                                      NULL, err, "cudnnCreate gave %lld in the program and %lld in the probe",
+                                      (long long)pc, (long long)cc_v_as_int(probe_create)));
+                else
+                        TRY(cc_vf_add(
+                            v, checks, "compile", "the guide's program compiles, links and runs", "passed", NULL, err,
+                            "built with %s; it printed header %s, cudnnGetVersion %lld, cudnnCreate %lld%s%s",
+                            cc_v_get_str(cc_v_get(res, "compiler"), "version")
+                                ? cc_v_get_str(cc_v_get(res, "compiler"), "version")
+                                : "the C compiler",
+                            hv.n ? cc_vf_vstr(&hv, b1, sizeof(b1)) : "?", (long long)rtv, (long long)pc,
+                            cc_v_get_str(pr, "create_status_name") ? " " : "",
+                            cc_v_get_str(pr, "create_status_name") ? cc_v_get_str(pr, "create_status_name") : ""));
+        }
+        TRY(cc_v_set(doc, "compile", res, err));
+        res = NULL;
+        cc_strv_free(&incs);
+        free(implib_dir);
+        return cc_vf_add_layer(v, "compile", "compile, link and run", checks, err);
+fail:
+        cc_v_free(checks);
+        cc_v_free(res);
+        cc_strv_free(&incs);
+        free(implib_dir);
+        return -1;
+}

@@ -1,0 +1,246 @@
+/* verify's run-time probes (verify_int.h): the arguments each probe child
+ * gets, running them with the time limit in the machine's environment, and
+ * what they need found on the machine first (the libcudart cuDNN pairs
+ * with). Judging what they answer is verify_runtime.c's. */
+#include "verify_int.h"
+
+#include "../platform/platform.h"
+#include "../probe/probe.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+cc_value *cc_vf_probe(struct cc_vctx *v, const char *const *args, size_t n, int timeout_ms, cc_error *err)
+{
+        cc_probe_ctl c;
+
+        memset(&c, 0, sizeof(c));
+        c.exe = v->o->probe_exe;
+        c.timeout_ms = timeout_ms;
+        /* The child sees the machine's environment: the process's with
+         * --set applied, as which and list saw it. */
+        c.env_set = (const char *const *)v->m->env.kv.v;
+        c.nenv_set = v->m->env.kv.n;
+        return cc_probe_run(&c, args, n, err);
+}
+
+char *cc_vf_find_stub(struct cc_vctx *v, cc_error *err)
+{
+        static const char *const rel[] = {"lib/stubs/libcuda.so", "lib64/stubs/libcuda.so",
+                                          "targets/x86_64-linux/lib/stubs/libcuda.so", "../cu13/lib/stubs/libcuda.so",
+                                          "../cu12/lib/stubs/libcuda.so"};
+        static const char *const roots[] = {"/usr/local/cuda", "/usr/local/cuda-13.0", "/usr/local/cuda-12"};
+        const char *prefix = cc_v_get_str(v->inst, "prefix");
+        size_t i, j;
+
+        if (v->windows)
+                return NULL;
+        for (j = 0; j < CC_ARRAY_LEN(roots) + 1; j++) {
+                const char *root = j == 0 ? prefix : roots[j - 1];
+
+                for (i = 0; root != NULL && i < CC_ARRAY_LEN(rel); i++) {
+                        char *p = cc_asprintf(err, "%s/%s", root, rel[i]);
+                        cc_stat st;
+
+                        if (p == NULL)
+                                return NULL;
+                        if (cc_tree_stat(v->m->tree, p, &st, NULL) == 0 && st.type == CC_FT_FILE) {
+                                char *real = cc_realpath(p, NULL);
+
+                                if (real != NULL) {
+                                        free(p);
+                                        return real;
+                                }
+                                return p;
+                        }
+                        free(p);
+                }
+        }
+        return NULL;
+}
+
+/* /proc/driver/nvidia/version: "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.95.05  ..." */
+char *cc_vf_kernel_module_version(cc_error *err)
+{
+        char *text = NULL, *out = NULL;
+        char vb[64];
+        size_t len;
+        cc_error ignore = {0};
+
+        if (cc_read_stream("/proc/driver/nvidia/version", 65536, &text, &len, &ignore) < 0)
+                return NULL;
+        if (cc_nvrm_version(text, vb, sizeof(vb)) == 0)
+                out = cc_strdup(err, vb);
+        free(text);
+        return out;
+}
+
+/* The libcudart the installation pairs with: what its libraries would load
+ * for the CUDA major cuDNN was built with. */
+static char *find_cudart(struct cc_vctx *v, int cudart_version, cc_value **how, cc_error *err)
+{
+        int major = cudart_version / 1000, minor = (cudart_version % 1000) / 10;
+        char *name;
+        const char *names[1];
+        cudnnctl_which_options wo;
+        cudnnctl_value *w = NULL;
+        const cc_value *r;
+        char *out = NULL;
+
+        if (major <= 0)
+                return NULL;
+        if (v->windows)
+                name = major >= 12 ? cc_asprintf(err, "cudart64_%d.dll", major)
+                                   : cc_asprintf(err, "cudart64_%d%d.dll", major, major >= 11 ? 0 : minor);
+        else
+                name = major >= 11 ? cc_asprintf(err, "libcudart.so.%d", major)
+                                   : cc_asprintf(err, "libcudart.so.%d.%d", major, minor);
+        if (name == NULL)
+                return NULL;
+        names[0] = name;
+        memset(&wo, 0, sizeof(wo));
+        wo.from = v->lib_paths.n > 0 ? v->lib_paths.v[0] : v->shim;
+        /* Windows: a DLL loaded by full path (as the probe and frameworks load
+         * cuDNN) has its dependencies searched from its own directory first
+         * (LOAD_WITH_ALTERED_SEARCH_PATH); the standard order would skip the
+         * installation's bin directory, where the zip's cudart sits. */
+        if (v->windows)
+                wo.win_mode = CUDNNCTL_WIN_ALTERED;
+        if (cudnnctl_which(v->m, names, 1, &wo, &w, err) == 0) {
+                r = cc_v_path(w, "results/0");
+                if (cc_v_as_bool(cc_v_get(r, "found")) && cc_v_get_str(r, "path") != NULL) {
+                        out = cc_strdup(err, cc_v_get_str(r, "path"));
+                        *how = cc_v_strf(err, "%s => %s (%s, as %s would load it)", name, out,
+                                         cc_v_get_str(r, "how") ? cc_v_get_str(r, "how") : "found",
+                                         cc_basename(wo.from ? wo.from : "a program"));
+                }
+        }
+        cc_v_free(w);
+        if (out == NULL && !v->windows) {
+                /* Not on any search path of cuDNN's: the CUDA toolkit's copy. */
+                /* The installation's own directory (an archive copied into a
+                 * toolkit), then the toolkit's. */
+                const char *dirs[] = {v->lib_dir ? v->lib_dir : "/usr/local/cuda/lib64", "/usr/local/cuda/lib64",
+                                      "/usr/local/cuda/lib", "/usr/local/cuda/targets/x86_64-linux/lib"};
+                const char *home = cc_machine_getenv(v->m, "CUDA_HOME");
+                size_t i;
+
+                for (i = 0; out == NULL && i < CC_ARRAY_LEN(dirs) + 2; i++) {
+                        char *p = i < CC_ARRAY_LEN(dirs) ? cc_asprintf(err, "%s/%s", dirs[i], name)
+                                  : home
+                                      ? cc_asprintf(err, "%s/lib%s/%s", home, i == CC_ARRAY_LEN(dirs) ? "64" : "", name)
+                                      : NULL;
+                        cc_stat st;
+
+                        if (p != NULL && cc_tree_stat(v->m->tree, p, &st, NULL) == 0 && st.type == CC_FT_FILE) {
+                                out = p;
+                                *how = cc_v_strf(err, "%s => %s (%s: cuDNN's own search path finds none)", name, out,
+                                                 i == 0 && v->lib_dir ? "beside cuDNN" : "the CUDA toolkit's copy");
+                        } else {
+                                free(p);
+                        }
+                }
+        }
+        if (out == NULL && v->windows && cc_machine_getenv(v->m, "CUDA_PATH") != NULL) {
+                /* Windows: the toolkit's copy, bin\x64 (CUDA 13) then bin. */
+                size_t i;
+
+                for (i = 0; out == NULL && i < 2; i++) {
+                        char *p = cc_asprintf(err, "%s\\bin%s\\%s", cc_machine_getenv(v->m, "CUDA_PATH"),
+                                              i == 0 ? "\\x64" : "", name);
+                        cc_stat st;
+
+                        if (p != NULL && cc_tree_stat(v->m->tree, p, &st, NULL) == 0 && st.type == CC_FT_FILE) {
+                                out = p;
+                                *how = cc_v_strf(err,
+                                                 "%s => %s (the CUDA toolkit's copy: cuDNN's own search path "
+                                                 "finds none)",
+                                                 name, out);
+                        } else {
+                                free(p);
+                        }
+                }
+        }
+        free(name);
+        return out;
+}
+
+/* ---- the probes --------------------------------------------------------------------- */
+
+/* The cuDNN probe's arguments: the major, every sub-library by full path
+ * in load order, the shim. */
+static int cudnn_args(struct cc_vctx *v, cc_strv *args, cc_error *err)
+{
+        size_t i;
+
+        TRY_RET(cc_strv_push(args, "cudnn", err));
+        TRY_RET(cc_strv_push(args, "--major", err));
+        TRY_RET(cc_strv_pushf(args, 0, err, "%d", v->major));
+        for (i = 0; i < v->lib_paths.n; i++) {
+                TRY_RET(cc_strv_push(args, "--lib", err));
+                TRY_RET(cc_strv_pushf(args, 0, err, "%s=%s", v->lib_stems.v[i], v->lib_paths.v[i]));
+        }
+        if (v->shim != NULL) {
+                TRY_RET(cc_strv_push(args, "--shim", err));
+                TRY_RET(cc_strv_push(args, v->shim, err));
+        }
+        return 0;
+}
+
+int cc_vf_run_probes(struct cc_vctx *v, struct cc_vprobes *p, cc_error *err)
+{
+        const char *dargs[] = {"driver"};
+
+        /* cuDNN's arguments first: its CUDA runtime version says which
+         * libcudart and which driver it needs. */
+        TRY_RET(cudnn_args(v, &p->args, err));
+        /* The driver, then cuDNN without the GPU: what is cheap and decides
+         * whether the GPU work can run. */
+        if (v->driver != NULL && *v->driver != NULL)
+                p->drv = cc_v_copy(*v->driver, err);
+        else
+                p->drv = cc_vf_probe(v, dargs, 1, p->timeout_ms, err);
+        if (p->drv == NULL)
+                return -1;
+        if (v->driver != NULL && *v->driver == NULL && (*v->driver = cc_v_copy(p->drv, err)) == NULL)
+                return -1;
+        p->dnn = cc_vf_probe(v, (const char *const *)p->args.v, p->args.n, p->timeout_ms, err);
+        if (p->dnn == NULL)
+                return -1;
+        p->facts = cc_v_get(p->dnn, "facts");
+        p->dnn_version = cc_v_as_int(cc_v_get(p->facts, "version"));
+        p->cudart_version = cc_v_as_int(cc_v_get(p->facts, "cudart_version"));
+        p->cudart = find_cudart(v, (int)p->cudart_version, &p->cudart_how, err);
+        if (p->cudart != NULL) {
+                const char *rargs[] = {"cudart", p->cudart};
+
+                p->rt = cc_vf_probe(v, rargs, 2, p->timeout_ms, err);
+                if (p->rt == NULL)
+                        return -1;
+                p->rt_version = cc_v_as_int(cc_v_path(p->rt, "facts/runtime_version/value"));
+        }
+        return 0;
+}
+
+cc_value *cc_vf_gpu_probe(struct cc_vctx *v, struct cc_vprobes *p, char **seed, cc_error *err)
+{
+        *seed = cc_asprintf(err, "%llu", (unsigned long long)time(NULL) ^ (unsigned long long)cc_monotonic_us());
+        if (*seed == NULL || cc_strv_push(&p->args, "--seed", err) < 0 || cc_strv_push(&p->args, *seed, err) < 0 ||
+            cc_strv_push(&p->args, "--cudart", err) < 0 || cc_strv_push(&p->args, p->cudart, err) < 0 ||
+            cc_strv_push(&p->args, "--gpu", err) < 0)
+                return NULL;
+        return cc_vf_probe(v, (const char *const *)p->args.v, p->args.n, p->timeout_ms * 5, err);
+}
+
+void cc_vf_vprobes_free(struct cc_vprobes *p)
+{
+        cc_strv_free(&p->args);
+        cc_v_free(p->drv);
+        cc_v_free(p->dnn);
+        cc_v_free(p->rt);
+        cc_v_free(p->cudart_how);
+        free(p->cudart);
+        memset(p, 0, sizeof(*p));
+}

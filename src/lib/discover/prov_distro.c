@@ -1,0 +1,280 @@
+/* Provenance of a distro package: the dpkg database (status and each
+ * package's file list, read once per discovery) says which package owns each
+ * file of /usr (a link update-alternatives made is owned through its target);
+ * files no package owns were copied there. An rpm database is noted, not
+ * read. */
+#include "group.h"
+
+#include "../formats/dpkg.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct dpkg_db {
+        cc_dpkg_status *status;
+        cc_smap owner; /* listed path of a cuDNN file -> package index + 1 */
+        cc_strv pkgs;  /* package names */
+        cc_strv archs; /* their architectures ("" none) */
+        size_t lists;  /* .list files read */
+        int rpm;       /* no dpkg, but an RPM database */
+};
+
+void cc_disc_dpkg_free(void *p)
+{
+        struct dpkg_db *db = p;
+
+        if (db == NULL)
+                return;
+        cc_dpkg_status_free(db->status);
+        cc_smap_free(&db->owner);
+        cc_strv_free(&db->pkgs);
+        cc_strv_free(&db->archs);
+        free(db);
+}
+
+struct list_ctx {
+        struct dpkg_db *db;
+        size_t pkg;
+        cc_error *err;
+        int failed;
+};
+
+static int list_line(void *ctx, const char *path, size_t n)
+{
+        struct list_ctx *lc = ctx;
+        cc_libname ln;
+
+        (void)n;
+        if (cc_name_library(cc_basename(path), &ln) < 0 || cc_smap_get(&lc->db->owner, path, NULL))
+                return 0;
+        if (cc_smap_put(&lc->db->owner, path, ix(lc->pkg), NULL, lc->err) < 0) {
+                lc->failed = 1;
+                return 1;
+        }
+        return 0;
+}
+
+static int dpkg_load(cc_discovery *d, cc_error *err)
+{
+        struct dpkg_db *db;
+        char *text = NULL;
+        size_t len, i;
+        cc_strv names = {0};
+        cc_error lerr = {0};
+        int rv = -1;
+
+        if (d->dpkg_state != 0)
+                return 0;
+        db = cc_calloc(err, 1, sizeof(*db));
+        if (db == NULL)
+                return -1;
+        d->dpkg = db;
+        d->dpkg_state = -1;
+        TRY(cc_disc_read_small(d, "/var/lib/dpkg/status", (size_t)256 << 20, &text, &len, err));
+        if (text == NULL) {
+                int r1 = cc_disc_exists(d, "/var/lib/rpm", err), r2 = cc_disc_exists(d, "/usr/lib/sysimage/rpm", err);
+
+                if (r1 < 0 || r2 < 0)
+                        goto fail;
+                db->rpm = r1 || r2;
+                rv = 0;
+                goto fail;
+        }
+        if (cc_dpkg_status_parse(text, len, &db->status, &lerr) < 0) {
+                if (lerr.code == CC_ERR_NOMEM) {
+                        *err = lerr;
+                        goto fail;
+                }
+                TRY(cc_strv_push(&d->notes, "the dpkg status file could not be read; package versions are unknown",
+                                 err));
+                db->status = NULL;
+        }
+        free(text);
+        text = NULL;
+        d->dpkg_state = 1;
+        if (cc_tree_list(d->t, "/var/lib/dpkg/info", 0, &names, &lerr) < 0) {
+                if (lerr.code == CC_ERR_NOMEM) {
+                        *err = lerr;
+                        goto fail;
+                }
+                rv = 0;
+                goto fail;
+        }
+        for (i = 0; i < names.n; i++) {
+                char pkg[256], arch[64], *p;
+                struct list_ctx lc;
+
+                if (cc_dpkg_list_name(names.v[i], pkg, sizeof(pkg), arch, sizeof(arch)) < 0)
+                        continue;
+                p = cc_disc_join(d, "/var/lib/dpkg/info", names.v[i], err);
+                if (p == NULL)
+                        goto fail;
+                if (cc_disc_read_small(d, p, (size_t)64 << 20, &text, &len, err) < 0) {
+                        free(p);
+                        goto fail;
+                }
+                free(p);
+                if (text == NULL)
+                        continue;
+                db->lists++;
+                TRY(cc_strv_push(&db->pkgs, pkg, err));
+                TRY(cc_strv_push(&db->archs, arch, err));
+                lc.db = db;
+                lc.pkg = db->pkgs.n - 1;
+                lc.err = err;
+                lc.failed = 0;
+                if (cc_dpkg_list_each(text, len, list_line, &lc) < 0 && !lc.failed) {
+                        cc_err(err, CC_ERR_NOMEM, "out of memory reading the dpkg file lists");
+                        goto fail;
+                }
+                if (lc.failed)
+                        goto fail;
+                free(text);
+                text = NULL;
+        }
+        rv = 0;
+fail:
+        free(text);
+        cc_strv_free(&names);
+        return rv;
+}
+
+/* The package that lists path (also its /usr-merged twin), or -1. */
+static long dpkg_owner(const struct dpkg_db *db, const char *path, cc_error *err)
+{
+        void *v;
+        char *alt;
+        long r = -1;
+
+        if (cc_smap_get(&db->owner, path, &v))
+                return (long)xi(v);
+        alt = strncmp(path, "/usr/", 5) == 0 ? cc_strdup(err, path + 4) : cc_asprintf(err, "/usr%s", path);
+        if (alt == NULL)
+                return -2;
+        if (cc_smap_get(&db->owner, alt, &v))
+                r = (long)xi(v);
+        free(alt);
+        return r;
+}
+
+/* The Debian version's upstream part: "1:9.14.0.64-1" -> "9.14.0.64". */
+static void upstream_version(const char *v, char *out, size_t n)
+{
+        const char *c = strchr(v, ':'), *e;
+
+        if (c != NULL)
+                v = c + 1;
+        e = strrchr(v, '-');
+        snprintf(out, n, "%.*s", (int)(e ? (size_t)(e - v) : strlen(v)), v);
+}
+
+/* ---- provenance: distro packages -------------------------------------------------------------- */
+
+int cc_disc_prov_distro(struct cc_dprov *c, int *matched)
+{
+        cc_discovery *d = c->d;
+        cc_error *err = c->err;
+        cc_dinst *in = c->in;
+        struct dpkg_db *db;
+        size_t *count = NULL, i, k, owned = 0;
+        cc_strv unowned = {0};
+        int rv = -1;
+
+        *matched = 0;
+        if (d->system != CC_SYS_LINUX || (strcmp(in->prefix, "/usr") != 0 && strcmp(in->prefix, "/") != 0))
+                return 0;
+        TRY(dpkg_load(d, err));
+        db = d->dpkg;
+        TRY(cc_v_set_str(c->prov, "location", "distro", err));
+        if (d->dpkg_state < 0) {
+                TRY(cc_v_set_str(c->prov, "kind", "distro-package", err));
+                TRY(cc_v_set_bool(c->prov, "owner_known", 0, err));
+                TRY(cc_disc_inst_note(in, err,
+                                      db->rpm
+                                          ? "the files lie where distro packages put them; this is an RPM system (its "
+                                            "database is not read), so the owning package is unknown"
+                                          : "the files lie where distro packages put them; there is no dpkg or RPM "
+                                            "database here, so the owning package is unknown"));
+                *matched = 1;
+                rv = 0;
+                goto fail;
+        }
+        count = cc_calloc(err, db->pkgs.n + 1, sizeof(*count));
+        if (count == NULL)
+                goto fail;
+        for (i = 0; i < in->nfiles; i++) {
+                const cc_dfile *f = d->files[in->files[i]];
+                const cc_ddir *dd = d->dirs[f->dir];
+                long o = dpkg_owner(db, f->canonical, err);
+                char *p;
+
+                for (k = 0; o == -1 && k <= dd->aliases.n; k++) {
+                        p = cc_disc_join(d, k == 0 ? dd->first : dd->aliases.v[k - 1], f->name, err);
+                        if (p == NULL)
+                                goto fail;
+                        o = dpkg_owner(db, p, err);
+                        free(p);
+                }
+                /* a link update-alternatives made: owned through its target */
+                if (o == -1 && f->type == CC_FT_LINK && f->resolves_to)
+                        o = dpkg_owner(db, f->resolves_to, err);
+                if (o < -1)
+                        goto fail;
+                if (o >= 0) {
+                        count[o]++;
+                        owned++;
+                } else {
+                        TRY(cc_strv_push(&unowned, f->canonical, err));
+                }
+        }
+        TRY(cc_disc_evidence(c, "/var/lib/dpkg/info/*.list (%zu package file lists read)", db->lists));
+        for (i = 0; i < db->pkgs.n; i++) {
+                const cc_dpkg_pkg *pk;
+                cc_value *pkg;
+                char up[128];
+
+                if (count[i] == 0)
+                        continue;
+                pk = db->status ? cc_dpkg_find(db->status, db->pkgs.v[i], db->archs.v[i][0] ? db->archs.v[i] : NULL)
+                                : NULL;
+                pkg = cc_disc_package_obj("dpkg", db->pkgs.v[i], pk ? pk->version : NULL, err);
+                if (cc_v_push(cc_disc_packages_of(c), pkg, err) < 0)
+                        goto fail;
+                TRY(cc_v_set(pkg, "architecture", cc_v_str(db->archs.v[i][0] ? db->archs.v[i] : NULL, err), err));
+                TRY(cc_v_set(pkg, "status", cc_v_str(pk ? pk->status : NULL, err), err));
+                TRY(cc_v_set_int(pkg, "files_owned", (int64_t)count[i], err));
+                if (pk && pk->version && strstr(db->pkgs.v[i], "cudnn") != NULL) {
+                        cc_value *ve;
+
+                        upstream_version(pk->version, up, sizeof(up));
+                        ve = cc_disc_extra_version(in, "package-database", up, "/var/lib/dpkg/status", err);
+                        if (ve == NULL || cc_v_set_str(ve, "package", db->pkgs.v[i], err) < 0 ||
+                            cc_v_set_str(ve, "package_version", pk->version, err) < 0)
+                                goto fail;
+                }
+        }
+        if (owned > 0) {
+                TRY(cc_v_set_str(c->prov, "kind", "distro-package", err));
+                TRY(cc_v_set_bool(c->prov, "owner_known", 1, err));
+                if (unowned.n > 0) {
+                        TRY(cc_v_set(c->prov, "unowned", cc_v_strv(&unowned, err), err));
+                        TRY(cc_disc_inst_note(
+                            in, err,
+                            "files that no package owns (copied in by hand?): %zu, listed in provenance.unowned",
+                            unowned.n));
+                }
+        } else {
+                TRY(cc_v_set_str(c->prov, "kind", "copy", err));
+                TRY(cc_disc_inst_note(
+                    in, err,
+                    "no package owns these files (the dpkg file lists name none of them): they were copied "
+                    "into a distro location by hand"));
+        }
+        *matched = 1;
+        rv = 0;
+fail:
+        free(count);
+        cc_strv_free(&unowned);
+        return rv;
+}

@@ -144,13 +144,80 @@ static void test_numbers(void **state)
         cc_v_free(p);
 }
 
+/* What the probe children report, read as verify's judges read it: a
+ * status with its value, a device, keys that are a status or a string (no
+ * problem reported for either), and a CHECK whose evidence is an array. */
+static void test_probe_facts(void **state)
+{
+        cc_value *drv = parse("{\"libcuda\":{\"name\":\"libcuda.so.1\",\"loaded\":true,\"path\":\"/lib/libcuda.so.1\"},"
+                              "\"driver_version\":{\"code\":0,\"name\":\"CUDA_SUCCESS\",\"value\":13000},"
+                              "\"cuInit\":{\"code\":0,\"name\":\"CUDA_SUCCESS\"},\"device_count\":{\"code\":0},"
+                              "\"devices\":[{\"index\":0,\"name\":\"NVIDIA H200\",\"cc_major\":9,\"cc_minor\":0,"
+                              "\"memory_bytes\":150109880320},{\"index\":1}],"
+                              "\"nvml\":{\"init\":0,\"driver_version\":\"580.95.05\",\"device_count\":2}}");
+        cc_value *dnn = parse("{\"version\":91900,\"cudart_version\":13000,\"create\":\"not-exported\","
+                              "\"properties\":{\"major\":9,\"minor\":{\"code\":3,\"name\":\"CUDNN_STATUS_BAD_PARAM\"},"
+                              "\"patch\":0},\"modules\":\"cannot list: denied\",\"version_checks\":[{\"function\":"
+                              "\"cudnnOpsVersionCheck\",\"sublibrary\":\"ops\",\"status\":\"not-loaded\"}]}");
+        cc_value *rt = parse("{\"cudart\":{\"name\":\"libcudart.so.13\",\"loaded\":false,\"error\":\"not found\"},"
+                             "\"device_count\":\"not exported: cudaGetDeviceCount\"}");
+        cc_value *chk = parse("{\"id\":\"version-checks\",\"status\":\"passed\",\"summary\":\"1 of 1\","
+                              "\"evidence\":[{\"function\":\"cudnnOpsVersionCheck\"}]}");
+        cc_vw_driver_facts df;
+        cc_vw_status st;
+        cc_vw_device dev;
+        cc_vw_nvml nv;
+        cc_vw_cudnn_facts cf;
+        cc_vw_cudnn_properties pr;
+        cc_vw_version_check vc;
+        cc_vw_cudart_facts rf;
+        cc_vw_loaded_lib lib;
+        cc_vw_check c;
+        cc_vw_report r = {0};
+
+        (void)state;
+        assert_int_equal(cc_vw_driver_facts_read(drv, &df, &r), 0);
+        assert_int_equal(cc_vw_status_read(df.driver_version, &st, &r), 0);
+        assert_int_equal(st.value, 13000);
+        assert_int_equal(cc_vw_device_at(df.devices, 0, &dev, &r), 0);
+        assert_string_equal(dev.name, "NVIDIA H200");
+        assert_int_equal(dev.cc_major * 10 + dev.cc_minor, 90);
+        assert_int_equal(cc_vw_device_at(df.devices, 1, &dev, &r), 0);
+        assert_false(CC_VW_HAS(&dev, device, cc_major)); /* not read: absent, not 0 */
+        assert_int_equal(cc_vw_nvml_read(df.nvml, &nv, &r), 0);
+        assert_string_equal(nv.driver_version, "580.95.05");
+        assert_int_equal(cc_vw_cudnn_facts_read(dnn, &cf, &r), 0);
+        assert_int_equal(cf.version, 91900);
+        assert_int_equal(cc_v_type(cf.create), CUDNNCTL_STRING);
+        assert_int_equal(cc_vw_status_read(cf.create, &st, NULL), -1); /* not a status */
+        assert_int_equal(cc_v_type(cf.modules), CUDNNCTL_STRING);
+        assert_int_equal(cc_vw_cudnn_properties_read(cf.properties, &pr, &r), 0);
+        assert_int_equal(cc_v_type(pr.major), CUDNNCTL_INT);
+        assert_int_equal(cc_vw_status_read(pr.minor, &st, &r), 0);
+        assert_string_equal(st.name, "CUDNN_STATUS_BAD_PARAM");
+        assert_int_equal(cc_vw_version_check_at(cf.version_checks, 0, &vc, &r), 0);
+        assert_string_equal(vc.status, "not-loaded");
+        assert_null(vc.result);
+        assert_int_equal(cc_vw_cudart_facts_read(rt, &rf, &r), 0);
+        assert_int_equal(cc_vw_loaded_lib_read(rf.cudart, &lib, &r), 0);
+        assert_false(lib.loaded);
+        assert_string_equal(lib.error, "not found");
+        assert_int_equal(cc_v_type(rf.device_count), CUDNNCTL_STRING);
+        assert_int_equal(cc_vw_check_read(chk, &c, &r), 0);
+        assert_int_equal(cc_v_type(c.evidence), CUDNNCTL_ARRAY);
+        assert_int_equal(r.count, 0);
+        cc_vw_report_free(&r);
+        cc_v_free(drv);
+        cc_v_free(dnn);
+        cc_v_free(rt);
+        cc_v_free(chk);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
-            cmocka_unit_test(test_read_typed),
-            cmocka_unit_test(test_report),
-            cmocka_unit_test(test_keys),
-            cmocka_unit_test(test_numbers),
+            cmocka_unit_test(test_read_typed), cmocka_unit_test(test_report),      cmocka_unit_test(test_keys),
+            cmocka_unit_test(test_numbers),    cmocka_unit_test(test_probe_facts),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

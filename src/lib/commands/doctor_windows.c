@@ -116,16 +116,16 @@ static cc_value *site_facts(cc_machine *m, const char *site, cc_error *err)
 
         if (o == NULL || left == NULL || tf == NULL)
                 goto fail;
-        TRY(cc_v_set_str(o, "path", site, err));
+        TRY(cc_v_set_str(o, CC_K(win_site, path), site, err));
         if (cc_tree_list(m->tree, site, MAX_SITE_ENTRIES, &names, &le) < 0) {
                 if (le.code == CC_ERR_NOMEM) {
                         *err = le;
                         goto fail;
                 }
-                TRY(cc_v_set_str(o, "error", le.msg, err));
+                TRY(cc_v_set_str(o, CC_K(win_site, error), le.msg, err));
         }
-        TRY(cc_v_set_bool(o, "has_nvidia", 0, err));
-        TRY(cc_v_set_bool(o, "has_torch", 0, err));
+        TRY(cc_v_set_bool(o, CC_K(win_site, has_nvidia), 0, err));
+        TRY(cc_v_set_bool(o, CC_K(win_site, has_torch), 0, err));
         for (i = 0; i < names.n; i++) {
                 const char *n = names.v[i];
 
@@ -140,9 +140,9 @@ static cc_value *site_facts(cc_machine *m, const char *site, cc_error *err)
                         continue;
                 }
                 if (cc_strcasecmp(n, "nvidia") == 0)
-                        TRY(cc_v_set_bool(o, "has_nvidia", 1, err));
+                        TRY(cc_v_set_bool(o, CC_K(win_site, has_nvidia), 1, err));
                 if (cc_strcasecmp(n, "torch") == 0)
-                        TRY(cc_v_set_bool(o, "has_torch", 1, err));
+                        TRY(cc_v_set_bool(o, CC_K(win_site, has_torch), 1, err));
                 if (cc_ends_with_nocase(n, ".dist-info")) {
                         static const char *const pk[] = {"tensorflow-", "tensorflow_gpu-", "tensorflow_intel-",
                                                          "tensorflow_cpu-"};
@@ -156,15 +156,16 @@ static cc_value *site_facts(cc_machine *m, const char *site, cc_error *err)
                                         continue;
                                 e = cc_v_object(err);
                                 TRY(cc_v_push(tf, e, err));
-                                TRY(cc_v_set(e, "package", cc_v_strn(n, pl - 1, err), err));
-                                TRY(cc_v_set(e, "version", cc_v_strn(n + pl, strlen(n) - pl - 10, err), err));
-                                TRY(cc_v_set(e, "dist_info", cc_v_strf(err, "%s\\%s", site, n), err));
+                                TRY(cc_v_set(e, CC_K(win_tf, package), cc_v_strn(n, pl - 1, err), err));
+                                TRY(cc_v_set(e, CC_K(win_tf, version), cc_v_strn(n + pl, strlen(n) - pl - 10, err),
+                                             err));
+                                TRY(cc_v_set(e, CC_K(win_tf, dist_info), cc_v_strf(err, "%s\\%s", site, n), err));
                         }
                 }
         }
-        TRY(cc_v_set(o, "leftovers", left, err));
+        TRY(cc_v_set(o, CC_K(win_site, leftovers), left, err));
         left = NULL;
-        TRY(cc_v_set(o, "tensorflow", tf, err));
+        TRY(cc_v_set(o, CC_K(win_site, tensorflow), tf, err));
         cc_strv_free(&names);
         return o;
 fail:
@@ -186,9 +187,13 @@ static int add_python(cc_machine *m, const char *exe, const char *source, cc_val
 
         if (cc_v_len(pys) >= MAX_PYTHONS || !is_file(m, exe))
                 return 0;
-        for (i = 0; i < cc_v_len(pys); i++)
-                if (cc_tree_path_eq(m->tree, cc_v_get_str(cc_v_at(pys, i), "path"), exe))
+        for (i = 0; i < cc_v_len(pys); i++) {
+                cc_vw_win_python py;
+
+                cc_vw_win_python_at(pys, i, &py, NULL);
+                if (cc_tree_path_eq(m->tree, py.path, exe))
                         return 0;
+        }
         dir = cc_tree_dirname(m->tree, exe, err);
         if (dir == NULL)
                 goto fail;
@@ -225,22 +230,26 @@ static int add_python(cc_machine *m, const char *exe, const char *source, cc_val
                 goto fail;
         o = cc_v_object(err);
         TRY(cc_v_push(pys, o, err));
-        TRY(cc_v_set_str(o, "path", exe, err));
-        TRY(cc_v_set_str(o, "source", source, err));
-        TRY(cc_v_set_str(o, "version", ver[0] ? ver : NULL, err));
-        TRY(cc_v_set_str(o, "version_source", vsrc, err));
-        TRY(cc_v_set_str(o, "version_file", vsrc == NULL ? NULL : dll ? dll : cfg, err));
-        TRY(cc_v_set_str(o, "venv", home, err));
+        TRY(cc_v_set_str(o, CC_K(win_python, path), exe, err));
+        TRY(cc_v_set_str(o, CC_K(win_python, source), source, err));
+        TRY(cc_v_set_str(o, CC_K(win_python, version), ver[0] ? ver : NULL, err));
+        TRY(cc_v_set_str(o, CC_K(win_python, version_source), vsrc, err));
+        TRY(cc_v_set_str(o, CC_K(win_python, version_file), vsrc == NULL ? NULL : dll ? dll : cfg, err));
+        TRY(cc_v_set_str(o, CC_K(win_python, venv), home, err));
         if (is_dir(m, site)) {
                 int have = 0;
 
-                TRY(cc_v_set_str(o, "site_packages", site, err));
-                for (i = 0; i < cc_v_len(sites); i++)
-                        have |= cc_tree_path_eq(m->tree, cc_v_get_str(cc_v_at(sites, i), "path"), site);
+                TRY(cc_v_set_str(o, CC_K(win_python, site_packages), site, err));
+                for (i = 0; i < cc_v_len(sites); i++) {
+                        cc_vw_win_site ws;
+
+                        cc_vw_win_site_at(sites, i, &ws, NULL);
+                        have |= cc_tree_path_eq(m->tree, ws.path, site);
+                }
                 if (!have)
                         TRY(cc_v_push(sites, site_facts(m, site, err), err));
         } else {
-                TRY(cc_v_set_null(o, "site_packages", err));
+                TRY(cc_v_set_null(o, CC_K(win_python, site_packages), err));
         }
         rv = 0;
 fail:
@@ -285,16 +294,16 @@ static cc_value *memory_facts(cc_machine *m, cc_error *err)
         if (o == NULL)
                 return NULL;
         if (cc_win_memory_status(&ms, &merr) < 0) {
-                if (cc_v_set_str(o, "error", merr.msg, err) < 0) {
+                if (cc_v_set_str(o, CC_K(win_memory, error), merr.msg, err) < 0) {
                         cc_v_free(o);
                         return NULL;
                 }
                 return o;
         }
-        if (cc_v_set_int(o, "commit_limit", (int64_t)ms.commit_limit, err) < 0 ||
-            cc_v_set_int(o, "commit_available", (int64_t)ms.commit_available, err) < 0 ||
-            cc_v_set_int(o, "physical_total", (int64_t)ms.physical_total, err) < 0 ||
-            cc_v_set_int(o, "physical_available", (int64_t)ms.physical_available, err) < 0) {
+        if (cc_v_set_int(o, CC_K(win_memory, commit_limit), (int64_t)ms.commit_limit, err) < 0 ||
+            cc_v_set_int(o, CC_K(win_memory, commit_available), (int64_t)ms.commit_available, err) < 0 ||
+            cc_v_set_int(o, CC_K(win_memory, physical_total), (int64_t)ms.physical_total, err) < 0 ||
+            cc_v_set_int(o, CC_K(win_memory, physical_available), (int64_t)ms.physical_available, err) < 0) {
                 cc_v_free(o);
                 return NULL;
         }
@@ -352,12 +361,12 @@ int cc_doctor_host_windows(struct cudnnctl_machine *m, cc_value *host, cc_error 
         }
         for (i = 0; i < CC_ARRAY_LEN(usual); i++)
                 TRY(glob_pythons(m, usual[i], "usual location", pys, sites, err));
-        TRY(cc_v_set(w, "pythons", pys, err));
+        TRY(cc_v_set(w, CC_K(host_windows, pythons), pys, err));
         pys = NULL;
-        TRY(cc_v_set(w, "site_packages", sites, err));
+        TRY(cc_v_set(w, CC_K(host_windows, site_packages), sites, err));
         sites = NULL;
-        TRY(cc_v_set(w, "memory", memory_facts(m, err), err));
-        TRY(cc_v_set(host, "windows", w, err));
+        TRY(cc_v_set(w, CC_K(host_windows, memory), memory_facts(m, err), err));
+        TRY(cc_v_set(host, CC_K(host, windows), w, err));
         cc_strv_free(&parts);
         return 0;
 fail:

@@ -36,19 +36,18 @@ static cc_value *check_new(const char *id, const char *title, const char *status
 
         if (c == NULL)
                 return NULL;
-        if (cc_v_set_str(c, "id", id, err) < 0 || cc_v_set_str(c, "title", title, err) < 0 ||
-            cc_v_set_str(c, "status", status, err) < 0 || cc_v_set_str(c, "summary", summary, err) < 0) {
+        if (cc_v_set_str(c, CC_K(check, id), id, err) < 0 || cc_v_set_str(c, CC_K(check, title), title, err) < 0 ||
+            cc_v_set_str(c, CC_K(check, status), status, err) < 0 ||
+            cc_v_set_str(c, CC_K(check, summary), summary, err) < 0) {
                 cc_v_free(c);
                 return NULL;
         }
         return c;
 }
 
-/* Append a check to a layer's list, counting its status. Takes c. */
-static int add_check(struct cc_vctx *v, cc_value *checks, cc_value *c, cc_error *err)
+/* Append a check of status st to a layer's list, counting it. Takes c. */
+static int add_check(struct cc_vctx *v, cc_value *checks, cc_value *c, const char *st, cc_error *err)
 {
-        const char *st = cc_v_get_str(c, "status");
-
         if (c == NULL)
                 return -1;
         if (st != NULL && strcmp(st, "failed") == 0)
@@ -79,11 +78,11 @@ int cc_vf_add(struct cc_vctx *v, cc_value *checks, const char *id, const char *t
                 cc_v_free(evidence);
                 return -1;
         }
-        if (evidence != NULL && cc_v_set(c, "evidence", evidence, err) < 0) {
+        if (evidence != NULL && cc_v_set(c, CC_K(check, evidence), evidence, err) < 0) {
                 cc_v_free(c);
                 return -1;
         }
-        return add_check(v, checks, c, err);
+        return add_check(v, checks, c, status, err);
 }
 
 /* The layer's status from its checks: failed if any failed, not-checked if
@@ -93,8 +92,11 @@ static const char *layer_status(const cc_value *checks)
         size_t i, passed = 0, nc = 0;
 
         for (i = 0; i < cc_v_len(checks); i++) {
-                const char *st = cc_v_get_str(cc_v_at(checks, i), "status");
+                cc_vw_check c;
+                const char *st;
 
+                cc_vw_check_at(checks, i, &c, NULL);
+                st = c.status;
                 if (st == NULL)
                         continue;
                 if (strcmp(st, "failed") == 0)
@@ -115,8 +117,9 @@ int cc_vf_add_layer(struct cc_vctx *v, const char *id, const char *title, cc_val
                 cc_v_free(checks);
                 return -1;
         }
-        if (cc_v_set_str(l, "id", id, err) < 0 || cc_v_set_str(l, "title", title, err) < 0 ||
-            cc_v_set_str(l, "status", layer_status(checks), err) < 0 || cc_v_set(l, "checks", checks, err) < 0) {
+        if (cc_v_set_str(l, CC_K(layer, id), id, err) < 0 || cc_v_set_str(l, CC_K(layer, title), title, err) < 0 ||
+            cc_v_set_str(l, CC_K(layer, status), layer_status(checks), err) < 0 ||
+            cc_v_set(l, CC_K(layer, checks), checks, err) < 0) {
                 cc_v_free(l);
                 return -1;
         }
@@ -140,34 +143,39 @@ const char *cc_vf_vstr(const cudnnctl_ver *v, char *buf, size_t n)
 
 /* ---- choosing the installation ---------------------------------------- */
 
-static int path_matches(const cc_value *inst, const char *path)
+/* One of the strings of the array a is s. */
+static int has_str(const cc_value *a, const char *s)
 {
-        const cc_value *a;
         size_t i;
 
-        if (cc_v_get_str(inst, "prefix") && strcmp(cc_v_get_str(inst, "prefix"), path) == 0)
-                return 1;
-        a = cc_v_get(inst, "aliases");
         for (i = 0; i < cc_v_len(a); i++)
-                if (cc_v_as_str(cc_v_at(a, i)) && strcmp(cc_v_as_str(cc_v_at(a, i)), path) == 0)
+                if (cc_v_as_str(cc_v_at(a, i)) && strcmp(cc_v_as_str(cc_v_at(a, i)), s) == 0)
                         return 1;
-        a = cc_v_get(inst, "directories");
-        for (i = 0; i < cc_v_len(a); i++) {
-                const cc_value *d = cc_v_at(a, i), *al = cc_v_get(d, "aliases");
-                size_t j;
+        return 0;
+}
 
-                if (cc_v_get_str(d, "path") && strcmp(cc_v_get_str(d, "path"), path) == 0)
+static int path_matches(const cc_value *inst, const char *path)
+{
+        cc_vw_installation in;
+        size_t i;
+
+        cc_vw_installation_read(inst, &in, NULL);
+        if (in.prefix && strcmp(in.prefix, path) == 0)
+                return 1;
+        if (has_str(in.aliases, path))
+                return 1;
+        for (i = 0; i < cc_v_len(in.directories); i++) {
+                cc_vw_inst_dir d;
+
+                cc_vw_inst_dir_at(in.directories, i, &d, NULL);
+                if ((d.path && strcmp(d.path, path) == 0) || has_str(d.aliases, path))
                         return 1;
-                for (j = 0; j < cc_v_len(al); j++)
-                        if (cc_v_as_str(cc_v_at(al, j)) && strcmp(cc_v_as_str(cc_v_at(al, j)), path) == 0)
-                                return 1;
         }
-        a = cc_v_get(inst, "files");
-        for (i = 0; i < cc_v_len(a); i++) {
-                const cc_value *f = cc_v_at(a, i);
+        for (i = 0; i < cc_v_len(in.files); i++) {
+                cc_vw_file f;
 
-                if ((cc_v_get_str(f, "path") && strcmp(cc_v_get_str(f, "path"), path) == 0) ||
-                    (cc_v_get_str(f, "resolves_to") && strcmp(cc_v_get_str(f, "resolves_to"), path) == 0))
+                cc_vw_file_at(in.files, i, &f, NULL);
+                if ((f.path && strcmp(f.path, path) == 0) || (f.resolves_to && strcmp(f.resolves_to, path) == 0))
                         return 1;
         }
         return 0;
@@ -175,45 +183,53 @@ static int path_matches(const cc_value *inst, const char *path)
 
 static int name_matches(const cc_value *inst, const char *name)
 {
-        const cc_value *pk = cc_v_path(inst, "provenance/packages");
+        cc_vw_installation in;
+        cc_vw_provenance pv;
         size_t i;
 
-        for (i = 0; i < cc_v_len(pk); i++)
-                if (cc_v_get_str(cc_v_at(pk, i), "name") &&
-                    cc_strcasecmp(cc_v_get_str(cc_v_at(pk, i), "name"), name) == 0)
+        cc_vw_installation_read(inst, &in, NULL);
+        cc_vw_provenance_read(in.provenance, &pv, NULL);
+        for (i = 0; i < cc_v_len(pv.packages); i++) {
+                cc_vw_package pk;
+
+                cc_vw_package_at(pv.packages, i, &pk, NULL);
+                if (pk.name && cc_strcasecmp(pk.name, name) == 0)
                         return 1;
-        return cc_v_get_str(inst, "prefix") && strcmp(cc_basename(cc_v_get_str(inst, "prefix")), name) == 0;
+        }
+        return in.prefix && strcmp(cc_basename(in.prefix), name) == 0;
 }
 
 /* Which installation: INSTALL as an id, a path, or a package or directory
  * name; without it, the one a plain program loads. Sets *chosen_by. */
 static const cc_value *choose(struct cc_vctx *v, const cc_value *list, cc_value **chosen_by, cc_error *err)
 {
-        const cc_value *insts = cc_v_get(list, "installations");
+        cc_vw_list_doc ld;
+        const cc_value *insts;
         const char *want = v->o->install;
         size_t i;
 
+        cc_vw_list_doc_read(list, &ld, NULL);
+        insts = ld.installations;
         if (want == NULL) {
                 const char *names[] = {"cudnn"};
                 cudnnctl_which_options wo;
                 cudnnctl_value *w = NULL;
-                const cc_value *res;
+                cc_vw_which_doc wd;
 
                 memset(&wo, 0, sizeof(wo));
                 if (cudnnctl_which(v->m, names, 1, &wo, &w, err) < 0)
                         return NULL;
-                res = cc_v_get(w, "results");
-                for (i = 0; i < cc_v_len(res); i++) {
-                        const cc_value *r = cc_v_at(res, i);
-                        int64_t id = cc_v_as_int(cc_v_get(r, "installation"));
+                cc_vw_which_doc_read(w, &wd, NULL);
+                for (i = 0; i < cc_v_len(wd.results); i++) {
+                        cc_vw_resolution r;
 
-                        if (!cc_v_as_bool(cc_v_get(r, "found")) || id < 1 || (size_t)id > cc_v_len(insts))
+                        cc_vw_resolution_at(wd.results, i, &r, NULL);
+                        if (!r.found || r.installation < 1 || (size_t)r.installation > cc_v_len(insts))
                                 continue;
-                        *chosen_by = cc_v_strf(err, "what a plain program loads: %s => %s (%s)",
-                                               cc_v_get_str(r, "name"), cc_v_get_str(r, "path"),
-                                               cc_v_get_str(r, "how") ? cc_v_get_str(r, "how") : "found");
+                        *chosen_by = cc_v_strf(err, "what a plain program loads: %s => %s (%s)", r.name, r.path,
+                                               r.how ? r.how : "found");
                         cc_v_free(w);
-                        return *chosen_by ? cc_v_at(insts, (size_t)id - 1) : NULL;
+                        return *chosen_by ? cc_v_at(insts, (size_t)r.installation - 1) : NULL;
                 }
                 cc_v_free(w);
                 if (cc_v_len(insts) == 1) {
@@ -290,12 +306,14 @@ static char *lib_name(const struct cc_vctx *v, const char *stem)
 /* The path of a library file of this installation by name, or NULL. */
 const char *cc_vf_find_file(const struct cc_vctx *v, const char *name)
 {
-        const cc_value *files = cc_v_get(v->inst, "files");
         size_t i;
 
-        for (i = 0; i < cc_v_len(files); i++) {
-                const char *p = cc_v_get_str(cc_v_at(files, i), "path");
+        for (i = 0; i < cc_v_len(v->iv.files); i++) {
+                cc_vw_file f;
+                const char *p;
 
+                cc_vw_file_at(v->iv.files, i, &f, NULL);
+                p = f.path;
                 if (p != NULL && (v->windows ? cc_strcasecmp(cc_basename(p), name) : strcmp(cc_basename(p), name)) == 0)
                         return p;
         }
@@ -306,17 +324,18 @@ const char *cc_vf_find_file(const struct cc_vctx *v, const char *name)
  * SONAME link is missing). */
 static const char *find_role(const struct cc_vctx *v, const char *role)
 {
-        const cc_value *files = cc_v_get(v->inst, "files");
         size_t i;
 
-        for (i = 0; i < cc_v_len(files); i++) {
-                const cc_value *f = cc_v_at(files, i);
-                const char *k = cc_v_get_str(f, "kind"), *r = cc_v_get_str(f, "role");
+        for (i = 0; i < cc_v_len(v->iv.files); i++) {
+                cc_vw_file f;
+                const char *k, *r;
 
+                cc_vw_file_at(v->iv.files, i, &f, NULL);
+                k = f.kind;
+                r = f.role;
                 if (k && r && strcmp(r, role) == 0 && strcmp(k, "header") != 0 && strstr(k, "library") != NULL &&
-                    strstr(k, "import") == NULL && strstr(k, "static") == NULL &&
-                    cc_v_as_int(cc_v_get(f, "major")) == v->major)
-                        return cc_v_get_str(f, "path");
+                    strstr(k, "import") == NULL && strstr(k, "static") == NULL && f.major == v->major)
+                        return f.path;
         }
         return NULL;
 }
@@ -347,12 +366,12 @@ done:
 
 static int gather_files(struct cc_vctx *v, cc_error *err)
 {
-        const cc_value *majors = cc_v_get(v->inst, "majors"), *files = cc_v_get(v->inst, "files");
+        const cc_value *majors = v->iv.majors, *files = v->iv.files;
         const char *shim;
         char *name;
         size_t i;
 
-        v->windows = cc_v_get_str(v->inst, "system") && strcmp(cc_v_get_str(v->inst, "system"), "windows") == 0;
+        v->windows = v->iv.system && strcmp(v->iv.system, "windows") == 0;
         for (i = 0; i < cc_v_len(majors); i++)
                 if (cc_v_as_int(cc_v_at(majors, i)) > v->major)
                         v->major = (int)cc_v_as_int(cc_v_at(majors, i));
@@ -382,8 +401,11 @@ static int gather_files(struct cc_vctx *v, cc_error *err)
         else if (v->lib_paths.n > 0)
                 v->lib_dir = cc_dirname(v->lib_paths.v[0], 1, err);
         for (i = 0; i < cc_v_len(files); i++) {
-                const char *p = cc_v_get_str(cc_v_at(files, i), "path");
+                cc_vw_file f;
+                const char *p;
 
+                cc_vw_file_at(files, i, &f, NULL);
+                p = f.path;
                 if (p != NULL && cc_strcasecmp(cc_basename(p), "cudnn.h") == 0) {
                         v->include_dir = cc_dirname(p, 1, err);
                         break;
@@ -410,6 +432,7 @@ int cc_verify_listed(cc_machine *m, const cudnnctl_verify_options *opts, const c
         cudnnctl_value *list = NULL;
         cc_value *doc = NULL, *chosen_by = NULL, *inst = NULL, *summary = NULL, *dnn = NULL;
         const cc_value *picked;
+        cc_vw_provenance pv;
         int64_t t0 = cc_monotonic_us();
         const char *verdict;
         char *extra[2] = {NULL, NULL};
@@ -468,25 +491,27 @@ int cc_verify_listed(cc_machine *m, const cudnnctl_verify_options *opts, const c
         v.inst = cc_v_copy(picked, err);
         if (v.inst == NULL)
                 goto fail;
+        cc_vw_installation_read(v.inst, &v.iv, NULL);
+        cc_vw_provenance_read(v.iv.provenance, &pv, NULL);
         TRY(gather_files(&v, err));
         doc = cc_doc_new("verify", m, err);
         v.layers = cc_v_array(err);
         inst = cc_v_object(err);
         if (doc == NULL || v.layers == NULL || inst == NULL)
                 goto fail;
-        TRY(cc_v_set_int(inst, "id", cc_v_as_int(cc_v_get(picked, "id")), err));
-        TRY(cc_v_set_str(inst, "prefix", cc_v_get_str(picked, "prefix"), err));
-        TRY(cc_v_set_str(inst, "version", cc_v_get_str(picked, "version"), err));
-        TRY(cc_v_set_str(inst, "full_version", cc_v_get_str(picked, "full_version"), err));
-        TRY(cc_v_set_str(inst, "provenance", cc_v_get_str(cc_v_get(picked, "provenance"), "kind"), err));
-        TRY(cc_v_set_int(inst, "major", v.major, err));
-        TRY(cc_v_set_str(inst, "lib_dir", v.lib_dir, err));
-        TRY(cc_v_set_str(inst, "include_dir", v.include_dir, err));
-        TRY(cc_v_set(inst, "chosen_by", chosen_by, err));
+        TRY(cc_v_set_int(inst, CC_K(verify_installation, id), v.iv.id, err));
+        TRY(cc_v_set_str(inst, CC_K(verify_installation, prefix), v.iv.prefix, err));
+        TRY(cc_v_set_str(inst, CC_K(verify_installation, version), v.iv.version, err));
+        TRY(cc_v_set_str(inst, CC_K(verify_installation, full_version), v.iv.full_version, err));
+        TRY(cc_v_set_str(inst, CC_K(verify_installation, provenance), pv.kind, err));
+        TRY(cc_v_set_int(inst, CC_K(verify_installation, major), v.major, err));
+        TRY(cc_v_set_str(inst, CC_K(verify_installation, lib_dir), v.lib_dir, err));
+        TRY(cc_v_set_str(inst, CC_K(verify_installation, include_dir), v.include_dir, err));
+        TRY(cc_v_set(inst, CC_K(verify_installation, chosen_by), chosen_by, err));
         chosen_by = NULL;
-        TRY(cc_v_set(doc, "installation", inst, err));
+        TRY(cc_v_set(doc, CC_K(verify_doc, installation), inst, err));
         inst = NULL;
-        TRY(cc_v_set_str(doc, "gpu_requested",
+        TRY(cc_v_set_str(doc, CC_K(verify_doc, gpu_requested),
                          opts->gpu == CUDNNCTL_GPU_ON    ? "on"
                          : opts->gpu == CUDNNCTL_GPU_OFF ? "off"
                                                          : "auto",
@@ -494,17 +519,17 @@ int cc_verify_listed(cc_machine *m, const cudnnctl_verify_options *opts, const c
         TRY(cc_vf_layer_static(&v, err));
         TRY(cc_vf_layer_runtime(&v, doc, &dnn, err));
         TRY(cc_vf_layer_compile(&v, doc, dnn, err));
-        TRY(cc_v_set(doc, "layers", v.layers, err));
+        TRY(cc_v_set(doc, CC_K(verify_doc, layers), v.layers, err));
         v.layers = NULL;
         summary = cc_v_object(err);
         if (summary == NULL)
                 goto fail;
         verdict = v.nfailed > 0 ? "failed" : v.nnot > 0 ? "passed-with-unchecked" : "passed";
-        TRY(cc_v_set_str(summary, "verdict", verdict, err));
-        TRY(cc_v_set_int(summary, "failed", v.nfailed, err));
-        TRY(cc_v_set_int(summary, "not_checked", v.nnot, err));
-        TRY(cc_v_set_int(summary, "wall_ms", (cc_monotonic_us() - t0) / 1000, err));
-        TRY(cc_v_set(doc, "summary", summary, err));
+        TRY(cc_v_set_str(summary, CC_K(verify_summary, verdict), verdict, err));
+        TRY(cc_v_set_int(summary, CC_K(verify_summary, failed), v.nfailed, err));
+        TRY(cc_v_set_int(summary, CC_K(verify_summary, not_checked), v.nnot, err));
+        TRY(cc_v_set_int(summary, CC_K(verify_summary, wall_ms), (cc_monotonic_us() - t0) / 1000, err));
+        TRY(cc_v_set(doc, CC_K(verify_doc, summary), summary, err));
         summary = NULL;
         *out = doc;
         doc = NULL;

@@ -16,10 +16,11 @@ int cc_vf_layer_compile(struct cc_vctx *v, cc_value *doc, const cc_value *dnn, c
         cc_strv incs = {0};
         char *implib_dir = NULL;
         cc_compile_opts co;
-        const char *prefix = cc_v_get_str(v->inst, "prefix");
+        const char *prefix = v->iv.prefix;
         const char *home = cc_machine_getenv(v->m, "CUDA_HOME"), *cpath = cc_machine_getenv(v->m, "CUDA_PATH");
+        cc_vw_compile cr;
+        cc_vw_compile_printed pr;
         const char *st, *reason;
-        const cc_value *pr;
         size_t i;
 
         if (checks == NULL)
@@ -77,22 +78,28 @@ int cc_vf_layer_compile(struct cc_vctx *v, cc_value *doc, const cc_value *dnn, c
         co.windows = v->windows;
         if (cc_compile_probe(&co, &res, err) < 0)
                 goto fail;
-        st = cc_v_get_str(res, "status");
-        reason = cc_v_get_str(res, "reason");
-        pr = cc_v_get(res, "printed");
+        cc_vw_compile_read(res, &cr, NULL);
+        cc_vw_compile_printed_read(cr.printed, &pr, NULL);
+        st = cr.status;
+        reason = cr.reason;
         if (st == NULL || strcmp(st, "passed") != 0) {
                 TRY(cc_vf_add(v, checks, "compile", "the guide's program compiles, links and runs", st ? st : "failed",
                               NULL, err, "%s", reason ? reason : "?"));
         } else {
                 cudnnctl_ver hv = {0}, rv = {0};
-                int64_t rtv = cc_v_as_int(cc_v_get(pr, "runtime_version"));
-                int64_t probe_v = cc_v_as_int(cc_v_path(dnn, "facts/version"));
-                int64_t pc = cc_v_as_int(cc_v_get(pr, "create_status"));
-                const cc_value *probe_create = cc_v_path(dnn, "facts/create/code");
+                int64_t rtv = pr.runtime_version, pc = pr.create_status;
+                cc_vw_probe probe;
+                cc_vw_cudnn_facts pf;
+                cc_vw_status probe_create; /* a status, unless cudnnCreate is not exported */
+                cc_vw_compiler comp;
                 char b1[32], b2[32];
 
-                if (cc_v_get_str(pr, "header_version") != NULL)
-                        cudnnctl_ver_parse(cc_v_get_str(pr, "header_version"), &hv);
+                cc_vw_probe_read(dnn, &probe, NULL);
+                cc_vw_cudnn_facts_read(probe.facts, &pf, NULL);
+                cc_vw_status_read(pf.create, &probe_create, NULL);
+                cc_vw_compiler_read(cr.compiler, &comp, NULL);
+                if (pr.header_version != NULL)
+                        cudnnctl_ver_parse(pr.header_version, &hv);
                 cudnnctl_cudnn_decode((long)rtv, &rv);
                 if (v->header.n > 0 && hv.n > 0 && !cc_vf_ver3_eq(&hv, &v->header))
                         TRY(cc_vf_add(v, checks, "compile", "the guide's program compiles, links and runs", "failed",
@@ -104,28 +111,24 @@ int cc_vf_layer_compile(struct cc_vctx *v, cc_value *doc, const cc_value *dnn, c
                                       "the program was built with header %s and runs library %s: header and library "
                                       "disagree",
                                       cc_vf_vstr(&hv, b1, sizeof(b1)), cc_vf_vstr(&rv, b2, sizeof(b2))));
-                else if (probe_v > 0 && rtv != probe_v)
+                else if (pf.version > 0 && rtv != pf.version)
                         TRY(cc_vf_add(v, checks, "compile", "the guide's program compiles, links and runs", "failed",
                                       NULL, err,
                                       "the program runs cuDNN %lld, the probe loaded %lld: they load different copies",
-                                      (long long)rtv, (long long)probe_v));
-                else if (probe_create != NULL && cc_v_type(probe_create) == CUDNNCTL_INT &&
-                         cc_v_as_int(probe_create) != pc)
+                                      (long long)rtv, (long long)pf.version));
+                else if (CC_VW_HAS(&probe_create, status, code) && probe_create.code != pc)
                         TRY(cc_vf_add(v, checks, "compile", "the guide's program compiles, links and runs", "failed",
                                       NULL, err, "cudnnCreate gave %lld in the program and %lld in the probe",
-                                      (long long)pc, (long long)cc_v_as_int(probe_create)));
+                                      (long long)pc, (long long)probe_create.code));
                 else
                         TRY(cc_vf_add(
                             v, checks, "compile", "the guide's program compiles, links and runs", "passed", NULL, err,
                             "built with %s; it printed header %s, cudnnGetVersion %lld, cudnnCreate %lld%s%s",
-                            cc_v_get_str(cc_v_get(res, "compiler"), "version")
-                                ? cc_v_get_str(cc_v_get(res, "compiler"), "version")
-                                : "the C compiler",
+                            comp.version ? comp.version : "the C compiler",
                             hv.n ? cc_vf_vstr(&hv, b1, sizeof(b1)) : "?", (long long)rtv, (long long)pc,
-                            cc_v_get_str(pr, "create_status_name") ? " " : "",
-                            cc_v_get_str(pr, "create_status_name") ? cc_v_get_str(pr, "create_status_name") : ""));
+                            pr.create_status_name ? " " : "", pr.create_status_name ? pr.create_status_name : ""));
         }
-        TRY(cc_v_set(doc, "compile", res, err));
+        TRY(cc_v_set(doc, CC_K(verify_doc, compile), res, err));
         res = NULL;
         cc_strv_free(&incs);
         free(implib_dir);

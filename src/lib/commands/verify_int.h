@@ -10,11 +10,14 @@
 
 #include "verify.h"
 
+#include "../facts/views.h"
+
 /* One verify run. */
 struct cc_vctx {
         cc_machine *m;
         const cudnnctl_verify_options *o;
-        cc_value *inst; /* the installation's facts (a copy) */
+        cc_value *inst;        /* the installation's facts (a copy) */
+        cc_vw_installation iv; /* its view */
         int major;
         int windows;
         char *lib_dir;                /* where the shim lives */
@@ -56,16 +59,19 @@ int cc_vf_layer_compile(struct cc_vctx *v, cc_value *doc, const cc_value *dnn, c
 
 /* What the run-time probes answered. */
 struct cc_vprobes {
-        cc_strv args;           /* the cuDNN probe's arguments (the GPU run adds to them) */
-        cc_value *drv;          /* the driver probe's answer */
-        cc_value *dnn;          /* the cuDNN probe's answer */
-        const cc_value *facts;  /* dnn's facts */
-        int64_t dnn_version;    /* cudnnGetVersion */
-        int64_t cudart_version; /* cudnnGetCudartVersion */
-        char *cudart;           /* the libcudart the installation pairs with, or NULL */
-        cc_value *cudart_how;   /* how it was found, or NULL */
-        cc_value *rt;           /* the CUDA runtime probe's answer, or NULL */
-        int64_t rt_version;     /* cudaRuntimeGetVersion, 0 unknown */
+        cc_strv args;                /* the cuDNN probe's arguments (the GPU run adds to them) */
+        cc_value *drv;               /* the driver probe's answer */
+        cc_value *dnn;               /* the cuDNN probe's answer */
+        cc_vw_probe dnn_run;         /* how it ran */
+        cc_vw_cudnn_facts facts;     /* what it read */
+        int64_t dnn_version;         /* cudnnGetVersion */
+        int64_t cudart_version;      /* cudnnGetCudartVersion */
+        char *cudart;                /* the libcudart the installation pairs with, or NULL */
+        cc_value *cudart_how;        /* how it was found, or NULL */
+        cc_value *rt;                /* the CUDA runtime probe's answer, or NULL */
+        cc_vw_probe rt_run;          /* how it ran */
+        cc_vw_cudart_facts rt_facts; /* what it read */
+        int64_t rt_version;          /* cudaRuntimeGetVersion, 0 unknown */
         int timeout_ms;
 };
 

@@ -32,7 +32,7 @@ char *cc_vf_find_stub(struct cc_vctx *v, cc_error *err)
                                           "targets/x86_64-linux/lib/stubs/libcuda.so", "../cu13/lib/stubs/libcuda.so",
                                           "../cu12/lib/stubs/libcuda.so"};
         static const char *const roots[] = {"/usr/local/cuda", "/usr/local/cuda-13.0", "/usr/local/cuda-12"};
-        const char *prefix = cc_v_get_str(v->inst, "prefix");
+        const char *prefix = v->iv.prefix;
         size_t i, j;
 
         if (v->windows)
@@ -86,7 +86,8 @@ static char *find_cudart(struct cc_vctx *v, int cudart_version, cc_value **how, 
         const char *names[1];
         cudnnctl_which_options wo;
         cudnnctl_value *w = NULL;
-        const cc_value *r;
+        cc_vw_which_doc wd;
+        cc_vw_resolution r;
         char *out = NULL;
 
         if (major <= 0)
@@ -109,11 +110,11 @@ static char *find_cudart(struct cc_vctx *v, int cudart_version, cc_value **how, 
         if (v->windows)
                 wo.win_mode = CUDNNCTL_WIN_ALTERED;
         if (cudnnctl_which(v->m, names, 1, &wo, &w, err) == 0) {
-                r = cc_v_path(w, "results/0");
-                if (cc_v_as_bool(cc_v_get(r, "found")) && cc_v_get_str(r, "path") != NULL) {
-                        out = cc_strdup(err, cc_v_get_str(r, "path"));
-                        *how = cc_v_strf(err, "%s => %s (%s, as %s would load it)", name, out,
-                                         cc_v_get_str(r, "how") ? cc_v_get_str(r, "how") : "found",
+                cc_vw_which_doc_read(w, &wd, NULL);
+                cc_vw_resolution_at(wd.results, 0, &r, NULL);
+                if (r.found && r.path != NULL) {
+                        out = cc_strdup(err, r.path);
+                        *how = cc_v_strf(err, "%s => %s (%s, as %s would load it)", name, out, r.how ? r.how : "found",
                                          cc_basename(wo.from ? wo.from : "a program"));
                 }
         }
@@ -209,17 +210,23 @@ int cc_vf_run_probes(struct cc_vctx *v, struct cc_vprobes *p, cc_error *err)
         p->dnn = cc_vf_probe(v, (const char *const *)p->args.v, p->args.n, p->timeout_ms, err);
         if (p->dnn == NULL)
                 return -1;
-        p->facts = cc_v_get(p->dnn, "facts");
-        p->dnn_version = cc_v_as_int(cc_v_get(p->facts, "version"));
-        p->cudart_version = cc_v_as_int(cc_v_get(p->facts, "cudart_version"));
+        cc_vw_probe_read(p->dnn, &p->dnn_run, NULL);
+        cc_vw_cudnn_facts_read(p->dnn_run.facts, &p->facts, NULL);
+        p->dnn_version = p->facts.version;
+        p->cudart_version = p->facts.cudart_version;
         p->cudart = find_cudart(v, (int)p->cudart_version, &p->cudart_how, err);
         if (p->cudart != NULL) {
                 const char *rargs[] = {"cudart", p->cudart};
+                cc_vw_status rv;
 
                 p->rt = cc_vf_probe(v, rargs, 2, p->timeout_ms, err);
                 if (p->rt == NULL)
                         return -1;
-                p->rt_version = cc_v_as_int(cc_v_path(p->rt, "facts/runtime_version/value"));
+                cc_vw_probe_read(p->rt, &p->rt_run, NULL);
+                cc_vw_cudart_facts_read(p->rt_run.facts, &p->rt_facts, NULL);
+                /* a status with the value, or "not exported: ..." */
+                cc_vw_status_read(p->rt_facts.runtime_version, &rv, NULL);
+                p->rt_version = rv.value;
         }
         return 0;
 }

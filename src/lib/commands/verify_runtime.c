@@ -21,30 +21,40 @@ struct driver_state {
         const char *brief;  /* the reason in a few words, for the checks it stops */
         int driver_version; /* CUDA version the driver supports, 0 unknown */
         int devices;
+        /* what the driver probe read (borrowed from its answer) */
+        cc_vw_driver_facts facts;
+        cc_vw_loaded_lib libcuda;
+        cc_vw_nvml nvml;
 };
 
 static int judge_driver(struct cc_vctx *v, const cc_value *pr, int runtime_version, struct driver_state *ds,
                         cc_error *err)
 {
-        const cc_value *f = cc_v_get(pr, "facts");
-        const cc_value *lib = cc_v_get(f, "libcuda");
-        int64_t init = cc_v_get(f, "cuInit") ? cc_v_as_int(cc_v_path(f, "cuInit/code")) : -1;
+        const cc_vw_loaded_lib *lib = &ds->libcuda;
         const char *cvd = cc_machine_getenv(v->m, "CUDA_VISIBLE_DEVICES");
-        int64_t nvml_devs = cc_v_as_int(cc_v_path(f, "nvml/device_count"));
+        cc_vw_probe run;
+        cc_vw_status cuinit, dver, count;
+        int64_t init, nvml_devs;
         char vb[32];
 
         memset(ds, 0, sizeof(*ds));
-        ds->driver_version = (int)cc_v_as_int(cc_v_path(f, "driver_version/value"));
-        ds->devices =
-            (int)cc_v_as_int(cc_v_path(f, "device_count/code")) == 0 ? (int)cc_v_len(cc_v_get(f, "devices")) : 0;
-        if (!cc_v_as_bool(cc_v_get(pr, "ran")) || cc_v_as_bool(cc_v_get(pr, "crashed")) ||
-            cc_v_as_bool(cc_v_get(pr, "timed_out")) || !cc_v_as_bool(cc_v_get(pr, "complete"))) {
+        cc_vw_probe_read(pr, &run, NULL);
+        cc_vw_driver_facts_read(run.facts, &ds->facts, NULL);
+        cc_vw_loaded_lib_read(ds->facts.libcuda, &ds->libcuda, NULL);
+        cc_vw_nvml_read(ds->facts.nvml, &ds->nvml, NULL);
+        cc_vw_status_read(ds->facts.cuInit, &cuinit, NULL);
+        cc_vw_status_read(ds->facts.driver_version, &dver, NULL);
+        cc_vw_status_read(ds->facts.device_count, &count, NULL);
+        init = CC_VW_HAS(&ds->facts, driver_facts, cuInit) ? cuinit.code : -1;
+        nvml_devs = ds->nvml.device_count;
+        ds->driver_version = (int)dver.value;
+        ds->devices = (int)count.code == 0 ? (int)cc_v_len(ds->facts.devices) : 0;
+        if (!run.ran || run.crashed || run.timed_out || !run.complete) {
                 ds->state = "error";
                 ds->brief = "the driver probe failed";
-                ds->why = cc_asprintf(err, "the driver probe %s%s%s", cc_v_get_str(pr, "how"),
-                                      cc_v_get_str(pr, "died_in") ? " in " : "",
-                                      cc_v_get_str(pr, "died_in") ? cc_v_get_str(pr, "died_in") : "");
-        } else if (!cc_v_as_bool(cc_v_get(lib, "loaded"))) {
+                ds->why = cc_asprintf(err, "the driver probe %s%s%s", run.how, run.died_in ? " in " : "",
+                                      run.died_in ? run.died_in : "");
+        } else if (!lib->loaded) {
                 char *stub = cc_vf_find_stub(v, err);
 
                 if (stub != NULL) {
@@ -60,7 +70,7 @@ static int judge_driver(struct cc_vctx *v, const cc_value *pr, int runtime_versi
                         ds->brief = "no NVIDIA driver";
                         ds->why = cc_asprintf(err, "no NVIDIA driver: %s cannot be loaded (%s)",
                                               v->windows ? "nvcuda.dll" : "libcuda.so.1",
-                                              cc_v_get_str(lib, "error") ? cc_v_get_str(lib, "error") : "not found");
+                                              lib->error ? lib->error : "not found");
                 }
                 free(stub);
         } else if (init == 34) {
@@ -70,8 +80,7 @@ static int judge_driver(struct cc_vctx *v, const cc_value *pr, int runtime_versi
                 ds->why = cc_asprintf(err,
                                       "the loader finds a stub driver library at %s (CUDA_ERROR_STUB_LIBRARY): "
                                       "a stub %s is on the search path instead of the driver",
-                                      cc_v_get_str(lib, "path") ? cc_v_get_str(lib, "path") : "?",
-                                      v->windows ? "nvcuda.dll" : "from the toolkit");
+                                      lib->path ? lib->path : "?", v->windows ? "nvcuda.dll" : "from the toolkit");
         } else if (init == 100 && cvd != NULL && nvml_devs > 0) {
                 ds->state = "hidden";
                 ds->brief = "CUDA_VISIBLE_DEVICES hides every GPU";
@@ -82,8 +91,7 @@ static int judge_driver(struct cc_vctx *v, const cc_value *pr, int runtime_versi
                 ds->state = "no-device";
                 ds->brief = "no CUDA device";
                 ds->why = cc_asprintf(err, "the NVIDIA driver is loaded (%s) but reports no CUDA device%s",
-                                      cc_v_get_str(lib, "path") ? cc_v_get_str(lib, "path") : "",
-                                      cvd ? " (CUDA_VISIBLE_DEVICES is set)" : "");
+                                      lib->path ? lib->path : "", cvd ? " (CUDA_VISIBLE_DEVICES is set)" : "");
         } else if (init == 35 || (init == 0 && runtime_version > 0 && ds->driver_version > 0 &&
                                   ds->driver_version / 1000 < runtime_version / 1000)) {
                 cudnnctl_ver dv, rv;
@@ -99,9 +107,7 @@ static int judge_driver(struct cc_vctx *v, const cc_value *pr, int runtime_versi
         } else if (init != 0) {
                 ds->state = "error";
                 ds->brief = "cuInit failed";
-                ds->why = cc_asprintf(
-                    err, "cuInit failed: %lld %s", (long long)init,
-                    cc_v_get_str(cc_v_get(f, "cuInit"), "name") ? cc_v_get_str(cc_v_get(f, "cuInit"), "name") : "");
+                ds->why = cc_asprintf(err, "cuInit failed: %lld %s", (long long)init, cuinit.name ? cuinit.name : "");
         } else {
                 ds->state = "ok";
                 ds->why = NULL;
@@ -124,51 +130,46 @@ static int same_dir(const char *a, const char *b)
 
 /* A probe that crashed or hung as a check's summary ("killed by signal 11
  * (SIGSEGV) in load libcudnn_graph.so.9"). */
-static char *probe_end(const cc_value *pr, cc_error *err)
+static char *probe_end(const cc_vw_probe *pr, cc_error *err)
 {
-        const char *in = cc_v_get_str(pr, "died_in");
+        const char *in = pr->died_in;
 
         return cc_asprintf(err, "the probe child ended%s%s: %s", in ? " in " : "", in ? in : "",
-                           cc_v_get_str(pr, "how") ? cc_v_get_str(pr, "how") : "failed");
+                           pr->how ? pr->how : "failed");
 }
 
 /* The child ran to the end of its report ("complete": its last line was
  * the protocol's end marker, probe.h) and exited 0: a library that calls
  * exit(0) or closes every descriptor fails here. */
-static int probe_ok(const cc_value *pr)
+static int probe_ok(const cc_vw_probe *pr)
 {
-        return cc_v_as_bool(cc_v_get(pr, "ran")) && cc_v_as_bool(cc_v_get(pr, "complete")) &&
-               !cc_v_as_bool(cc_v_get(pr, "crashed")) && !cc_v_as_bool(cc_v_get(pr, "timed_out")) &&
-               cc_v_as_int(cc_v_get(pr, "exit")) == 0 && cc_v_get(pr, "exit") != NULL &&
-               cc_v_type(cc_v_get(pr, "exit")) == CUDNNCTL_INT;
+        return pr->ran && pr->complete && !pr->crashed && !pr->timed_out && CC_VW_HAS(pr, probe, exit) && pr->exit == 0;
 }
 
 /* ---- the evidence ------------------------------------------------------------------- */
 
 /* The driver's evidence: its state, library, versions (the CUDA version it
  * supports, NVML's, the kernel module's) and devices. */
-static cc_value *driver_evidence(const struct cc_vprobes *p, const struct driver_state *ds, const char *kmod,
-                                 cc_error *err)
+static cc_value *driver_evidence(const struct driver_state *ds, const char *kmod, cc_error *err)
 {
         cc_value *ev = cc_v_object(err);
         char b1[32];
 
         if (ev == NULL)
                 return NULL;
-        TRY(cc_v_set_str(ev, "state", ds->state, err));
-        TRY(cc_v_set_str(ev, "library", cc_v_get_str(cc_v_path(p->drv, "facts/libcuda"), "path"), err));
+        TRY(cc_v_set_str(ev, CC_K(driver_evidence, state), ds->state, err));
+        TRY(cc_v_set_str(ev, CC_K(driver_evidence, library), ds->libcuda.path, err));
         if (ds->driver_version) {
                 cudnnctl_ver dv;
 
                 cudnnctl_cuda_decode(ds->driver_version, &dv);
-                TRY(cc_v_set_str(ev, "cuda_version", cc_vf_vstr(&dv, b1, sizeof(b1)), err));
+                TRY(cc_v_set_str(ev, CC_K(driver_evidence, cuda_version), cc_vf_vstr(&dv, b1, sizeof(b1)), err));
         }
-        TRY(cc_v_set_str(ev, "nvml_driver_version", cc_v_get_str(cc_v_path(p->drv, "facts/nvml"), "driver_version"),
-                         err));
-        TRY(cc_v_set_str(ev, "kernel_module_version", kmod, err));
-        TRY(cc_v_set_int(ev, "devices", ds->devices, err));
-        if (cc_v_get(cc_v_get(p->drv, "facts"), "devices"))
-                TRY(cc_v_set(ev, "device_list", cc_v_copy(cc_v_path(p->drv, "facts/devices"), err), err));
+        TRY(cc_v_set_str(ev, CC_K(driver_evidence, nvml_driver_version), ds->nvml.driver_version, err));
+        TRY(cc_v_set_str(ev, CC_K(driver_evidence, kernel_module_version), kmod, err));
+        TRY(cc_v_set_int(ev, CC_K(driver_evidence, devices), ds->devices, err));
+        if (CC_VW_HAS(&ds->facts, driver_facts, devices))
+                TRY(cc_v_set(ev, CC_K(driver_evidence, device_list), cc_v_copy(ds->facts.devices, err), err));
         return ev;
 fail:
         cc_v_free(ev);
@@ -176,11 +177,16 @@ fail:
 }
 
 /* The cuDNN modules the process mapped (after the GPU work when it ran):
- * every one, and those from outside the installation's directory. */
-static cc_value *modules_evidence(const struct cc_vctx *v, const cc_value *mods, cc_error *err)
+ * every one, and those from outside the installation's directory (*ncudnn
+ * and *nother of them, the first of those in *first_other). */
+static cc_value *modules_evidence(const struct cc_vctx *v, const cc_value *mods, size_t *ncudnn, size_t *nother,
+                                  const char **first_other, cc_error *err)
 {
         cc_value *cud = cc_v_array(err), *other = cc_v_array(err), *ev = NULL;
         size_t i;
+
+        *ncudnn = *nother = 0;
+        *first_other = NULL;
 
         if (cud == NULL || other == NULL)
                 goto fail;
@@ -195,10 +201,18 @@ static cc_value *modules_evidence(const struct cc_vctx *v, const cc_value *mods,
                 if (v->windows && !cc_ends_with_nocase(p, ".dll"))
                         continue;
                 d = cc_dirname(p, 1, err);
-                if (d == NULL || cc_v_push(cud, cc_v_str(p, err), err) < 0 ||
-                    (v->lib_dir && !same_dir(d, v->lib_dir) && cc_v_push(other, cc_v_str(p, err), err) < 0)) {
+                if (d == NULL || cc_v_push(cud, cc_v_str(p, err), err) < 0) {
                         free(d);
                         goto fail;
+                }
+                (*ncudnn)++;
+                if (v->lib_dir && !same_dir(d, v->lib_dir)) {
+                        if (cc_v_push(other, cc_v_str(p, err), err) < 0) {
+                                free(d);
+                                goto fail;
+                        }
+                        if ((*nother)++ == 0)
+                                *first_other = p;
                 }
                 free(d);
         }
@@ -226,28 +240,25 @@ fail:
 
 /* ---- judging each answer ------------------------------------------------------------- */
 
-static int check_driver(struct cc_vctx *v, cc_value *checks, const struct cc_vprobes *p, const struct driver_state *ds,
-                        const char *kmod, cc_error *err)
+static int check_driver(struct cc_vctx *v, cc_value *checks, const struct driver_state *ds, const char *kmod,
+                        cc_error *err)
 {
-        cc_value *ev = driver_evidence(p, ds, kmod, err);
+        cc_value *ev = driver_evidence(ds, kmod, err);
         char b1[32];
 
         if (ev == NULL)
                 return -1;
         if (strcmp(ds->state, "ok") == 0) {
                 cudnnctl_ver dv;
+                cc_vw_device d0;
 
                 cudnnctl_cuda_decode(ds->driver_version, &dv);
+                cc_vw_device_at(ds->facts.devices, 0, &d0, NULL);
                 return cc_vf_add(v, checks, "driver", "NVIDIA driver and GPUs", "passed", ev, err,
                                  "driver %s (CUDA %s), %d GPU%s%s%s",
-                                 cc_v_get_str(cc_v_path(p->drv, "facts/nvml"), "driver_version")
-                                     ? cc_v_get_str(cc_v_path(p->drv, "facts/nvml"), "driver_version")
-                                     : (kmod ? kmod : "version unknown"),
+                                 ds->nvml.driver_version ? ds->nvml.driver_version : (kmod ? kmod : "version unknown"),
                                  cc_vf_vstr(&dv, b1, sizeof(b1)), ds->devices, ds->devices == 1 ? "" : "s",
-                                 ds->devices > 0 ? ": " : "",
-                                 ds->devices > 0 && cc_v_get_str(cc_v_path(p->drv, "facts/devices/0"), "name")
-                                     ? cc_v_get_str(cc_v_path(p->drv, "facts/devices/0"), "name")
-                                     : "");
+                                 ds->devices > 0 ? ": " : "", ds->devices > 0 && d0.name ? d0.name : "");
         }
         return cc_vf_add(v, checks, "driver", "NVIDIA driver and GPUs",
                          strcmp(ds->state, "too-old") == 0 || strcmp(ds->state, "error") == 0 ? "failed"
@@ -263,13 +274,14 @@ static int check_probe_end(struct cc_vctx *v, cc_value *checks, const struct cc_
         char *s;
         int rc;
 
-        if (probe_ok(p->dnn) || (died != NULL && (strncmp(died, "load ", 5) == 0 || strcmp(died, "cudnnCreate") == 0)))
+        if (probe_ok(&p->dnn_run) ||
+            (died != NULL && (strncmp(died, "load ", 5) == 0 || strcmp(died, "cudnnCreate") == 0)))
                 return 0;
-        s = probe_end(p->dnn, err);
+        s = probe_end(&p->dnn_run, err);
         if (s == NULL)
                 return -1;
         rc = cc_vf_add(v, checks, "probe", "the cuDNN probe ran to its end", "failed",
-                       cc_v_str(cc_v_get_str(p->dnn, "output_tail"), err), err, "%s", s);
+                       cc_v_str(p->dnn_run.output_tail, err), err, "%s", s);
         free(s);
         return rc;
 }
@@ -277,20 +289,24 @@ static int check_probe_end(struct cc_vctx *v, cc_value *checks, const struct cc_
 /* Loading every library by full path. */
 static int check_load(struct cc_vctx *v, cc_value *checks, const struct cc_vprobes *p, const char *died, cc_error *err)
 {
-        const cc_value *loads = cc_v_get(p->facts, "loads"), *shim = cc_v_get(p->facts, "shim");
+        const cc_value *loads = p->facts.loads, *shim = p->facts.shim;
+        cc_vw_loaded_lib l;
         size_t nbad = 0, i;
         const char *first = NULL;
         cc_value *ev;
 
-        for (i = 0; i < cc_v_len(loads); i++)
-                if (!cc_v_as_bool(cc_v_get(cc_v_at(loads, i), "loaded"))) {
+        for (i = 0; i < cc_v_len(loads); i++) {
+                cc_vw_loaded_lib_at(loads, i, &l, NULL);
+                if (!l.loaded) {
                         if (first == NULL)
-                                first = cc_v_get_str(cc_v_at(loads, i), "error");
+                                first = l.error;
                         nbad++;
                 }
-        if (shim != NULL && !cc_v_as_bool(cc_v_get(shim, "loaded"))) {
+        }
+        cc_vw_loaded_lib_read(shim, &l, NULL);
+        if (shim != NULL && !l.loaded) {
                 if (first == NULL)
-                        first = cc_v_get_str(shim, "error");
+                        first = l.error;
                 nbad++;
         }
         ev = cc_v_object(err);
@@ -303,7 +319,7 @@ static int check_load(struct cc_vctx *v, cc_value *checks, const struct cc_vprob
         }
         if (died != NULL && strncmp(died, "load ", 5) == 0)
                 return cc_vf_add(v, checks, "load", "every library loads", "failed", ev, err,
-                                 "loading %s ended the process (%s)", died + 5, cc_v_get_str(p->dnn, "how"));
+                                 "loading %s ended the process (%s)", died + 5, p->dnn_run.how);
         if (cc_v_len(loads) == 0 && shim == NULL)
                 return cc_vf_add(v, checks, "load", "every library loads", "failed", ev, err,
                                  "the probe loaded nothing (%s)", died ? died : "no library to load");
@@ -318,23 +334,25 @@ static int check_load(struct cc_vctx *v, cc_value *checks, const struct cc_vprob
 /* The version the library reports, against the header and the files. */
 static int check_version(struct cc_vctx *v, cc_value *checks, const struct cc_vprobes *p, cc_error *err)
 {
-        const cc_value *f = p->facts, *pr = cc_v_get(f, "properties");
+        const cc_vw_cudnn_facts *f = &p->facts;
+        cc_vw_cudnn_properties pr;
         cudnnctl_ver rv, pv = {0};
         cc_value *ev = NULL;
         char b1[32], b2[32];
         int agree;
 
-        if (cc_v_get(f, "version") == NULL)
+        if (!CC_VW_HAS(f, cudnn_facts, version))
                 return cc_vf_add(v, checks, "version", "run-time version", "not-checked", NULL, err,
                                  "cudnnGetVersion was not called (%s)",
-                                 cc_v_get_str(p->dnn, "died_in") ? cc_v_get_str(p->dnn, "died_in")
-                                                                 : "no library exports it");
+                                 p->dnn_run.died_in ? p->dnn_run.died_in : "no library exports it");
         cudnnctl_cudnn_decode((long)p->dnn_version, &rv);
-        if (cc_v_type(cc_v_get(pr, "major")) == CUDNNCTL_INT) {
+        /* each part an int, or the status of a failed call */
+        cc_vw_cudnn_properties_read(f->properties, &pr, NULL);
+        if (cc_v_type(pr.major) == CUDNNCTL_INT) {
                 pv.n = 3;
-                pv.part[0] = (long)cc_v_as_int(cc_v_get(pr, "major"));
-                pv.part[1] = (long)cc_v_as_int(cc_v_get(pr, "minor"));
-                pv.part[2] = (long)cc_v_as_int(cc_v_get(pr, "patch"));
+                pv.part[0] = (long)cc_v_as_int(pr.major);
+                pv.part[1] = (long)cc_v_as_int(pr.minor);
+                pv.part[2] = (long)cc_v_as_int(pr.patch);
         }
         agree =
             rv.n > 0 && (v->header.n == 0 || cc_vf_ver3_eq(&rv, &v->header)) && (pv.n == 0 || cc_vf_ver3_eq(&rv, &pv));
@@ -345,8 +363,8 @@ static int check_version(struct cc_vctx *v, cc_value *checks, const struct cc_vp
         TRY(cc_v_set_str(ev, "runtime", rv.n ? cc_vf_vstr(&rv, b1, sizeof(b1)) : NULL, err));
         TRY(cc_v_set_str(ev, "cudnnGetProperty", pv.n ? cc_vf_vstr(&pv, b2, sizeof(b2)) : NULL, err));
         TRY(cc_v_set_str(ev, "header", v->header.n ? cudnnctl_ver_str(&v->header, (char[32]){0}, 32) : NULL, err));
-        if (cc_v_get(f, "max_device_version"))
-                TRY(cc_v_set_int(ev, "cudnnGetMaxDeviceVersion", cc_v_as_int(cc_v_get(f, "max_device_version")), err));
+        if (CC_VW_HAS(f, cudnn_facts, max_device_version))
+                TRY(cc_v_set_int(ev, "cudnnGetMaxDeviceVersion", f->max_device_version, err));
         if (rv.n == 0)
                 return cc_vf_add(v, checks, "version", "run-time version", "failed", ev, err,
                                  "cudnnGetVersion returned %lld, which is not a cuDNN version",
@@ -368,6 +386,7 @@ fail:
 static int check_cudart(struct cc_vctx *v, cc_value *checks, struct cc_vprobes *p, cc_error *err)
 {
         cc_value *ev = cc_v_object(err), *how;
+        cc_vw_loaded_lib lib;
         cudnnctl_ver bv, lv;
         char b1[32], b2[32];
 
@@ -380,9 +399,8 @@ static int check_cudart(struct cc_vctx *v, cc_value *checks, struct cc_vprobes *
         TRY(cc_v_set(ev, "found", how ? how : cc_v_null(err), err));
         if (p->rt != NULL) {
                 TRY(cc_v_set_int(ev, "cudaRuntimeGetVersion", p->rt_version, err));
-                TRY(cc_v_set(ev, "cudaDriverGetVersion", cc_v_copy(cc_v_path(p->rt, "facts/driver_version"), err),
-                             err));
-                TRY(cc_v_set(ev, "cudaGetDeviceCount", cc_v_copy(cc_v_path(p->rt, "facts/device_count"), err), err));
+                TRY(cc_v_set(ev, "cudaDriverGetVersion", cc_v_copy(p->rt_facts.driver_version, err), err));
+                TRY(cc_v_set(ev, "cudaGetDeviceCount", cc_v_copy(p->rt_facts.device_count, err), err));
         }
         cudnnctl_cuda_decode((long)p->cudart_version, &bv);
         cudnnctl_cuda_decode((long)p->rt_version, &lv);
@@ -393,11 +411,10 @@ static int check_cudart(struct cc_vctx *v, cc_value *checks, struct cc_vprobes *
                 return cc_vf_add(v, checks, "cudart", "CUDA runtime", "failed", ev, err,
                                  "cuDNN was built for CUDA %s, and no libcudart of CUDA %ld is found for it",
                                  cc_vf_vstr(&bv, b1, sizeof(b1)), bv.part[0]);
-        if (p->rt == NULL || !probe_ok(p->rt) || p->rt_version <= 0)
+        cc_vw_loaded_lib_read(p->rt_facts.cudart, &lib, NULL);
+        if (p->rt == NULL || !probe_ok(&p->rt_run) || p->rt_version <= 0)
                 return cc_vf_add(v, checks, "cudart", "CUDA runtime", "failed", ev, err, "%s: %s", p->cudart,
-                                 p->rt && cc_v_get_str(cc_v_path(p->rt, "facts/cudart"), "error")
-                                     ? cc_v_get_str(cc_v_path(p->rt, "facts/cudart"), "error")
-                                     : "cudaRuntimeGetVersion could not be read");
+                                 p->rt && lib.error ? lib.error : "cudaRuntimeGetVersion could not be read");
         if (lv.part[0] != bv.part[0])
                 return cc_vf_add(v, checks, "cudart", "CUDA runtime", "failed", ev, err,
                                  "cuDNN was built for CUDA %s but the runtime it pairs with is %s",
@@ -413,31 +430,31 @@ fail:
 /* The sub-library version checks of its major. */
 static int check_version_checks(struct cc_vctx *v, cc_value *checks, const struct cc_vprobes *p, cc_error *err)
 {
-        const cc_value *vc = cc_v_get(p->facts, "version_checks");
+        const cc_value *vc = p->facts.version_checks;
         size_t nbad = 0, ncalled = 0, i;
         char *first = NULL;
         int rc;
 
         for (i = 0; i < cc_v_len(vc); i++) {
-                const cc_value *c = cc_v_at(vc, i);
-                const char *st = cc_v_get_str(c, "status");
+                cc_vw_version_check c;
+                cc_vw_status res;
+                const char *st;
 
+                cc_vw_version_check_at(vc, i, &c, NULL);
+                cc_vw_status_read(c.result, &res, NULL);
+                st = c.status;
                 if (st && strcmp(st, "called") == 0) {
                         ncalled++;
-                        if (cc_v_as_int(cc_v_path(c, "result/code")) == 0)
+                        if (res.code == 0)
                                 continue;
                 }
                 nbad++;
                 if (first == NULL && st && strcmp(st, "called") == 0)
-                        first = cc_asprintf(err, "%s: %s", cc_v_get_str(c, "function"),
-                                            cc_v_get_str(cc_v_get(c, "result"), "name")
-                                                ? cc_v_get_str(cc_v_get(c, "result"), "name")
-                                                : "an unknown status");
+                        first = cc_asprintf(err, "%s: %s", c.function, res.name ? res.name : "an unknown status");
                 else if (first == NULL)
-                        first =
-                            cc_asprintf(err, "%s: the cudnn_%s library %s", cc_v_get_str(c, "function"),
-                                        cc_v_get_str(c, "sublibrary") ? cc_v_get_str(c, "sublibrary") : "?",
-                                        st && strcmp(st, "not-exported") == 0 ? "does not export it" : "is not loaded");
+                        first = cc_asprintf(
+                            err, "%s: the cudnn_%s library %s", c.function, c.sublibrary ? c.sublibrary : "?",
+                            st && strcmp(st, "not-exported") == 0 ? "does not export it" : "is not loaded");
         }
         if (v->major < 8)
                 rc = cc_vf_add(v, checks, "version-checks", "sub-library version checks", "passed", cc_v_copy(vc, err),
@@ -458,10 +475,12 @@ static int check_version_checks(struct cc_vctx *v, cc_value *checks, const struc
 /* Every cuDNN module the process mapped came from that directory. */
 static int check_one_directory(struct cc_vctx *v, cc_value *checks, const struct cc_vprobes *p, cc_error *err)
 {
-        const cc_value *f = p->facts;
-        const cc_value *mods =
-            cc_v_get(f, "modules_after_gpu") ? cc_v_get(f, "modules_after_gpu") : cc_v_get(f, "modules");
-        cc_value *ev = modules_evidence(v, mods, err);
+        const cc_vw_cudnn_facts *f = &p->facts;
+        /* the paths mapped, or why they could not be listed */
+        const cc_value *mods = CC_VW_HAS(f, cudnn_facts, modules_after_gpu) ? f->modules_after_gpu : f->modules;
+        size_t ncudnn, nother;
+        const char *first_other;
+        cc_value *ev = modules_evidence(v, mods, &ncudnn, &nother, &first_other, err);
 
         if (ev == NULL)
                 return -1;
@@ -469,26 +488,29 @@ static int check_one_directory(struct cc_vctx *v, cc_value *checks, const struct
                 return cc_vf_add(v, checks, "one-directory", "every cuDNN module from one directory", "not-checked", ev,
                                  err, "the probe did not list its modules (%s)",
                                  cc_v_as_str(mods) ? cc_v_as_str(mods) : "it ended before");
-        if (cc_v_len(cc_v_get(ev, "from_elsewhere")) > 0)
+        if (nother > 0)
                 return cc_vf_add(v, checks, "one-directory", "every cuDNN module from one directory", "failed", ev, err,
-                                 "%s was loaded from outside %s: a mixed set",
-                                 cc_v_as_str(cc_v_at(cc_v_get(ev, "from_elsewhere"), 0)), v->lib_dir);
+                                 "%s was loaded from outside %s: a mixed set", first_other, v->lib_dir);
         return cc_vf_add(v, checks, "one-directory", "every cuDNN module from one directory", "passed", ev, err,
-                         "%zu cuDNN module%s mapped, all from %s", cc_v_len(cc_v_get(ev, "cudnn_modules")),
-                         cc_v_len(cc_v_get(ev, "cudnn_modules")) == 1 ? "" : "s", v->lib_dir ? v->lib_dir : "?");
+                         "%zu cuDNN module%s mapped, all from %s", ncudnn, ncudnn == 1 ? "" : "s",
+                         v->lib_dir ? v->lib_dir : "?");
 }
 
 /* cudnnCreate: without a usable GPU its failure is expected, not a fault. */
 static int check_handle(struct cc_vctx *v, cc_value *checks, const struct cc_vprobes *p, const struct driver_state *ds,
                         const char *died, cc_error *err)
 {
-        const cc_value *cr = cc_v_get(p->facts, "create");
-        int64_t code = cc_v_as_int(cc_v_get(cr, "code"));
-        const char *nm = cc_v_get_str(cr, "name");
+        const cc_value *cr = p->facts.create; /* a status, or "not-exported" */
+        cc_vw_status st;
+        int64_t code;
+        const char *nm;
 
+        cc_vw_status_read(cr, &st, NULL);
+        code = st.code;
+        nm = st.name;
         if (cr == NULL && died != NULL && strcmp(died, "cudnnCreate") == 0)
                 return cc_vf_add(v, checks, "handle", "cudnnCreate / cudnnDestroy", "failed", NULL, err,
-                                 "cudnnCreate did not return: %s", cc_v_get_str(p->dnn, "how"));
+                                 "cudnnCreate did not return: %s", p->dnn_run.how);
         if (cr == NULL)
                 return cc_vf_add(v, checks, "handle", "cudnnCreate / cudnnDestroy", "not-checked", NULL, err,
                                  "not reached: the probe child ended in %s", died ? died : "an earlier step");
@@ -508,17 +530,21 @@ static int check_handle(struct cc_vctx *v, cc_value *checks, const struct cc_vpr
 }
 
 /* The GPU probe's operations against the CPU reference. Takes ev. */
-static int judge_gpu_work(struct cc_vctx *v, cc_value *checks, const cc_value *g, cc_value *ev, cc_error *err)
+static int judge_gpu_work(struct cc_vctx *v, cc_value *checks, const cc_vw_probe *g, cc_value *ev, cc_error *err)
 {
-        const cc_value *res = cc_v_get(g, "gpu");
+        const cc_value *res = g->gpu;
         size_t npass = 0, nfail = 0, nskip = 0, i;
-        const cc_value *bad = NULL, *skipped = NULL;
+        cc_vw_gpu_op op, bad, skipped;
+        int have_bad = 0, have_skipped = 0;
         const char *st;
         char *s;
         int rc;
 
+        memset(&bad, 0, sizeof(bad));
+        memset(&skipped, 0, sizeof(skipped));
         for (i = 0; i < cc_v_len(res); i++) {
-                st = cc_v_get_str(cc_v_at(res, i), "status");
+                cc_vw_gpu_op_at(res, i, &op, NULL);
+                st = op.status;
                 /* not-run: this library has no such API (an older major, an
                  * entry point a later release dropped); the load and
                  * version checks judge the library itself. */
@@ -540,29 +566,31 @@ static int judge_gpu_work(struct cc_vctx *v, cc_value *checks, const cc_value *g
                 return cc_vf_add(v, checks, "gpu-work", "GPU work against a CPU reference", "failed", ev, err,
                                  "the probe ran no GPU operation");
         for (i = 0; i < cc_v_len(res); i++) {
-                st = cc_v_get_str(cc_v_at(res, i), "status");
-                if (bad == NULL && (st == NULL || (strcmp(st, "passed") != 0 && strcmp(st, "not-run") != 0)))
-                        bad = cc_v_at(res, i);
-                if (skipped == NULL && st != NULL && strcmp(st, "not-run") == 0)
-                        skipped = cc_v_at(res, i);
+                cc_vw_gpu_op_at(res, i, &op, NULL);
+                st = op.status;
+                if (!have_bad && (st == NULL || (strcmp(st, "passed") != 0 && strcmp(st, "not-run") != 0))) {
+                        bad = op;
+                        have_bad = 1;
+                }
+                if (!have_skipped && st != NULL && strcmp(st, "not-run") == 0) {
+                        skipped = op;
+                        have_skipped = 1;
+                }
         }
         if (nfail > 0)
                 return cc_vf_add(v, checks, "gpu-work", "GPU work against a CPU reference", "failed", ev, err,
-                                 "%zu of %zu failed: %s: %s", nfail, cc_v_len(res),
-                                 cc_v_get_str(bad, "op") ? cc_v_get_str(bad, "op") : "?",
-                                 cc_v_get_str(bad, "reason") ? cc_v_get_str(bad, "reason") : "?");
+                                 "%zu of %zu failed: %s: %s", nfail, cc_v_len(res), bad.op ? bad.op : "?",
+                                 bad.reason ? bad.reason : "?");
         if (npass == 0)
                 return cc_vf_add(v, checks, "gpu-work", "GPU work against a CPU reference",
                                  v->o->gpu == CUDNNCTL_GPU_ON ? "failed" : "not-checked", ev, err,
-                                 "no operation could run: %s: %s",
-                                 cc_v_get_str(skipped, "op") ? cc_v_get_str(skipped, "op") : "?",
-                                 cc_v_get_str(skipped, "reason") ? cc_v_get_str(skipped, "reason") : "?");
+                                 "no operation could run: %s: %s", skipped.op ? skipped.op : "?",
+                                 skipped.reason ? skipped.reason : "?");
         if (nskip > 0)
                 return cc_vf_add(v, checks, "gpu-work", "GPU work against a CPU reference", "passed", ev, err,
                                  "%zu operation%s on the GPU match the CPU reference; %zu not run (%s: %s)", npass,
-                                 npass == 1 ? "" : "s", nskip,
-                                 cc_v_get_str(skipped, "op") ? cc_v_get_str(skipped, "op") : "?",
-                                 cc_v_get_str(skipped, "reason") ? cc_v_get_str(skipped, "reason") : "?");
+                                 npass == 1 ? "" : "s", nskip, skipped.op ? skipped.op : "?",
+                                 skipped.reason ? skipped.reason : "?");
         return cc_vf_add(v, checks, "gpu-work", "GPU work against a CPU reference", "passed", ev, err,
                          "%zu operations on the GPU match the CPU reference", npass);
 }
@@ -573,12 +601,15 @@ static int check_gpu_work(struct cc_vctx *v, cc_value *checks, cc_value *probes,
                           const struct driver_state *ds, cc_error *err)
 {
         const char *why;
-        int gpu = v->o->gpu != CUDNNCTL_GPU_OFF && strcmp(ds->state, "ok") == 0 && ds->devices > 0 &&
-                  cc_v_as_int(cc_v_path(p->facts, "create/code")) == 0 &&
-                  cc_v_type(cc_v_get(p->facts, "create")) == CUDNNCTL_OBJECT;
+        cc_vw_status create;
+        int gpu;
 
+        cc_vw_status_read(p->facts.create, &create, NULL);
+        gpu = v->o->gpu != CUDNNCTL_GPU_OFF && strcmp(ds->state, "ok") == 0 && ds->devices > 0 && create.code == 0 &&
+              cc_v_type(p->facts.create) == CUDNNCTL_OBJECT;
         if (gpu && p->cudart != NULL) {
                 cc_value *g, *ev;
+                cc_vw_probe gv;
                 char *seed = NULL;
 
                 g = cc_vf_gpu_probe(v, p, &seed, err);
@@ -586,8 +617,9 @@ static int check_gpu_work(struct cc_vctx *v, cc_value *checks, cc_value *probes,
                         free(seed);
                         return -1;
                 }
+                cc_vw_probe_read(g, &gv, NULL);
                 ev = cc_v_object(err);
-                if (ev == NULL || cc_v_set(ev, "operations", cc_v_copy(cc_v_get(g, "gpu"), err), err) < 0 ||
+                if (ev == NULL || cc_v_set(ev, "operations", cc_v_copy(gv.gpu, err), err) < 0 ||
                     cc_v_set_str(ev, "seed", seed, err) < 0) {
                         cc_v_free(ev);
                         cc_v_free(g);
@@ -595,11 +627,11 @@ static int check_gpu_work(struct cc_vctx *v, cc_value *checks, cc_value *probes,
                         return -1;
                 }
                 free(seed);
-                if (judge_gpu_work(v, checks, g, ev, err) < 0) {
+                if (judge_gpu_work(v, checks, &gv, ev, err) < 0) {
                         cc_v_free(g);
                         return -1;
                 }
-                return cc_v_set(probes, "cudnn_gpu", g, err);
+                return cc_v_set(probes, CC_K(verify_probes, cudnn_gpu), g, err);
         }
         why = v->o->gpu == CUDNNCTL_GPU_OFF  ? "--no-gpu"
               : strcmp(ds->state, "ok") != 0 ? ds->brief
@@ -636,8 +668,8 @@ int cc_vf_layer_runtime(struct cc_vctx *v, cc_value *doc, cc_value **cudnn_probe
         TRY(cc_vf_run_probes(v, &p, err));
         TRY(judge_driver(v, p.drv, (int)(p.rt_version ? p.rt_version : p.cudart_version), &ds, err));
         kmod = cc_vf_kernel_module_version(err);
-        TRY(check_driver(v, checks, &p, &ds, kmod, err));
-        died = probe_ok(p.dnn) ? NULL : cc_v_get_str(p.dnn, "died_in");
+        TRY(check_driver(v, checks, &ds, kmod, err));
+        died = probe_ok(&p.dnn_run) ? NULL : p.dnn_run.died_in;
         TRY(check_probe_end(v, checks, &p, died, err));
         TRY(check_load(v, checks, &p, died, err));
         TRY(check_version(v, checks, &p, err));
@@ -646,16 +678,16 @@ int cc_vf_layer_runtime(struct cc_vctx *v, cc_value *doc, cc_value **cudnn_probe
         TRY(check_one_directory(v, checks, &p, err));
         TRY(check_handle(v, checks, &p, &ds, died, err));
         TRY(check_gpu_work(v, checks, probes, &p, &ds, err));
-        TRY(cc_v_set(probes, "driver", p.drv, err));
+        TRY(cc_v_set(probes, CC_K(verify_probes, driver), p.drv, err));
         p.drv = NULL;
-        TRY(cc_v_set(probes, "cudnn", cc_v_copy(p.dnn, err), err));
+        TRY(cc_v_set(probes, CC_K(verify_probes, cudnn), cc_v_copy(p.dnn, err), err));
         *cudnn_probe = p.dnn;
         p.dnn = NULL;
         if (p.rt != NULL) {
-                TRY(cc_v_set(probes, "cudart", p.rt, err));
+                TRY(cc_v_set(probes, CC_K(verify_probes, cudart), p.rt, err));
                 p.rt = NULL;
         }
-        TRY(cc_v_set(doc, "probes", probes, err));
+        TRY(cc_v_set(doc, CC_K(verify_doc, probes), probes, err));
         probes = NULL;
         free(kmod);
         free(ds.why);

@@ -10,7 +10,7 @@
 
 int cc_vf_layer_static(struct cc_vctx *v, cc_error *err)
 {
-        const cc_value *vers = cc_v_get(v->inst, "versions");
+        const cc_value *vers = v->iv.versions;
         cc_value *checks = cc_v_array(err), *libs = NULL, *ev = NULL;
         cc_strv disagree = {0};
         size_t i, nlib = 0;
@@ -19,14 +19,17 @@ int cc_vf_layer_static(struct cc_vctx *v, cc_error *err)
         if (checks == NULL)
                 return -1;
         for (i = 0; i < cc_v_len(vers); i++) {
-                const cc_value *x = cc_v_at(vers, i);
-                const char *src = cc_v_get_str(x, "source"), *file = cc_v_get_str(x, "file");
+                cc_vw_version x;
+                const char *src, *file;
 
+                cc_vw_version_at(vers, i, &x, NULL);
+                src = x.source;
+                file = x.file;
                 if (src == NULL || strcmp(src, "header") != 0 || file == NULL)
                         continue;
                 /* cudnn_version.h (cudnn.h for cuDNN 7) over its _vN copy. */
                 if (v->header.n == 0 || strncmp(cc_basename(file), "cudnn_version.h", 15) == 0) {
-                        cudnnctl_ver_parse(cc_v_get_str(x, "version"), &v->header);
+                        cudnnctl_ver_parse(x.version, &v->header);
                         free(v->header_file);
                         v->header_file = cc_strdup(err, file);
                 }
@@ -35,22 +38,21 @@ int cc_vf_layer_static(struct cc_vctx *v, cc_error *err)
         if (libs == NULL)
                 goto fail;
         for (i = 0; i < cc_v_len(vers); i++) {
-                const cc_value *x = cc_v_at(vers, i);
-                const char *src = cc_v_get_str(x, "source");
+                cc_vw_version x;
+                const char *src;
                 cudnnctl_ver lv;
 
+                cc_vw_version_at(vers, i, &x, NULL);
+                src = x.source;
                 if (src == NULL || strcmp(src, "header") == 0 || strcmp(src, "header-sublibrary") == 0 ||
-                    cudnnctl_ver_parse(cc_v_get_str(x, "version"), &lv) < 0)
+                    cudnnctl_ver_parse(x.version, &lv) < 0)
                         continue;
                 nlib++;
                 TRY(cc_v_push(libs,
-                              cc_v_strf(err, "%s (%s%s%s)", cc_v_get_str(x, "version"), src,
-                                        cc_v_get_str(x, "file") ? ", " : "",
-                                        cc_v_get_str(x, "file") ? cc_v_get_str(x, "file") : ""),
+                              cc_v_strf(err, "%s (%s%s%s)", x.version, src, x.file ? ", " : "", x.file ? x.file : ""),
                               err));
                 if (v->header.n > 0 && !cc_vf_ver3_eq(&v->header, &lv))
-                        TRY(cc_strv_pushf(&disagree, 1, err, "%s from %s %s", cc_v_get_str(x, "version"), src,
-                                          cc_v_get_str(x, "file") ? cc_v_get_str(x, "file") : ""));
+                        TRY(cc_strv_pushf(&disagree, 1, err, "%s from %s %s", x.version, src, x.file ? x.file : ""));
         }
         ev = cc_v_object(err);
         if (ev == NULL)

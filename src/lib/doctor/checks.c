@@ -72,10 +72,12 @@ cc_value *cc_finding(struct cc_dctx *d, enum cc_fid fid, const char *severity, c
         va_end(ap);
         if (s == NULL)
                 return NULL;
-        if (cc_v_set_str(f, "id", def->id, d->err) < 0 ||
-            cc_v_set_str(f, "severity", severity ? severity : def->severity, d->err) < 0 ||
-            cc_v_set_str(f, "area", area ? area : def->area, d->err) < 0 || cc_v_set_str(f, "summary", s, d->err) < 0 ||
-            cc_v_set(f, "evidence", cc_v_object(d->err), d->err) < 0 || cc_v_set_null(f, "fix", d->err) < 0) {
+        if (cc_v_set_str(f, CC_K(finding, id), def->id, d->err) < 0 ||
+            cc_v_set_str(f, CC_K(finding, severity), severity ? severity : def->severity, d->err) < 0 ||
+            cc_v_set_str(f, CC_K(finding, area), area ? area : def->area, d->err) < 0 ||
+            cc_v_set_str(f, CC_K(finding, summary), s, d->err) < 0 ||
+            cc_v_set(f, CC_K(finding, evidence), cc_v_object(d->err), d->err) < 0 ||
+            cc_v_set_null(f, CC_K(finding, fix), d->err) < 0) {
                 free(s);
                 return NULL;
         }
@@ -145,9 +147,12 @@ int cc_finding_about_id(struct cc_dctx *d, const cc_value *f, enum cc_subject ki
 /* The installation a finding's evidence names, or 0. */
 static int64_t ev_inst(const cc_value *f)
 {
-        const cc_value *v = cc_v_path(f, "evidence/installation");
+        cc_vw_finding fv;
+        cc_vw_finding_evidence ev;
 
-        return cc_v_type(v) == CUDNNCTL_INT ? cc_v_as_int(v) : 0;
+        cc_vw_finding_read(f, &fv, NULL);
+        cc_vw_finding_evidence_read(fv.evidence, &ev, NULL);
+        return ev.installation;
 }
 
 cc_value *cc_finding_mine(struct cc_dctx *d, int64_t id)
@@ -169,7 +174,7 @@ int cc_finding_ev(cc_value *f, const char *key, cc_value *value, cc_error *err)
                 cc_v_free(value);
                 return -1;
         }
-        return cc_v_set(cc_v_getm(f, "evidence"), key, value, err);
+        return cc_v_set(cc_v_getm(f, CC_K(finding, evidence)), key, value, err);
 }
 
 int cc_finding_ev_str(cc_value *f, const char *key, const char *s, cc_error *err)
@@ -190,7 +195,7 @@ int cc_finding_fix(cc_value *f, cc_error *err, const char *fmt, ...)
         va_end(ap);
         if (s == NULL)
                 return -1;
-        rc = cc_v_set_str(f, "fix", s, err);
+        rc = cc_v_set_str(f, CC_K(finding, fix), s, err);
         free(s);
         return rc;
 }
@@ -221,15 +226,22 @@ char *cc_fix_unset(const struct cc_dctx *d, const char *var, cc_error *err)
         return cc_asprintf(err, "unset %s", var);
 }
 
-const cc_value *cc_dx_install(const struct cc_dctx *d, int64_t id)
+const cc_vw_installation *cc_dx_inst(const struct cc_dctx *d, int64_t id)
 {
-        const cc_value *insts = cc_v_get(d->list, "installations");
         size_t i;
 
-        for (i = 0; i < cc_v_len(insts); i++)
-                if (cc_v_as_int(cc_v_get(cc_v_at(insts, i), "id")) == id)
-                        return cc_v_at(insts, i);
+        for (i = 0; i < d->v.ninsts; i++)
+                if (d->v.insts[i].id == id)
+                        return &d->v.insts[i];
         return NULL;
+}
+
+const cc_value *cc_dx_install(const struct cc_dctx *d, int64_t id)
+{
+        const cc_vw_installation *in = cc_dx_inst(d, id);
+
+        /* the element itself, also one that is not an object */
+        return in != NULL ? cc_v_at(d->v.list.installations, (size_t)(in - d->v.insts)) : NULL;
 }
 
 const cc_value *cc_dx_verify_of(const struct cc_dctx *d, int64_t id)
@@ -237,28 +249,31 @@ const cc_value *cc_dx_verify_of(const struct cc_dctx *d, int64_t id)
         size_t i;
 
         for (i = 0; i < cc_v_len(d->verify); i++) {
-                const cc_value *e = cc_v_at(d->verify, i);
+                cc_vw_verify_entry e;
 
-                if (cc_v_as_int(cc_v_get(e, "installation")) == id &&
-                    cc_v_type(cc_v_get(e, "document")) == CUDNNCTL_OBJECT)
-                        return cc_v_get(e, "document");
+                cc_vw_verify_entry_at(d->verify, i, &e, NULL);
+                if (e.installation == id && e.document != NULL)
+                        return e.document;
         }
         return NULL;
 }
 
 const cc_value *cc_dx_verify_check(const cc_value *vdoc, const char *id)
 {
-        const cc_value *layers = cc_v_get(vdoc, "layers");
+        cc_vw_verify_doc vd;
         size_t i, j;
 
-        for (i = 0; i < cc_v_len(layers); i++) {
-                const cc_value *checks = cc_v_get(cc_v_at(layers, i), "checks");
+        cc_vw_verify_doc_read(vdoc, &vd, NULL);
+        for (i = 0; i < cc_v_len(vd.layers); i++) {
+                cc_vw_layer l;
 
-                for (j = 0; j < cc_v_len(checks); j++) {
-                        const char *cid = cc_v_get_str(cc_v_at(checks, j), "id");
+                cc_vw_layer_at(vd.layers, i, &l, NULL);
+                for (j = 0; j < cc_v_len(l.checks); j++) {
+                        cc_vw_check c;
 
-                        if (cid != NULL && strcmp(cid, id) == 0)
-                                return cc_v_at(checks, j);
+                        cc_vw_check_at(l.checks, j, &c, NULL);
+                        if (c.id != NULL && strcmp(c.id, id) == 0)
+                                return c.node_;
                 }
         }
         return NULL;
@@ -266,32 +281,35 @@ const cc_value *cc_dx_verify_check(const cc_value *vdoc, const char *id)
 
 const cc_value *cc_dx_which(const struct cc_dctx *d, const char *name)
 {
-        const cc_value *res = cc_v_get(d->which, "results");
+        cc_vw_which_doc w;
         size_t i;
 
-        for (i = 0; i < cc_v_len(res); i++) {
-                const char *n = cc_v_get_str(cc_v_at(res, i), "name");
+        cc_vw_which_doc_read(d->which, &w, NULL);
+        for (i = 0; i < cc_v_len(w.results); i++) {
+                cc_vw_resolution r;
 
-                if (n != NULL && (d->windows ? cc_strcasecmp(n, name) == 0 : strcmp(n, name) == 0))
-                        return cc_v_at(res, i);
+                cc_vw_resolution_at(w.results, i, &r, NULL);
+                if (r.name != NULL && (d->windows ? cc_strcasecmp(r.name, name) == 0 : strcmp(r.name, name) == 0))
+                        return r.node_;
         }
         return NULL;
 }
 
 const cc_value *cc_dx_plain_cudnn(const struct cc_dctx *d)
 {
-        const cc_value *res = cc_v_get(d->which, "results");
+        cc_vw_which_doc w;
         size_t i;
 
-        for (i = 0; i < cc_v_len(res); i++) {
-                const cc_value *r = cc_v_at(res, i);
-                const char *n = cc_v_get_str(r, "name");
+        cc_vw_which_doc_read(d->which, &w, NULL);
+        for (i = 0; i < cc_v_len(w.results); i++) {
+                cc_vw_resolution r;
 
-                if (n == NULL || !cc_v_as_bool(cc_v_get(r, "found")))
+                cc_vw_resolution_at(w.results, i, &r, NULL);
+                if (r.name == NULL || !r.found)
                         continue;
-                if (cc_starts_with(n, "libcudnn.so") ||
-                    (cc_starts_with(n, "cudnn64_") && cc_ends_with_nocase(n, ".dll")))
-                        return r;
+                if (cc_starts_with(r.name, "libcudnn.so") ||
+                    (cc_starts_with(r.name, "cudnn64_") && cc_ends_with_nocase(r.name, ".dll")))
+                        return r.node_;
         }
         return NULL;
 }
@@ -301,28 +319,31 @@ const cc_value *cc_dx_deps_of(const struct cc_dctx *d, int64_t id)
         size_t i;
 
         for (i = 0; i < cc_v_len(d->deps); i++) {
-                const cc_value *e = cc_v_at(d->deps, i);
+                cc_vw_deps_entry e;
 
-                if (cc_v_as_int(cc_v_get(e, "installation")) == id &&
-                    cc_v_type(cc_v_get(e, "document")) == CUDNNCTL_OBJECT)
-                        return cc_v_get(e, "document");
+                cc_vw_deps_entry_at(d->deps, i, &e, NULL);
+                if (e.installation == id && e.document != NULL)
+                        return e.document;
         }
         return NULL;
 }
 
 const cc_value *cc_dx_deps_edge(const struct cc_dctx *d, int64_t id, const char *name)
 {
-        const cc_value *nodes = cc_v_get(cc_dx_deps_of(d, id), "nodes");
+        cc_vw_deps_doc dd;
         size_t i, j;
 
-        for (i = 0; name != NULL && i < cc_v_len(nodes); i++) {
-                const cc_value *edges = cc_v_get(cc_v_at(nodes, i), "edges");
+        cc_vw_deps_doc_read(cc_dx_deps_of(d, id), &dd, NULL);
+        for (i = 0; name != NULL && i < cc_v_len(dd.nodes); i++) {
+                cc_vw_node n;
 
-                for (j = 0; j < cc_v_len(edges); j++) {
-                        const char *n = cc_v_get_str(cc_v_at(edges, j), "name");
+                cc_vw_node_at(dd.nodes, i, &n, NULL);
+                for (j = 0; j < cc_v_len(n.edges); j++) {
+                        cc_vw_edge e;
 
-                        if (n != NULL && cc_strcasecmp(n, name) == 0)
-                                return cc_v_at(edges, j);
+                        cc_vw_edge_at(n.edges, j, &e, NULL);
+                        if (e.name != NULL && cc_strcasecmp(e.name, name) == 0)
+                                return e.node_;
                 }
         }
         return NULL;
@@ -330,36 +351,54 @@ const cc_value *cc_dx_deps_edge(const struct cc_dctx *d, int64_t id, const char 
 
 const cc_value *cc_dx_inst_file(const cc_value *inst, const char *name)
 {
-        const cc_value *files = cc_v_get(inst, "files");
+        cc_vw_installation in;
         size_t i;
 
-        for (i = 0; name != NULL && i < cc_v_len(files); i++) {
-                const char *p = cc_v_get_str(cc_v_at(files, i), "path");
+        cc_vw_installation_read(inst, &in, NULL);
+        for (i = 0; name != NULL && i < cc_v_len(in.files); i++) {
+                cc_vw_file f;
 
-                if (p != NULL && cc_strcasecmp(cc_basename(p), name) == 0)
-                        return cc_v_at(files, i);
+                cc_vw_file_at(in.files, i, &f, NULL);
+                if (f.path != NULL && cc_strcasecmp(cc_basename(f.path), name) == 0)
+                        return f.node_;
         }
         return NULL;
 }
 
 int cc_dx_major(const cc_value *inst)
 {
-        const cc_value *mj = cc_v_get(inst, "majors");
+        cc_vw_installation in;
+        size_t n;
 
-        return cc_v_len(mj) > 0 ? (int)cc_v_as_int(cc_v_at(mj, cc_v_len(mj) - 1)) : 0;
+        cc_vw_installation_read(inst, &in, NULL);
+        n = cc_v_len(in.majors);
+        return n > 0 ? (int)cc_v_as_int(cc_v_at(in.majors, n - 1)) : 0;
 }
 
 int cc_dx_device_sm(const cc_value *gpu)
 {
-        const cc_value *mj = cc_v_get(gpu, "cc_major"), *mn = cc_v_get(gpu, "cc_minor");
-        int64_t major = cc_v_as_int(mj), minor = cc_v_as_int(mn);
+        cc_vw_device g;
 
+        cc_vw_device_read(gpu, &g, NULL);
         /* Facts may come from another machine's document (--facts): a number
          * outside what a compute capability can be is not one. */
-        if (cc_v_type(mj) != CUDNNCTL_INT || cc_v_type(mn) != CUDNNCTL_INT || major < 1 || major > 99 || minor < 0 ||
-            minor > 9)
+        if (!CC_VW_HAS(&g, device, cc_major) || !CC_VW_HAS(&g, device, cc_minor) || g.cc_major < 1 || g.cc_major > 99 ||
+            g.cc_minor < 0 || g.cc_minor > 9)
                 return -1;
-        return (int)(major * 10 + minor);
+        return (int)(g.cc_major * 10 + g.cc_minor);
+}
+
+/* The driver probe's facts in verify document vdoc (empty when it has none). */
+static void driver_facts_of(const cc_value *vdoc, cc_vw_driver_facts *out)
+{
+        cc_vw_verify_doc vd;
+        cc_vw_verify_probes ps;
+        cc_vw_probe pr;
+
+        cc_vw_verify_doc_read(vdoc, &vd, NULL);
+        cc_vw_verify_probes_read(vd.probes, &ps, NULL);
+        cc_vw_probe_read(ps.driver, &pr, NULL);
+        cc_vw_driver_facts_read(pr.facts, out, NULL);
 }
 
 const cc_value *cc_dx_devices(const struct cc_dctx *d)
@@ -367,11 +406,13 @@ const cc_value *cc_dx_devices(const struct cc_dctx *d)
         size_t i;
 
         for (i = 0; i < cc_v_len(d->verify); i++) {
-                const cc_value *dev =
-                    cc_v_path(cc_v_get(cc_v_at(d->verify, i), "document"), "probes/driver/facts/devices");
+                cc_vw_verify_entry e;
+                cc_vw_driver_facts df;
 
-                if (dev != NULL)
-                        return dev;
+                cc_vw_verify_entry_at(d->verify, i, &e, NULL);
+                driver_facts_of(e.document, &df);
+                if (df.devices != NULL)
+                        return df.devices;
         }
         return NULL;
 }
@@ -401,43 +442,58 @@ const char *cc_dx_str(const char *s)
         return s != NULL ? s : "?";
 }
 
+/* Whether obj has key, whatever its value. A view's CC_VW_HAS says "there,
+ * with its type"; the area lines below were written to take a key that is
+ * there with null as there (a verify entry whose document is null, a build
+ * whose cuda_build was not read, a program that printed no runtime
+ * version), and keep saying what they said. */
+static int has_key(const cc_value *obj, const char *key)
+{
+        return cc_v_type(obj) == CUDNNCTL_OBJECT && cudnnctl_value_get(obj, key) != NULL;
+}
+
 /* "torch 2.11.0: cuDNN 9.19.0 from DIR; tensorflow 2.18: CPU-only". */
 static char *frameworks_line(const struct cc_dctx *d, const char **status, cc_error *err)
 {
-        const cc_value *fw = cc_v_get(d->facts, "frameworks"), *its = cc_v_get(fw, "interpreters");
+        cc_vw_fw_facts fw;
         cc_buf b = {0};
         size_t i, k, n = 0;
 
-        if (fw == NULL || its == NULL) {
+        if (cc_vw_fw_facts_read(d->v.facts.frameworks, &fw, NULL) < 0 || fw.interpreters == NULL) {
                 *status = "not-checked";
-                return cc_strdup(err, cc_v_get_str(fw, "reason") ? cc_v_get_str(fw, "reason")
-                                                                 : "not checked (no framework facts)");
+                return cc_strdup(err, fw.reason ? fw.reason : "not checked (no framework facts)");
         }
-        for (i = 0; i < cc_v_len(its); i++) {
-                const cc_value *fws = cc_v_get(cc_v_at(its, i), "frameworks");
+        for (i = 0; i < cc_v_len(fw.interpreters); i++) {
+                cc_vw_interpreter it;
 
-                for (k = 0; k < cc_v_len(fws); k++) {
-                        const cc_value *f = cc_v_at(fws, k), *cu = cc_v_get(f, "cudnn");
-                        const char *ver = cc_v_get_str(cc_v_get(f, "info"), "version");
-                        const char *state = cc_v_get_str(f, "state");
-                        int cpu = cc_v_get(cc_v_get(f, "build"), "cuda_build") != NULL &&
-                                  !cc_v_as_bool(cc_v_path(f, "build/cuda_build"));
-                        int rc;
+                cc_vw_interpreter_at(fw.interpreters, i, &it, NULL);
+                for (k = 0; k < cc_v_len(it.frameworks); k++) {
+                        cc_vw_framework f;
+                        cc_vw_fw_info info;
+                        cc_vw_fw_build build;
+                        cc_vw_fw_cudnn cu;
+                        const char *name, *ver;
+                        int cpu, rc;
 
-                        if (state == NULL || strcmp(state, "ok") != 0)
-                                rc = cc_buf_printf(&b, err, "%s%s: %s", n ? "; " : "",
-                                                   cc_dx_str(cc_v_get_str(f, "name")), state ? state : "no answer");
+                        cc_vw_framework_at(it.frameworks, k, &f, NULL);
+                        cc_vw_fw_info_read(f.info, &info, NULL);
+                        cc_vw_fw_build_read(f.build, &build, NULL);
+                        cc_vw_fw_cudnn_read(f.cudnn, &cu, NULL);
+                        name = cc_dx_str(f.name);
+                        ver = info.version;
+                        cpu = has_key(f.build, CC_K(fw_build, cuda_build)) && !build.cuda_build;
+                        if (f.state == NULL || strcmp(f.state, "ok") != 0)
+                                rc = cc_buf_printf(&b, err, "%s%s: %s", n ? "; " : "", name,
+                                                   f.state ? f.state : "no answer");
                         else if (cpu)
-                                rc = cc_buf_printf(&b, err, "%s%s %s: CPU-only", n ? "; " : "",
-                                                   cc_dx_str(cc_v_get_str(f, "name")), ver ? ver : "");
-                        else if (cc_v_as_bool(cc_v_get(cu, "loaded")))
-                                rc = cc_buf_printf(&b, err, "%s%s %s: cuDNN %s from %s", n ? "; " : "",
-                                                   cc_dx_str(cc_v_get_str(f, "name")), ver ? ver : "",
-                                                   cc_v_get_str(cu, "version") ? cc_v_get_str(cu, "version") : "?",
-                                                   cc_dx_str(cc_v_get_str(cu, "directory")));
+                                rc = cc_buf_printf(&b, err, "%s%s %s: CPU-only", n ? "; " : "", name, ver ? ver : "");
+                        else if (cu.loaded)
+                                rc = cc_buf_printf(&b, err, "%s%s %s: cuDNN %s from %s", n ? "; " : "", name,
+                                                   ver ? ver : "", cu.version ? cu.version : "?",
+                                                   cc_dx_str(cu.directory));
                         else
-                                rc = cc_buf_printf(&b, err, "%s%s %s: no cuDNN mapped", n ? "; " : "",
-                                                   cc_dx_str(cc_v_get_str(f, "name")), ver ? ver : "");
+                                rc = cc_buf_printf(&b, err, "%s%s %s: no cuDNN mapped", n ? "; " : "", name,
+                                                   ver ? ver : "");
                         if (rc < 0) {
                                 cc_buf_free(&b);
                                 return NULL;
@@ -448,8 +504,110 @@ static char *frameworks_line(const struct cc_dctx *d, const char **status, cc_er
         if (n == 0) {
                 *status = "none";
                 cc_buf_free(&b);
-                return cc_asprintf(err, "none found in %zu Python interpreter%s", cc_v_len(its),
-                                   cc_v_len(its) == 1 ? "" : "s");
+                return cc_asprintf(err, "none found in %zu Python interpreter%s", cc_v_len(fw.interpreters),
+                                   cc_v_len(fw.interpreters) == 1 ? "" : "s");
+        }
+        return cc_buf_steal(&b);
+}
+
+/* The summary and status of verify check `id` of verify document vdoc (an
+ * empty view when it has none). */
+static void check_of(const cc_value *vdoc, const char *id, cc_vw_check *out)
+{
+        cc_vw_check_read(cc_dx_verify_check(vdoc, id), out, NULL);
+}
+
+static char *driver_line(const struct cc_dctx *d, const cc_value *pv, const char **status, cc_error *err)
+{
+        cc_vw_check c;
+        cc_vw_driver_evidence ev;
+        cc_vw_driver_facts df;
+        cc_vw_nvml nvml;
+        cc_vw_driver_files files;
+        const cc_value *dev = cc_dx_devices(d);
+        const char *nv, *fv;
+        cc_buf b = {0};
+        size_t i;
+
+        check_of(pv, "driver", &c);
+        cc_vw_driver_evidence_read(c.evidence, &ev, NULL);
+        driver_facts_of(pv, &df);
+        cc_vw_nvml_read(df.nvml, &nvml, NULL);
+        cc_vw_driver_files_read(d->v.host.driver_files, &files, NULL);
+        nv = nvml.driver_version;
+        fv = files.version;
+        if (ev.state == NULL || !d->live) {
+                *status = fv ? "ok" : "not-checked";
+                return fv ? cc_asprintf(err, "driver %s (from its files; not loaded: static check)", fv)
+                          : cc_strdup(err, d->live ? "not checked (no installation was proved)"
+                                                   : "not checked (static check: nothing is loaded)");
+        }
+        if (strcmp(ev.state, "ok") != 0) {
+                *status = "not-checked";
+                return cc_asprintf(err, "%s", c.summary);
+        }
+        if (cc_buf_printf(&b, err, "driver %s", nv ? nv : fv ? fv : "(version unknown)") < 0)
+                return NULL;
+        for (i = 0; i < cc_v_len(dev); i++) {
+                cc_vw_device g;
+                int sm = cc_dx_device_sm(cc_v_at(dev, i));
+                char smb[16];
+
+                cc_vw_device_at(dev, i, &g, NULL);
+                if (sm >= 0)
+                        snprintf(smb, sizeof(smb), "%d", sm);
+                if (cc_buf_printf(&b, err, "%s %s (sm_%s)", i ? "," : ";", g.name ? g.name : "GPU",
+                                  sm >= 0 ? smb : "unknown") < 0) {
+                        cc_buf_free(&b);
+                        return NULL;
+                }
+        }
+        return cc_buf_steal(&b);
+}
+
+/* pv_there: the verify entry has a document key at all (pv is NULL when
+ * that is not an object). */
+static char *runtime_line(const struct cc_dctx *d, const cc_value *pv, int pv_there, const char **status, cc_error *err)
+{
+        cc_vw_verify_doc vd;
+        cc_vw_verify_summary sum;
+        cc_vw_check gw, vc;
+        cc_vw_version_evidence ver;
+        cc_vw_compile comp;
+        cc_vw_compile_printed printed;
+        cc_buf b = {0};
+        size_t i;
+        int rc = 0;
+
+        if (!pv_there || !d->live) {
+                *status = "not-checked";
+                return cc_strdup(err, d->live ? "not checked (no installation to prove)"
+                                              : "not checked (static check: nothing is loaded or run)");
+        }
+        cc_vw_verify_doc_read(pv, &vd, NULL);
+        cc_vw_verify_summary_read(vd.summary, &sum, NULL);
+        check_of(pv, "gpu-work", &gw);
+        check_of(pv, "version", &vc);
+        cc_vw_version_evidence_read(vc.evidence, &ver, NULL);
+        cc_vw_compile_read(vd.compile, &comp, NULL);
+        cc_vw_compile_printed_read(comp.printed, &printed, NULL);
+        if (sum.verdict != NULL && strcmp(sum.verdict, "passed") != 0)
+                *status = strcmp(sum.verdict, "failed") == 0 ? "error" : "partial";
+        for (i = 0; i < cc_v_len(vd.layers) && rc == 0; i++) {
+                cc_vw_layer l;
+
+                cc_vw_layer_at(vd.layers, i, &l, NULL);
+                rc = cc_buf_printf(&b, err, "%s%s %s", i ? ", " : "layers: ", l.id, l.status);
+        }
+        if (rc == 0 && CC_VW_HAS(&ver, version_evidence, cudnnGetVersion))
+                rc = cc_buf_printf(&b, err, "; cudnnGetVersion %lld", (long long)ver.cudnnGetVersion);
+        if (rc == 0 && has_key(comp.printed, CC_K(compile_printed, runtime_version)))
+                rc = cc_buf_printf(&b, err, "; the compiled program: %lld", (long long)printed.runtime_version);
+        if (rc == 0)
+                rc = cc_buf_printf(&b, err, "; GPU work %s", gw.node_ ? gw.status : "not run");
+        if (rc < 0) {
+                cc_buf_free(&b);
+                return NULL;
         }
         return cc_buf_steal(&b);
 }
@@ -458,53 +616,24 @@ static char *frameworks_line(const struct cc_dctx *d, const char **status, cc_er
 static char *area_line(const struct cc_dctx *d, const char *id, const char **status, cc_error *err)
 {
         const cc_value *pv = NULL;
+        int pv_there = 0;
         size_t i;
 
-        for (i = 0; i < cc_v_len(d->verify); i++)
-                if (strcmp(cc_v_get_str(cc_v_at(d->verify, i), "role") ? cc_v_get_str(cc_v_at(d->verify, i), "role")
-                                                                       : "",
-                           "other") != 0)
-                        pv = cc_v_get(cc_v_at(d->verify, i), "document");
-        *status = "ok";
-        if (strcmp(id, "driver") == 0) {
-                const cc_value *ev = cc_v_get(cc_dx_verify_check(pv, "driver"), "evidence");
-                const cc_value *dev = cc_dx_devices(d);
-                const char *state = cc_v_get_str(ev, "state");
-                const char *nv = cc_v_get_str(cc_v_path(pv, "probes/driver/facts/nvml"), "driver_version");
-                const char *fv = cc_v_get_str(cc_v_get(d->host, "driver_files"), "version");
-                cc_buf b = {0};
+        /* the last proof of what a program loads (not of an "other" installation) */
+        for (i = 0; i < cc_v_len(d->verify); i++) {
+                cc_vw_verify_entry e;
 
-                if (state == NULL || !d->live) {
-                        *status = fv ? "ok" : "not-checked";
-                        return fv ? cc_asprintf(err, "driver %s (from its files; not loaded: static check)", fv)
-                                  : cc_strdup(err, d->live ? "not checked (no installation was proved)"
-                                                           : "not checked (static check: nothing is loaded)");
+                cc_vw_verify_entry_at(d->verify, i, &e, NULL);
+                if (strcmp(e.role ? e.role : "", "other") != 0) {
+                        pv = e.document;
+                        pv_there = has_key(e.node_, CC_K(verify_entry, document));
                 }
-                if (strcmp(state, "ok") != 0) {
-                        *status = "not-checked";
-                        return cc_asprintf(err, "%s", cc_v_get_str(cc_dx_verify_check(pv, "driver"), "summary"));
-                }
-                if (cc_buf_printf(&b, err, "driver %s", nv ? nv : fv ? fv : "(version unknown)") < 0)
-                        return NULL;
-                for (i = 0; i < cc_v_len(dev); i++) {
-                        const cc_value *g = cc_v_at(dev, i);
-
-                        int sm = cc_dx_device_sm(g);
-                        char smb[16];
-
-                        if (sm >= 0)
-                                snprintf(smb, sizeof(smb), "%d", sm);
-                        if (cc_buf_printf(&b, err, "%s %s (sm_%s)", i ? "," : ";",
-                                          cc_v_get_str(g, "name") ? cc_v_get_str(g, "name") : "GPU",
-                                          sm >= 0 ? smb : "unknown") < 0) {
-                                cc_buf_free(&b);
-                                return NULL;
-                        }
-                }
-                return cc_buf_steal(&b);
         }
+        *status = "ok";
+        if (strcmp(id, "driver") == 0)
+                return driver_line(d, pv, status, err);
         if (strcmp(id, "toolkit") == 0) {
-                const cc_value *tk = cc_v_get(d->host, "toolkits");
+                const cc_value *tk = d->v.host.toolkits;
                 cc_buf b = {0};
 
                 if (cc_v_len(tk) == 0) {
@@ -513,10 +642,11 @@ static char *area_line(const struct cc_dctx *d, const char *id, const char **sta
                                               "CUDA code)");
                 }
                 for (i = 0; i < cc_v_len(tk); i++) {
-                        const char *v = cc_v_get_str(cc_v_at(tk, i), "version");
+                        cc_vw_toolkit t;
 
-                        if (cc_buf_printf(&b, err, "%sCUDA %s in %s", i ? "; " : "", v ? v : "(version unknown)",
-                                          cc_v_get_str(cc_v_at(tk, i), "prefix")) < 0) {
+                        cc_vw_toolkit_at(tk, i, &t, NULL);
+                        if (cc_buf_printf(&b, err, "%sCUDA %s in %s", i ? "; " : "",
+                                          t.version ? t.version : "(version unknown)", t.prefix) < 0) {
                                 cc_buf_free(&b);
                                 return NULL;
                         }
@@ -524,20 +654,19 @@ static char *area_line(const struct cc_dctx *d, const char *id, const char **sta
                 return cc_buf_steal(&b);
         }
         if (strcmp(id, "cudnn") == 0) {
-                const cc_value *insts = cc_v_get(d->list, "installations");
                 cc_buf b = {0};
 
-                if (cc_v_len(insts) == 0) {
+                if (d->v.ninsts == 0) {
                         *status = "none";
                         return cc_strdup(err, "none found");
                 }
-                for (i = 0; i < cc_v_len(insts); i++) {
-                        const cc_value *in = cc_v_at(insts, i);
-                        const char *v = cc_v_get_str(in, "version");
+                for (i = 0; i < d->v.ninsts; i++) {
+                        const cc_vw_installation *in = &d->v.insts[i];
+                        cc_vw_provenance pvn;
 
-                        if (cc_buf_printf(&b, err, "%s%s in %s (%s)", i ? "; " : "", v ? v : "version unknown",
-                                          cc_v_get_str(in, "prefix"),
-                                          cc_v_get_str(cc_v_get(in, "provenance"), "kind")) < 0) {
+                        cc_vw_provenance_read(in->provenance, &pvn, NULL);
+                        if (cc_buf_printf(&b, err, "%s%s in %s (%s)", i ? "; " : "",
+                                          in->version ? in->version : "version unknown", in->prefix, pvn.kind) < 0) {
                                 cc_buf_free(&b);
                                 return NULL;
                         }
@@ -545,70 +674,41 @@ static char *area_line(const struct cc_dctx *d, const char *id, const char **sta
                 return cc_buf_steal(&b);
         }
         if (strcmp(id, "loader") == 0) {
-                const cc_value *r = cc_dx_plain_cudnn(d);
+                cc_vw_resolution r;
 
-                if (r == NULL) {
+                if (cc_vw_resolution_read(cc_dx_plain_cudnn(d), &r, NULL) < 0) {
                         *status = "none";
                         return cc_strdup(err, "a plain program finds no cuDNN");
                 }
-                return cc_asprintf(err, "%s => %s (%s), cuDNN %s", cc_v_get_str(r, "name"), cc_v_get_str(r, "path"),
-                                   cc_v_get_str(r, "how") ? cc_v_get_str(r, "how") : "found",
-                                   cc_v_get_str(r, "installation_version") ? cc_v_get_str(r, "installation_version")
-                                                                           : "version unknown");
+                return cc_asprintf(err, "%s => %s (%s), cuDNN %s", r.name, r.path, r.how ? r.how : "found",
+                                   r.installation_version ? r.installation_version : "version unknown");
         }
         if (strcmp(id, "headers") == 0) {
-                const cc_value *c = cc_dx_verify_check(pv, "header-vs-library");
+                cc_vw_check c;
 
-                if (c == NULL) {
+                check_of(pv, "header-vs-library", &c);
+                if (c.node_ == NULL) {
                         *status = "not-checked";
                         return cc_strdup(err, "not checked (no installation was verified)");
                 }
-                if (strcmp(cc_v_get_str(c, "status") ? cc_v_get_str(c, "status") : "", "passed") != 0)
+                if (strcmp(c.status ? c.status : "", "passed") != 0)
                         *status = "not-checked";
-                return cc_strdup(err, cc_v_get_str(c, "summary"));
+                return cc_strdup(err, c.summary);
         }
-        if (strcmp(id, "runtime") == 0) {
-                const cc_value *sum = cc_v_get(pv, "summary"), *layers = cc_v_get(pv, "layers");
-                const char *verdict = cc_v_get_str(sum, "verdict");
-                const cc_value *gw = cc_dx_verify_check(pv, "gpu-work");
-                const cc_value *ver = cc_v_get(cc_dx_verify_check(pv, "version"), "evidence");
-                const cc_value *printed = cc_v_path(pv, "compile/printed");
-                cc_buf b = {0};
-                int rc = 0;
-
-                if (pv == NULL || !d->live) {
-                        *status = "not-checked";
-                        return cc_strdup(err, d->live ? "not checked (no installation to prove)"
-                                                      : "not checked (static check: nothing is loaded or run)");
-                }
-                if (verdict != NULL && strcmp(verdict, "passed") != 0)
-                        *status = strcmp(verdict, "failed") == 0 ? "error" : "partial";
-                for (i = 0; i < cc_v_len(layers) && rc == 0; i++)
-                        rc = cc_buf_printf(&b, err, "%s%s %s",
-                                           i ? ", " : "layers: ", cc_v_get_str(cc_v_at(layers, i), "id"),
-                                           cc_v_get_str(cc_v_at(layers, i), "status"));
-                if (rc == 0 && cc_v_get(ver, "cudnnGetVersion") != NULL)
-                        rc = cc_buf_printf(&b, err, "; cudnnGetVersion %lld",
-                                           (long long)cc_v_as_int(cc_v_get(ver, "cudnnGetVersion")));
-                if (rc == 0 && cc_v_get(printed, "runtime_version") != NULL)
-                        rc = cc_buf_printf(&b, err, "; the compiled program: %lld",
-                                           (long long)cc_v_as_int(cc_v_get(printed, "runtime_version")));
-                if (rc == 0)
-                        rc = cc_buf_printf(&b, err, "; GPU work %s", gw ? cc_v_get_str(gw, "status") : "not run");
-                if (rc < 0) {
-                        cc_buf_free(&b);
-                        return NULL;
-                }
-                return cc_buf_steal(&b);
-        }
+        if (strcmp(id, "runtime") == 0)
+                return runtime_line(d, pv, pv_there, status, err);
         if (strcmp(id, "frameworks") == 0)
                 return frameworks_line(d, status, err);
         if (strcmp(id, "hygiene") == 0) {
-                const cc_value *sp = cc_v_get(d->host, "search_paths");
+                const cc_value *sp = d->v.host.search_paths;
                 size_t n = 0;
 
-                for (i = 0; i < cc_v_len(sp); i++)
-                        n += cc_v_len(cc_v_get(cc_v_at(sp, i), "entries"));
+                for (i = 0; i < cc_v_len(sp); i++) {
+                        cc_vw_search_path p;
+
+                        cc_vw_search_path_at(sp, i, &p, NULL);
+                        n += cc_v_len(p.entries);
+                }
                 return cc_asprintf(err, "%zu search-path entries looked at", n);
         }
         return cc_strdup(err, "");
@@ -619,9 +719,13 @@ static char *area_line(const struct cc_dctx *d, const char *id, const char **sta
 /* Whether folder fm explains finding g (record gm) by subject `kind`. */
 static int explains(const struct cc_dmeta *fm, const cc_value *g, const struct cc_dmeta *gm, enum cc_subject kind)
 {
-        const char *sum = cc_v_get_str(g, "summary");
+        cc_vw_finding gv;
+        const char *sum;
         size_t i, k;
         char b[32];
+
+        cc_vw_finding_read(g, &gv, NULL);
+        sum = gv.summary;
 
         for (i = 0; i < fm->nsubj; i++) {
                 const struct cc_dsubj *s = &fm->subj[i];
@@ -657,16 +761,19 @@ static int explains(const struct cc_dmeta *fm, const cc_value *g, const struct c
 /* Victim's id and summary go to into's evidence "also". */
 static int fold_into(struct cc_dctx *d, cc_value *into, const cc_value *victim)
 {
-        cc_value *ev = cc_v_getm(into, "evidence"), *also = cc_v_getm(ev, "also"), *o;
+        cc_value *ev = cc_v_getm(into, CC_K(finding, evidence));
+        cc_value *also = cc_v_getm(ev, CC_K(finding_evidence, also)), *o;
+        cc_vw_finding vv;
 
         if (also == NULL) {
-                if (cc_v_set(ev, "also", cc_v_array(d->err), d->err) < 0)
+                if (cc_v_set(ev, CC_K(finding_evidence, also), cc_v_array(d->err), d->err) < 0)
                         return -1;
-                also = cc_v_getm(ev, "also");
+                also = cc_v_getm(ev, CC_K(finding_evidence, also));
         }
+        cc_vw_finding_read(victim, &vv, NULL);
         o = cc_v_object(d->err);
-        if (cc_v_push(also, o, d->err) < 0 || cc_v_set_str(o, "id", cc_v_get_str(victim, "id"), d->err) < 0 ||
-            cc_v_set_str(o, "summary", cc_v_get_str(victim, "summary"), d->err) < 0)
+        if (cc_v_push(also, o, d->err) < 0 || cc_v_set_str(o, "id", vv.id, d->err) < 0 ||
+            cc_v_set_str(o, "summary", vv.summary, d->err) < 0)
                 return -1;
         return 0;
 }
@@ -741,20 +848,23 @@ static int sort_findings(cc_value **findings, cc_error *err)
         }
         for (sev = 0; sev <= 3; sev++)
                 for (i = 0; i < n; i++) {
-                        const cc_value *f = cc_v_at(*findings, i);
-                        const char *id = cc_v_get_str(f, "id"), *sm = cc_v_get_str(f, "summary");
+                        cc_vw_finding f;
                         size_t j;
                         int dup = 0;
 
-                        if (sev_rank(cc_v_get_str(f, "severity")) != sev)
+                        cc_vw_finding_at(*findings, i, &f, NULL);
+                        if (sev_rank(f.severity) != sev)
                                 continue;
                         /* two checks that saw the same thing say it once */
-                        for (j = 0; j < k && !dup; j++)
-                                dup = id && sm && cc_v_get_str(v[j], "id") && cc_v_get_str(v[j], "summary") &&
-                                      strcmp(cc_v_get_str(v[j], "id"), id) == 0 &&
-                                      strcmp(cc_v_get_str(v[j], "summary"), sm) == 0;
+                        for (j = 0; j < k && !dup; j++) {
+                                cc_vw_finding g;
+
+                                cc_vw_finding_read(v[j], &g, NULL);
+                                dup = f.id && f.summary && g.id && g.summary && strcmp(g.id, f.id) == 0 &&
+                                      strcmp(g.summary, f.summary) == 0;
+                        }
                         if (!dup)
-                                v[k++] = f;
+                                v[k++] = cc_v_at(*findings, i);
                 }
         for (i = 0; i < k; i++)
                 if (cc_v_push(sorted, cc_v_copy(v[i], err), err) < 0) {
@@ -777,8 +887,12 @@ static int add_catalog(cc_value *findings, cc_error *err)
 
         for (i = 0; i < cc_v_len(findings); i++) {
                 cc_value *f = cc_v_atm(findings, i);
-                const char *id = cc_v_get_str(f, "id");
+                cc_vw_finding fv;
+                const char *id;
                 cc_value *c = NULL;
+
+                cc_vw_finding_read(f, &fv, NULL);
+                id = fv.id;
 
                 for (r = 0; t != NULL && r < t->nrows; r++) {
                         const char *rid = cc_kb_cell(t, r, "id");
@@ -794,9 +908,41 @@ static int add_catalog(cc_value *findings, cc_error *err)
                         }
                         break;
                 }
-                if (cc_v_set(f, "catalog", c ? c : cc_v_null(err), err) < 0)
+                if (cc_v_set(f, CC_K(finding, catalog), c ? c : cc_v_null(err), err) < 0)
                         return -1;
         }
+        return 0;
+}
+
+/* The runner's typed reading of the facts (d->v), and the old pointers of
+ * the context taken from it; -1 when out of memory. */
+static int read_facts(struct cc_dctx *d, const cc_value *doc)
+{
+        cc_vw_doctor dv;
+        cc_vw_machine mv;
+        size_t i;
+
+        cc_vw_doctor_read(doc, &dv, NULL);
+        cc_vw_machine_read(dv.machine, &mv, NULL);
+        cc_vw_doctor_facts_read(dv.facts, &d->v.facts, NULL);
+        cc_vw_list_doc_read(d->v.facts.list, &d->v.list, NULL);
+        cc_vw_which_doc_read(d->v.facts.which, &d->v.which, NULL);
+        cc_vw_host_read(d->v.facts.host, &d->v.host, NULL);
+        d->v.ninsts = cc_v_len(d->v.list.installations);
+        d->v.insts = cc_calloc(d->err, d->v.ninsts ? d->v.ninsts : 1, sizeof(*d->v.insts));
+        if (d->v.insts == NULL)
+                return -1;
+        for (i = 0; i < d->v.ninsts; i++)
+                cc_vw_installation_at(d->v.list.installations, i, &d->v.insts[i], NULL);
+        d->facts = dv.facts;
+        d->list = d->v.facts.list;
+        d->which = d->v.facts.which;
+        d->deps = d->v.facts.deps;
+        d->verify = d->v.facts.verify;
+        d->host = d->v.facts.host;
+        d->windows = mv.system != NULL && strcmp(mv.system, "windows") == 0;
+        d->live = mv.live;
+        d->shell = d->v.host.shell;
         return 0;
 }
 
@@ -805,31 +951,24 @@ int cc_doctor_run_checks(cc_value *doc, cc_error *err)
         struct cc_dctx d;
         cc_value *areas_v = NULL, *sum = NULL;
         size_t i, j, nerr = 0, nwarn = 0, ninfo = 0;
-        const char *sys = cc_v_get_str(cc_v_get(doc, "machine"), "system");
         enum cc_fid fid;
 
         memset(&d, 0, sizeof(d));
-        d.facts = cc_v_get(doc, "facts");
-        d.list = cc_v_get(d.facts, "list");
-        d.which = cc_v_get(d.facts, "which");
-        d.deps = cc_v_get(d.facts, "deps");
-        d.verify = cc_v_get(d.facts, "verify");
-        d.host = cc_v_get(d.facts, "host");
-        d.windows = sys != NULL && strcmp(sys, "windows") == 0;
-        d.live = cc_v_as_bool(cc_v_get(cc_v_get(doc, "machine"), "live"));
-        d.shell = cc_v_get_str(d.host, "shell");
         d.err = err;
+        if (read_facts(&d, doc) < 0)
+                return -1;
         d.findings = cc_v_array(err);
         if (d.findings == NULL)
-                return -1;
+                goto fail;
         /* The frameworks' verdicts are decided again from their facts (so
          * a recheck on another machine's facts decides the same way). */
         {
-                cc_value *fw = cc_v_getm(cc_v_getm(doc, "facts"), "frameworks");
+                cc_value *fw = cc_v_getm(cc_v_getm(doc, CC_K(doctor, facts)), CC_K(doctor_facts, frameworks));
+                cc_vw_fw_facts fv;
 
-                if (cc_v_getm(fw, "interpreters") != NULL &&
-                    cc_fw_judge(cc_v_getm(fw, "interpreters"), d.list, cc_dx_plain_cudnn(&d),
-                                cc_v_get_str(fw, "expect"), d.windows, err) < 0)
+                cc_vw_fw_facts_read(fw, &fv, NULL);
+                if (fv.interpreters != NULL && cc_fw_judge(cc_v_getm(fw, CC_K(fw_facts, interpreters)), d.list,
+                                                           cc_dx_plain_cudnn(&d), fv.expect, d.windows, err) < 0)
                         goto fail;
         }
         /* every check, in the registry's order */
@@ -852,18 +991,19 @@ int cc_doctor_run_checks(cc_value *doc, cc_error *err)
                 char *line;
                 int worst = 3;
 
-                if (cc_v_push(areas_v, a, err) < 0 || cc_v_set(a, "findings", ids, err) < 0)
+                if (cc_v_push(areas_v, a, err) < 0 || cc_v_set(a, CC_K(area, findings), ids, err) < 0)
                         goto fail;
                 for (j = 0; j < cc_v_len(d.findings); j++) {
-                        const cc_value *f = cc_v_at(d.findings, j);
-                        const char *ar = cc_v_get_str(f, "area");
-                        int r = sev_rank(cc_v_get_str(f, "severity"));
+                        cc_vw_finding f;
+                        int r;
 
-                        if (ar == NULL || strcmp(ar, areas[i].id) != 0)
+                        cc_vw_finding_at(d.findings, j, &f, NULL);
+                        r = sev_rank(f.severity);
+                        if (f.area == NULL || strcmp(f.area, areas[i].id) != 0)
                                 continue;
                         if (r < worst)
                                 worst = r;
-                        if (cc_v_push(ids, cc_v_str(cc_v_get_str(f, "id"), err), err) < 0)
+                        if (cc_v_push(ids, cc_v_str(f.id, err), err) < 0)
                                 goto fail;
                 }
                 line = area_line(&d, areas[i].id, &status, err);
@@ -873,16 +1013,21 @@ int cc_doctor_run_checks(cc_value *doc, cc_error *err)
                         status = "error";
                 else if (worst == 1)
                         status = "warning";
-                if (cc_v_set_str(a, "id", areas[i].id, err) < 0 || cc_v_set_str(a, "title", areas[i].title, err) < 0 ||
-                    cc_v_set_str(a, "status", status, err) < 0 || cc_v_set_str(a, "summary", line, err) < 0) {
+                if (cc_v_set_str(a, CC_K(area, id), areas[i].id, err) < 0 ||
+                    cc_v_set_str(a, CC_K(area, title), areas[i].title, err) < 0 ||
+                    cc_v_set_str(a, CC_K(area, status), status, err) < 0 ||
+                    cc_v_set_str(a, CC_K(area, summary), line, err) < 0) {
                         free(line);
                         goto fail;
                 }
                 free(line);
         }
         for (j = 0; j < cc_v_len(d.findings); j++) {
-                int r = sev_rank(cc_v_get_str(cc_v_at(d.findings, j), "severity"));
+                cc_vw_finding f;
+                int r;
 
+                cc_vw_finding_at(d.findings, j, &f, NULL);
+                r = sev_rank(f.severity);
                 nerr += r == 0;
                 nwarn += r == 1;
                 ninfo += r == 2;
@@ -898,20 +1043,24 @@ int cc_doctor_run_checks(cc_value *doc, cc_error *err)
             cc_v_set_int(sum, "warnings", (int64_t)nwarn, err) < 0 ||
             cc_v_set_int(sum, "infos", (int64_t)ninfo, err) < 0)
                 goto fail;
-        if (cc_v_set(doc, "areas", areas_v, err) < 0) {
+        free(d.v.insts);
+        d.v.insts = NULL;
+        d.v.ninsts = 0;
+        if (cc_v_set(doc, CC_K(doctor, areas), areas_v, err) < 0) {
                 areas_v = NULL;
                 goto fail;
         }
         areas_v = NULL;
-        if (cc_v_set(doc, "findings", d.findings, err) < 0) {
+        if (cc_v_set(doc, CC_K(doctor, findings), d.findings, err) < 0) {
                 d.findings = NULL;
                 goto fail;
         }
         d.findings = NULL;
-        if (cc_v_set(doc, "summary", sum, err) < 0)
+        if (cc_v_set(doc, CC_K(doctor, summary), sum, err) < 0)
                 return -1;
         return 0;
 fail:
+        free(d.v.insts);
         cc_finding_meta_free(&d);
         cc_v_free(d.findings);
         cc_v_free(areas_v);

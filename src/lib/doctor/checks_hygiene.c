@@ -16,9 +16,10 @@
 struct entries {
         enum cc_fid fid;
         cc_value *instances;
-        cc_strv vars;  /* the variables they are in, in order */
-        int lib, prog; /* whether some are library / program search paths */
-        cc_buf fixes;  /* of several: one per variable, or (writable) the entries quoted */
+        cc_strv vars;         /* the variables they are in, in order */
+        int lib, prog;        /* whether some are library / program search paths */
+        cc_buf fixes;         /* of several: one per variable, or (writable) the entries quoted */
+        const char *summary1; /* the first instance's summary (borrowed from instances) */
 };
 
 static void entries_free(struct entries *en)
@@ -30,10 +31,10 @@ static void entries_free(struct entries *en)
 
 /* Which of the three an entry is (CC_F_NONE: none), and whether its variable
  * is a library search path (LD_LIBRARY_PATH; on Windows, PATH is both). */
-static enum cc_fid entry_class(const struct cc_dctx *d, const cc_value *pv, const cc_value *e, int *libpath)
+static enum cc_fid entry_class(const struct cc_dctx *d, const cc_vw_search_path *pv, const cc_vw_path_entry *e,
+                               int *libpath)
 {
-        const char *var = cc_v_get_str(pv, "variable");
-        const char *kind = cc_v_get_str(e, "kind"), *entry = cc_v_get_str(e, "entry");
+        const char *var = pv->variable, *kind = e->kind, *entry = e->entry;
 
         *libpath = var != NULL && (strcmp(var, "LD_LIBRARY_PATH") == 0 || d->windows);
         if (kind == NULL || entry == NULL)
@@ -42,20 +43,21 @@ static enum cc_fid entry_class(const struct cc_dctx *d, const cc_value *pv, cons
                 return CC_F_NONE; /* Windows skips empty PATH entries */
         if (strcmp(kind, "empty") == 0 || strcmp(kind, "relative") == 0)
                 return CC_F_PATH_EMPTY_ENTRY;
-        if (cc_v_get(e, "exists") != NULL && !cc_v_as_bool(cc_v_get(e, "exists")))
+        if (CC_VW_HAS(e, path_entry, exists) && !e->exists)
                 return *libpath ? CC_F_PATH_MISSING_ENTRY : CC_F_NONE;
-        if (cc_v_as_bool(cc_v_get(e, "world_writable")))
+        if (e->world_writable)
                 return CC_F_PATH_WRITABLE_DIR;
         return CC_F_NONE;
 }
 
 /* Entry e of variable var as an instance: its evidence and summary. */
-static int add_instance(struct cc_dctx *d, struct entries *en, const char *variable, const cc_value *e, int libpath)
+static int add_instance(struct cc_dctx *d, struct entries *en, const char *variable, const cc_vw_path_entry *e,
+                        int libpath)
 {
-        const char *kind = cc_v_get_str(e, "kind"), *entry = cc_v_get_str(e, "entry");
+        const char *kind = e->kind, *entry = e->entry;
         const char *var = variable ? variable : "(null)";
-        int64_t idx = cc_v_as_int(cc_v_get(e, "index"));
-        cc_value *o = cc_v_object(d->err);
+        int64_t idx = e->index;
+        cc_value *o = cc_v_object(d->err), *sum = NULL;
         int rc, newvar = !cc_strv_contains(&en->vars, var);
 
         if (cc_v_push(en->instances, o, d->err) < 0 || cc_v_set_str(o, "variable", variable, d->err) < 0 ||
@@ -65,19 +67,13 @@ static int add_instance(struct cc_dctx *d, struct entries *en, const char *varia
         en->prog |= !libpath;
         switch (en->fid) {
         case CC_F_PATH_EMPTY_ENTRY:
-                rc =
-                    cc_v_set_int(o, "index", idx, d->err) < 0 || cc_v_set_str(o, "entry", entry, d->err) < 0 ||
-                            cc_v_set(o, "summary",
-                                     cc_v_strf(d->err,
-                                               "%s entry %lld is %s%s%s: it means the current directory, so a %s "
-                                               "planted in whatever directory you run from is %s",
-                                               var, (long long)idx, strcmp(kind, "empty") == 0 ? "empty" : "relative (",
-                                               strcmp(kind, "empty") == 0 ? "" : entry,
-                                               strcmp(kind, "empty") == 0 ? "" : ")", libpath ? "library" : "program",
-                                               libpath ? "loaded" : "run"),
-                                     d->err) < 0
-                        ? -1
-                        : 0;
+                sum = cc_v_strf(d->err,
+                                "%s entry %lld is %s%s%s: it means the current directory, so a %s planted in "
+                                "whatever directory you run from is %s",
+                                var, (long long)idx, strcmp(kind, "empty") == 0 ? "empty" : "relative (",
+                                strcmp(kind, "empty") == 0 ? "" : entry, strcmp(kind, "empty") == 0 ? "" : ")",
+                                libpath ? "library" : "program", libpath ? "loaded" : "run");
+                rc = cc_v_set_int(o, "index", idx, d->err) < 0 || cc_v_set_str(o, "entry", entry, d->err) < 0 ? -1 : 0;
                 if (rc == 0 && newvar)
                         rc = cc_buf_printf(&en->fixes, d->err,
                                            "%sremove them from %s (an empty entry often comes from '%s=DIR:$%s' when "
@@ -85,38 +81,37 @@ static int add_instance(struct cc_dctx *d, struct entries *en, const char *varia
                                            en->fixes.len ? "; " : "", var, var, var, var, var, var);
                 break;
         case CC_F_PATH_MISSING_ENTRY:
-                rc =
-                    cc_v_set_str(o, "entry", entry, d->err) < 0 ||
-                            cc_v_set_str(o, "reason", cc_v_get_str(e, "reason"), d->err) < 0 ||
-                            cc_v_set(o, "summary",
-                                     cc_v_strf(d->err, "%s entry %lld (%s) does not exist", var, (long long)idx, entry),
-                                     d->err) < 0
-                        ? -1
-                        : 0;
+                sum = cc_v_strf(d->err, "%s entry %lld (%s) does not exist", var, (long long)idx, entry);
+                rc = cc_v_set_str(o, "entry", entry, d->err) < 0 || cc_v_set_str(o, "reason", e->reason, d->err) < 0
+                         ? -1
+                         : 0;
                 if (rc == 0 && newvar)
                         rc = cc_buf_printf(&en->fixes, d->err,
                                            "%sremove them from %s (leftovers of an uninstalled toolkit?)",
                                            en->fixes.len ? "; " : "", var);
                 break;
         default:
+                sum =
+                    cc_v_strf(d->err,
+                              "%s entry %lld (%s) is writable by every user: a %s planted there is %s before the "
+                              "system's",
+                              var, (long long)idx, entry, libpath ? "library" : "program", libpath ? "loaded" : "run");
                 rc = cc_v_set_str(o, "entry", entry, d->err) < 0 ||
-                             cc_v_set(o, "mode",
-                                      cc_v_strf(d->err, "%04llo", (unsigned long long)cc_v_as_int(cc_v_get(e, "mode"))),
-                                      d->err) < 0 ||
-                             cc_v_set(o, "summary",
-                                      cc_v_strf(d->err,
-                                                "%s entry %lld (%s) is writable by every user: a %s planted there is "
-                                                "%s before the system's",
-                                                var, (long long)idx, entry, libpath ? "library" : "program",
-                                                libpath ? "loaded" : "run"),
-                                      d->err) < 0
+                             cc_v_set(o, "mode", cc_v_strf(d->err, "%04llo", (unsigned long long)e->mode), d->err) < 0
                          ? -1
                          : 0;
                 if (rc == 0)
                         rc = cc_buf_printf(&en->fixes, d->err, " '%s'", entry);
                 break;
         }
-        return rc;
+        if (rc < 0 || sum == NULL) {
+                cc_v_free(sum);
+                return -1;
+        }
+        /* the first instance's summary is the finding's when it is alone */
+        if (en->summary1 == NULL)
+                en->summary1 = cc_v_as_str(sum);
+        return cc_v_set(o, "summary", sum, d->err);
 }
 
 /* The fix of one entry alone (today's wording). */
@@ -135,7 +130,7 @@ static char *one_fix(struct cc_dctx *d, enum cc_fid fid, const char *var, const 
 
 static int entry_check(struct cc_dctx *d, enum cc_fid fid)
 {
-        const cc_value *sp = cc_v_get(d->host, "search_paths");
+        const cc_value *sp = d->v.host.search_paths;
         struct entries en;
         const char *var1 = NULL, *entry1 = NULL;
         const char *vars;
@@ -150,21 +145,22 @@ static int entry_check(struct cc_dctx *d, enum cc_fid fid)
         if ((en.instances = cc_v_array(d->err)) == NULL)
                 return -1;
         for (i = 0; i < cc_v_len(sp); i++) {
-                const cc_value *pv = cc_v_at(sp, i), *entries = cc_v_get(pv, "entries");
-                const char *var = cc_v_get_str(pv, "variable");
+                cc_vw_search_path pv;
 
-                if (cc_v_type(pv) != CUDNNCTL_OBJECT)
+                if (cc_vw_search_path_at(sp, i, &pv, NULL) < 0)
                         continue;
-                for (j = 0; j < cc_v_len(entries); j++) {
+                for (j = 0; j < cc_v_len(pv.entries); j++) {
+                        cc_vw_path_entry e;
                         int libpath;
 
-                        if (entry_class(d, pv, cc_v_at(entries, j), &libpath) != fid)
+                        cc_vw_path_entry_at(pv.entries, j, &e, NULL);
+                        if (entry_class(d, &pv, &e, &libpath) != fid)
                                 continue;
                         if (var1 == NULL) {
-                                var1 = var ? var : "(null)";
-                                entry1 = cc_v_get_str(cc_v_at(entries, j), "entry");
+                                var1 = pv.variable ? pv.variable : "(null)";
+                                entry1 = e.entry;
                         }
-                        if (add_instance(d, &en, var, cc_v_at(entries, j), libpath) < 0)
+                        if (add_instance(d, &en, pv.variable, &e, libpath) < 0)
                                 goto done;
                 }
         }
@@ -182,7 +178,7 @@ static int entry_check(struct cc_dctx *d, enum cc_fid fid)
                         goto done;
         vars = vb.data;
         if (n == 1)
-                f = cc_finding(d, fid, NULL, NULL, "%s", cc_v_get_str(cc_v_at(en.instances, 0), "summary"));
+                f = cc_finding(d, fid, NULL, NULL, "%s", en.summary1);
         else if (fid == CC_F_PATH_EMPTY_ENTRY)
                 f = cc_finding(d, fid, NULL, NULL,
                                "%zu entries of %s are empty or relative: each means the current directory, so a %s "
@@ -249,25 +245,25 @@ int cc_check_path_writable_dir(struct cc_dctx *d)
 
 int cc_check_win_setx_truncation(struct cc_dctx *d)
 {
-        const cc_value *rp = cc_v_get(d->host, "registry_path");
-        const cc_value *sp = cc_v_get(d->host, "search_paths");
+        const cc_value *rp = d->v.host.registry_path;
+        const cc_value *sp = d->v.host.search_paths;
         size_t i;
 
         if (!d->windows)
                 return 0;
         for (i = 0; i < cc_v_len(rp); i++) {
-                const cc_value *r = cc_v_at(rp, i);
-                int64_t len = cc_v_as_int(cc_v_get(r, "length"));
+                cc_vw_registry_path r;
                 cc_value *f;
 
-                if (len < 1024 || len > 1024)
+                cc_vw_registry_path_at(rp, i, &r, NULL);
+                if (r.length < 1024 || r.length > 1024)
                         continue;
                 f = cc_finding(d, CC_F_WIN_SETX_TRUNCATION, NULL, NULL,
                                "PATH in %s is exactly 1024 characters: what 'setx PATH' leaves after truncating it; "
                                "the entries after the cut are gone",
-                               cc_v_get_str(r, "key"));
-                TRY_RET(cc_finding_ev(f, "length", cc_v_int(len, d->err), d->err));
-                TRY_RET(cc_finding_ev_str(f, "key", cc_v_get_str(r, "key"), d->err));
+                               r.key);
+                TRY_RET(cc_finding_ev(f, "length", cc_v_int(r.length, d->err), d->err));
+                TRY_RET(cc_finding_ev_str(f, "key", r.key, d->err));
                 TRY_RET(
                     cc_finding_fix(f, d->err,
                                    "restore PATH in System Properties > Environment Variables (never with setx, which "
@@ -276,11 +272,11 @@ int cc_check_win_setx_truncation(struct cc_dctx *d)
         if (cc_v_len(rp) == 0) {
                 /* without the registry (a --root image): the environment's PATH */
                 for (i = 0; i < cc_v_len(sp); i++) {
-                        const cc_value *p = cc_v_at(sp, i);
+                        cc_vw_search_path p;
                         cc_value *f;
 
-                        if (strcmp(cc_v_get_str(p, "variable") ? cc_v_get_str(p, "variable") : "", "PATH") != 0 ||
-                            cc_v_as_int(cc_v_get(p, "length")) != 1024)
+                        cc_vw_search_path_at(sp, i, &p, NULL);
+                        if (strcmp(p.variable ? p.variable : "", "PATH") != 0 || p.length != 1024)
                                 continue;
                         f = cc_finding(d, CC_F_WIN_SETX_TRUNCATION, NULL, NULL,
                                        "PATH is exactly 1024 characters: what 'setx PATH' leaves after truncating "

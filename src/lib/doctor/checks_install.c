@@ -14,14 +14,18 @@
 
 static int cuda_major_hint(const struct cc_dctx *d)
 {
-        const cc_value *tk = cc_v_get(d->host, "toolkits");
+        const cc_value *tk = d->v.host.toolkits;
         cudnnctl_ver v;
         size_t i;
         int best = 0;
 
-        for (i = 0; i < cc_v_len(tk); i++)
-                if (cudnnctl_ver_parse(cc_v_get_str(cc_v_at(tk, i), "version"), &v) == 0 && v.part[0] > best)
+        for (i = 0; i < cc_v_len(tk); i++) {
+                cc_vw_toolkit t;
+
+                cc_vw_toolkit_at(tk, i, &t, NULL);
+                if (cudnnctl_ver_parse(t.version, &v) == 0 && v.part[0] > best)
                         best = (int)v.part[0];
+        }
         return best;
 }
 
@@ -30,12 +34,11 @@ int cc_check_no_cudnn(struct cc_dctx *d)
         cc_value *f;
         int cm = cuda_major_hint(d);
 
-        if (cc_v_len(cc_v_get(d->list, "installations")) > 0)
+        if (d->v.ninsts > 0)
                 return 0;
         f = cc_finding(d, CC_F_NO_CUDNN, NULL, NULL, "no cuDNN installation found %s",
                        d->live ? "on this machine" : "in this tree");
-        TRY_RET(cc_finding_ev(f, "roots_searched", cc_v_int((int64_t)cc_v_len(cc_v_get(d->list, "roots")), d->err),
-                              d->err));
+        TRY_RET(cc_finding_ev(f, "roots_searched", cc_v_int((int64_t)cc_v_len(d->v.list.roots), d->err), d->err));
         TRY_RET(cc_finding_ev(f, "cuda_toolkit_major", cm ? cc_v_int(cm, d->err) : cc_v_null(d->err), d->err));
         if (d->windows)
                 return cc_finding_fix(f, d->err,
@@ -52,39 +55,40 @@ int cc_check_no_cudnn(struct cc_dctx *d)
 
 int cc_check_multiple_installations(struct cc_dctx *d)
 {
-        const cc_value *insts = cc_v_get(d->list, "installations");
-        const cc_value *plain = cc_dx_plain_cudnn(d);
-        int64_t pid = plain ? cc_v_as_int(cc_v_get(plain, "installation")) : 0;
-        const cc_value *pin = cc_dx_install(d, pid);
+        cc_vw_resolution plain;
+        int64_t pid = cc_vw_resolution_read(cc_dx_plain_cudnn(d), &plain, NULL) == 0 ? plain.installation : 0;
+        const cc_vw_installation *pin = cc_dx_inst(d, pid);
         cc_value *f, *arr;
         size_t i;
 
-        if (cc_v_len(insts) < 2)
+        if (d->v.ninsts < 2)
                 return 0;
         if (pin != NULL)
                 f = cc_finding(d, CC_F_MULTIPLE_INSTALLATIONS, NULL, NULL,
                                "%zu cuDNN installations; a plain program gets %s from %s, the others only programs "
                                "that load them by path, RPATH or their own search",
-                               cc_v_len(insts), cc_v_get_str(pin, "version") ? cc_v_get_str(pin, "version") : "?",
-                               cc_v_get_str(pin, "prefix"));
+                               d->v.ninsts, pin->version ? pin->version : "?", pin->prefix);
         else
                 f = cc_finding(d, CC_F_MULTIPLE_INSTALLATIONS, NULL, NULL,
-                               "%zu cuDNN installations, and a plain program finds none of them", cc_v_len(insts));
+                               "%zu cuDNN installations, and a plain program finds none of them", d->v.ninsts);
         if (f == NULL)
                 return -1;
         arr = cc_v_array(d->err);
         TRY_RET(cc_finding_ev(f, "installations", arr, d->err));
-        for (i = 0; i < cc_v_len(insts); i++) {
-                const cc_value *in = cc_v_at(insts, i);
-                const char *kind = cc_v_get_str(cc_v_get(in, "provenance"), "kind");
-                int64_t id = cc_v_as_int(cc_v_get(in, "id"));
+        for (i = 0; i < d->v.ninsts; i++) {
+                const cc_vw_installation *in = &d->v.insts[i];
+                cc_vw_provenance pv;
+                const char *kind;
+                int64_t id = in->id;
                 cc_value *o = cc_v_object(d->err);
                 const char *who;
 
+                cc_vw_provenance_read(in->provenance, &pv, NULL);
+                kind = pv.kind;
                 TRY_RET(cc_v_push(arr, o, d->err));
                 TRY_RET(cc_v_set_int(o, "id", id, d->err));
-                TRY_RET(cc_v_set_str(o, "prefix", cc_v_get_str(in, "prefix"), d->err));
-                TRY_RET(cc_v_set_str(o, "version", cc_v_get_str(in, "version"), d->err));
+                TRY_RET(cc_v_set_str(o, "prefix", in->prefix, d->err));
+                TRY_RET(cc_v_set_str(o, "version", in->version, d->err));
                 TRY_RET(cc_v_set_str(o, "provenance", kind, d->err));
                 if (id == pid)
                         who = "a plain program (and a program built with -lcudnn) loads this one";
@@ -134,13 +138,13 @@ static int set_of_renamed(const cc_value *ps, const char *sum)
         if (sum == NULL || sscanf(sum, "cuDNN %d ", &m) != 1)
                 return 0;
         for (j = 0; j < cc_v_len(ps); j++) {
-                const cc_value *p = cc_v_at(ps, j);
-                const cc_value *paths = cc_v_get(p, "paths");
+                cc_vw_problem p;
 
-                if (cc_fid_of(cc_v_get_str(p, "failure_mode")) != CC_F_RENAMED_DLL)
+                cc_vw_problem_at(ps, j, &p, NULL);
+                if (cc_fid_of(p.failure_mode) != CC_F_RENAMED_DLL)
                         continue;
-                for (k = 0; k < cc_v_len(paths); k++) {
-                        const char *pk = cc_v_as_str(cc_v_at(paths, k)), *b = pk ? cc_basename(pk) : NULL;
+                for (k = 0; k < cc_v_len(p.paths); k++) {
+                        const char *pk = cc_v_as_str(cc_v_at(p.paths, k)), *b = pk ? cc_basename(pk) : NULL;
                         char tail[16];
 
                         snprintf(tail, sizeof(tail), ".so.%d", m);
@@ -173,9 +177,9 @@ static const enum cc_fid problem_ids[] = {
  * sub-libraries; CC_F_NONE for a problem that is no finding of its own (an
  * incomplete set a renamed file made) or that names none a problem can be (a
  * document from elsewhere may carry anything). */
-static enum cc_fid problem_class(const struct cc_dctx *d, const cc_value *ps, const cc_value *p, int major)
+static enum cc_fid problem_class(const struct cc_dctx *d, const cc_value *ps, const cc_vw_problem *p, int major)
 {
-        const char *kind = cc_v_get_str(p, "kind"), *fm = cc_v_get_str(p, "failure_mode");
+        const char *kind = p->kind, *fm = p->failure_mode;
         enum cc_fid fid = cc_fid_of(fm);
         size_t i;
 
@@ -184,7 +188,7 @@ static enum cc_fid problem_class(const struct cc_dctx *d, const cc_value *ps, co
         if (strcmp(kind, "mixed-versions") == 0 && !d->windows && major == 8)
                 fid = CC_F_LINUX_V8_MIXED_HELPERS;
         if (strcmp(kind, "incomplete-set") == 0 && !d->windows) {
-                const char *sum = cc_v_get_str(p, "summary");
+                const char *sum = p->summary;
 
                 if (set_of_renamed(ps, sum))
                         return CC_F_NONE; /* the renamed file's own finding says it */
@@ -205,7 +209,7 @@ static enum cc_fid problem_class(const struct cc_dctx *d, const cc_value *ps, co
 
 /* The fix of finding f for a problem of kind `kind` of installation in (none
  * for a kind without one). */
-static int problem_fix(struct cc_dctx *d, cc_value *f, const cc_value *in, const char *kind, int major)
+static int problem_fix(struct cc_dctx *d, cc_value *f, const cc_vw_installation *in, const char *kind, int major)
 {
         if (strcmp(kind, "dangling-symlink") == 0 || strcmp(kind, "symlink-loop") == 0 ||
             strcmp(kind, "symlink-not-a-file") == 0 || strcmp(kind, "missing-soname-link") == 0 ||
@@ -227,7 +231,7 @@ static int problem_fix(struct cc_dctx *d, cc_value *f, const cc_value *in, const
                 return cc_finding_fix(f, d->err,
                                       "install the complete set of cuDNN %d libraries from one release "
                                       "into %s (all of the archive's %s folder)",
-                                      major ? major : 9, cc_v_get_str(in, "prefix"), d->windows ? "bin" : "lib");
+                                      major ? major : 9, in->prefix, d->windows ? "bin" : "lib");
         if (strcmp(kind, "header-library-mismatch") == 0)
                 return cc_finding_fix(f, d->err,
                                       "replace the headers with those of the library's release (every "
@@ -241,31 +245,34 @@ static int problem_fix(struct cc_dctx *d, cc_value *f, const cc_value *in, const
 
 /* An installation's broken library links: one finding, each link an
  * instance (its problem, paths and summary); an error when one of them is. */
-static int broken_links(struct cc_dctx *d, const cc_value *in, const cc_value *ps, int major)
+static int broken_links(struct cc_dctx *d, const cc_vw_installation *in, int major)
 {
+        const cc_value *ps = in->problems;
         cc_value *f = NULL, *inst = NULL;
         const char *first = NULL, *first_kind = NULL;
         int error = 0;
         size_t j;
 
         for (j = 0; j < cc_v_len(ps); j++) {
-                const cc_value *p = cc_v_at(ps, j);
-                const char *kind = cc_v_get_str(p, "kind");
+                cc_vw_problem p;
+                const char *kind;
                 cc_value *o;
 
-                if (problem_class(d, ps, p, major) != CC_F_LINUX_BROKEN_SYMLINKS)
+                cc_vw_problem_at(ps, j, &p, NULL);
+                kind = p.kind;
+                if (problem_class(d, ps, &p, major) != CC_F_LINUX_BROKEN_SYMLINKS)
                         continue;
                 if (inst == NULL && (inst = cc_v_array(d->err)) == NULL)
                         return -1;
                 o = cc_v_object(d->err);
                 if (cc_v_push(inst, o, d->err) < 0 || cc_v_set_str(o, "problem", kind, d->err) < 0 ||
-                    cc_v_set(o, "paths", cc_v_copy(cc_v_get(p, "paths"), d->err), d->err) < 0 ||
-                    cc_v_set_str(o, "summary", cc_v_get_str(p, "summary"), d->err) < 0) {
+                    cc_v_set(o, "paths", cc_v_copy(p.paths, d->err), d->err) < 0 ||
+                    cc_v_set_str(o, "summary", p.summary, d->err) < 0) {
                         cc_v_free(inst);
                         return -1;
                 }
                 if (first == NULL) {
-                        first = cc_v_get_str(p, "summary");
+                        first = p.summary;
                         first_kind = kind;
                 }
                 error |= strcmp(kind, "flattened-symlinks") != 0 && strcmp(kind, "not-soname") != 0;
@@ -278,13 +285,13 @@ static int broken_links(struct cc_dctx *d, const cc_value *in, const cc_value *p
         else
                 f = cc_finding(d, CC_F_LINUX_BROKEN_SYMLINKS, error ? "error" : "warning", "cudnn",
                                "%zu broken library links in %s: %s; and %zu more (evidence: instances)", cc_v_len(inst),
-                               cc_v_get_str(in, "prefix"), cc_dx_str(first), cc_v_len(inst) - 1);
+                               in->prefix, cc_dx_str(first), cc_v_len(inst) - 1);
         if (f == NULL) {
                 cc_v_free(inst);
                 return -1;
         }
-        TRY_RET(cc_finding_ev(f, "installation", cc_v_int(cc_v_as_int(cc_v_get(in, "id")), d->err), d->err));
-        TRY_RET(cc_finding_ev_str(f, "prefix", cc_v_get_str(in, "prefix"), d->err));
+        TRY_RET(cc_finding_ev(f, "installation", cc_v_int(in->id, d->err), d->err));
+        TRY_RET(cc_finding_ev_str(f, "prefix", in->prefix, d->err));
         TRY_RET(cc_finding_ev(f, "instances", inst, d->err));
         /* the first link's fix, as the links share the installation's major */
         return problem_fix(d, f, in, first_kind, major);
@@ -292,37 +299,38 @@ static int broken_links(struct cc_dctx *d, const cc_value *in, const cc_value *p
 
 int cc_src_problems(struct cc_dctx *d, enum cc_fid fid)
 {
-        const cc_value *insts = cc_v_get(d->list, "installations");
         size_t i, j;
 
-        for (i = 0; i < cc_v_len(insts); i++) {
-                const cc_value *in = cc_v_at(insts, i);
-                const cc_value *ps = cc_v_get(in, "problems");
-                int64_t id = cc_v_as_int(cc_v_get(in, "id"));
-                int major = cc_dx_major(in);
+        for (i = 0; i < d->v.ninsts; i++) {
+                const cc_vw_installation *in = &d->v.insts[i];
+                const cc_value *ps = in->problems;
+                int64_t id = in->id;
+                int major = cc_dx_major(in->node_);
 
                 if (fid == CC_F_LINUX_BROKEN_SYMLINKS) {
-                        TRY_RET(broken_links(d, in, ps, major));
+                        TRY_RET(broken_links(d, in, major));
                         continue;
                 }
                 for (j = 0; j < cc_v_len(ps); j++) {
-                        const cc_value *p = cc_v_at(ps, j);
-                        const char *kind = cc_v_get_str(p, "kind");
+                        cc_vw_problem p;
+                        const char *kind;
                         const char *sev = "error", *area = "cudnn";
                         cc_value *f;
 
-                        if (problem_class(d, ps, p, major) != fid)
+                        cc_vw_problem_at(ps, j, &p, NULL);
+                        kind = p.kind;
+                        if (problem_class(d, ps, &p, major) != fid)
                                 continue;
                         if (strcmp(kind, "header-library-mismatch") == 0)
                                 area = "headers";
                         if (strcmp(kind, "system-directory-copy") == 0 || strcmp(kind, "unreadable-file") == 0 ||
                             strcmp(kind, "flattened-symlinks") == 0 || strcmp(kind, "not-soname") == 0)
                                 sev = "warning";
-                        f = cc_finding(d, fid, sev, area, "%s", cc_v_get_str(p, "summary"));
+                        f = cc_finding(d, fid, sev, area, "%s", p.summary);
                         TRY_RET(cc_finding_ev(f, "installation", cc_v_int(id, d->err), d->err));
-                        TRY_RET(cc_finding_ev_str(f, "prefix", cc_v_get_str(in, "prefix"), d->err));
+                        TRY_RET(cc_finding_ev_str(f, "prefix", in->prefix, d->err));
                         TRY_RET(cc_finding_ev_str(f, "problem", kind, d->err));
-                        TRY_RET(cc_finding_ev(f, "paths", cc_v_copy(cc_v_get(p, "paths"), d->err), d->err));
+                        TRY_RET(cc_finding_ev(f, "paths", cc_v_copy(p.paths, d->err), d->err));
                         TRY_RET(problem_fix(d, f, in, kind, major));
                         /* a set without some of its libraries: what a renamed
                          * file of the installation explains (on Windows) */
@@ -357,26 +365,25 @@ int cc_check_unreadable_file(struct cc_dctx *d)
  * split); and the compile layer of the proof failing on a missing header. */
 int cc_check_header_missing(struct cc_dctx *d)
 {
-        const cc_value *insts = cc_v_get(d->list, "installations");
         size_t i, j;
 
-        for (i = 0; i < cc_v_len(insts); i++) {
-                const cc_value *in = cc_v_at(insts, i), *files = cc_v_get(in, "files");
-                int has_cudnn_h = 0, has_version_h = 0, major = cc_dx_major(in);
+        for (i = 0; i < d->v.ninsts; i++) {
+                const cc_vw_installation *in = &d->v.insts[i];
+                int has_cudnn_h = 0, has_version_h = 0, major = cc_dx_major(in->node_);
                 const char *cudnn_h = NULL;
                 cc_value *f;
 
-                for (j = 0; j < cc_v_len(files); j++) {
-                        const cc_value *fl = cc_v_at(files, j);
-                        const char *kind = cc_v_get_str(fl, "kind"), *role = cc_v_get_str(fl, "role");
+                for (j = 0; j < cc_v_len(in->files); j++) {
+                        cc_vw_file fl;
 
-                        if (kind == NULL || strcmp(kind, "header") != 0 || role == NULL)
+                        cc_vw_file_at(in->files, j, &fl, NULL);
+                        if (fl.kind == NULL || strcmp(fl.kind, "header") != 0 || fl.role == NULL)
                                 continue;
-                        if (strcmp(role, "cudnn") == 0) {
+                        if (strcmp(fl.role, "cudnn") == 0) {
                                 has_cudnn_h = 1;
-                                cudnn_h = cc_v_get_str(fl, "path");
+                                cudnn_h = fl.path;
                         }
-                        if (strcmp(role, "cudnn_version") == 0)
+                        if (strcmp(fl.role, "cudnn_version") == 0)
                                 has_version_h = 1;
                 }
                 if (!has_cudnn_h || has_version_h || major < 8)
@@ -384,7 +391,7 @@ int cc_check_header_missing(struct cc_dctx *d)
                 f = cc_finding(d, CC_F_HEADER_MISSING, NULL, NULL,
                                "%s has cudnn.h but no cudnn_version.h: cuDNN %d splits its headers, and building "
                                "against it fails with 'cudnn_version.h: No such file or directory'",
-                               cc_v_get_str(in, "prefix"), major);
+                               in->prefix, major);
                 TRY_RET(cc_finding_ev_str(f, "cudnn_h", cudnn_h, d->err));
                 {
                         const char *slash = cudnn_h ? strrchr(cudnn_h, d->windows ? '\\' : '/') : NULL;
@@ -403,43 +410,43 @@ int cc_check_header_missing(struct cc_dctx *d)
  * loads: two installations mixed in one build. */
 static int default_headers(struct cc_dctx *d)
 {
-        const cc_value *inc = cc_v_get(d->host, "include_search");
-        const char *h =
-            cc_v_get_str(inc, "cudnn_version_h") ? cc_v_get_str(inc, "cudnn_version_h") : cc_v_get_str(inc, "cudnn_h");
-        const cc_value *insts = cc_v_get(d->list, "installations"), *plain = cc_dx_plain_cudnn(d);
-        const cc_value *hin = NULL, *lin;
-        const char *hv, *lv;
+        cc_vw_include_search inc;
+        cc_vw_resolution plain;
+        const cc_vw_installation *hin = NULL, *lin;
+        const char *h, *hv, *lv;
         size_t i, j;
         cc_value *f;
 
-        if (h == NULL || plain == NULL)
+        cc_vw_include_search_read(d->v.host.include_search, &inc, NULL);
+        h = inc.cudnn_version_h ? inc.cudnn_version_h : inc.cudnn_h;
+        if (h == NULL || cc_vw_resolution_read(cc_dx_plain_cudnn(d), &plain, NULL) < 0)
                 return 0;
-        for (i = 0; i < cc_v_len(insts) && hin == NULL; i++) {
-                const cc_value *files = cc_v_get(cc_v_at(insts, i), "files");
+        for (i = 0; i < d->v.ninsts && hin == NULL; i++)
+                for (j = 0; j < cc_v_len(d->v.insts[i].files); j++) {
+                        cc_vw_file fl;
 
-                for (j = 0; j < cc_v_len(files); j++)
-                        if (cc_v_get_str(cc_v_at(files, j), "path") != NULL &&
-                            strcmp(cc_v_get_str(cc_v_at(files, j), "path"), h) == 0)
-                                hin = cc_v_at(insts, i);
-        }
-        lin = cc_dx_install(d, cc_v_as_int(cc_v_get(plain, "installation")));
+                        cc_vw_file_at(d->v.insts[i].files, j, &fl, NULL);
+                        if (fl.path != NULL && strcmp(fl.path, h) == 0)
+                                hin = &d->v.insts[i];
+                }
+        lin = cc_dx_inst(d, plain.installation);
         if (hin == NULL || lin == NULL || hin == lin)
                 return 0;
-        hv = cc_v_get_str(hin, "version");
-        lv = cc_v_get_str(lin, "version");
+        hv = hin->version;
+        lv = lin->version;
         if (hv != NULL && lv != NULL && strcmp(hv, lv) == 0)
                 return 0;
         f = cc_finding(d, CC_F_HEADER_LIB_MISMATCH, "warning", "headers",
                        "a build with no -I gets the headers of cuDNN %s (%s) but runs the library of cuDNN %s (%s)",
-                       hv ? hv : "(version unknown)", h, lv ? lv : "(version unknown)", cc_v_get_str(plain, "path"));
+                       hv ? hv : "(version unknown)", h, lv ? lv : "(version unknown)", plain.path);
         TRY_RET(cc_finding_ev_str(f, "header", h, d->err));
-        TRY_RET(cc_finding_ev(f, "header_installation", cc_v_int(cc_v_as_int(cc_v_get(hin, "id")), d->err), d->err));
-        TRY_RET(cc_finding_ev_str(f, "library", cc_v_get_str(plain, "path"), d->err));
-        TRY_RET(cc_finding_ev(f, "library_installation", cc_v_int(cc_v_as_int(cc_v_get(lin, "id")), d->err), d->err));
+        TRY_RET(cc_finding_ev(f, "header_installation", cc_v_int(hin->id, d->err), d->err));
+        TRY_RET(cc_finding_ev_str(f, "library", plain.path, d->err));
+        TRY_RET(cc_finding_ev(f, "library_installation", cc_v_int(lin->id, d->err), d->err));
         return cc_finding_fix(f, d->err,
                               "build against one installation: -I%s/include -L<its lib> with an RPATH, or remove the "
                               "stale headers; 'cudnnctl verify %lld' compiles against its own headers",
-                              cc_v_get_str(lin, "prefix"), (long long)cc_v_as_int(cc_v_get(lin, "id")));
+                              lin->prefix, (long long)lin->id);
 }
 
 /* Headers and library of different releases: in one installation
@@ -456,24 +463,23 @@ int cc_check_header_lib_mismatch(struct cc_dctx *d)
  * condition that makes it bad) loaded by a framework. */
 int cc_check_known_bad_version(struct cc_dctx *d)
 {
-        const cc_value *insts = cc_v_get(d->list, "installations");
         size_t i;
 
-        for (i = 0; i < cc_v_len(insts); i++) {
-                const cc_value *in = cc_v_at(insts, i);
+        for (i = 0; i < d->v.ninsts; i++) {
+                const cc_vw_installation *in = &d->v.insts[i];
                 cc_kb_answer a;
                 cudnnctl_ver v;
                 cc_value *f;
 
-                if (cudnnctl_ver_parse(cc_v_get_str(in, "version"), &v) < 0)
+                if (cudnnctl_ver_parse(in->version, &v) < 0)
                         continue;
                 memset(&a, 0, sizeof(a));
                 if (cc_kb_cudnn_known_bad_for(&v, NULL, &a) !=
                     CC_KB_YES) /* rows of one framework: the frameworks check */
                         continue;
                 f = cc_finding(d, CC_F_KNOWN_BAD_VERSION, NULL, NULL, "cuDNN %s in %s is listed as bad: %s",
-                               cc_v_get_str(in, "version"), cc_v_get_str(in, "prefix"), a.reason);
-                TRY_RET(cc_finding_ev_str(f, "version", cc_v_get_str(in, "version"), d->err));
+                               in->version, in->prefix, a.reason);
+                TRY_RET(cc_finding_ev_str(f, "version", in->version, d->err));
                 TRY_RET(cc_finding_ev_str(f, "source", a.source, d->err));
                 TRY_RET(cc_finding_fix(f, d->err, "move to a later release of the same major"));
         }

@@ -10,31 +10,41 @@
 #include <string.h>
 
 /* The directory of the installation's shim. */
-static const char *lib_dir_of(const cc_value *inst)
+static const char *lib_dir_of(const cc_vw_installation *inst)
 {
-        const cc_value *dirs = cc_v_get(inst, "directories");
+        const cc_value *dirs = inst->directories;
+        cc_vw_inst_dir dir;
         size_t i;
 
         for (i = 0; i < cc_v_len(dirs); i++) {
-                const char *ip = cc_v_get_str(cc_v_at(dirs, i), "in_prefix");
-
-                if (ip != NULL && strstr(ip, "include") == NULL)
-                        return cc_v_get_str(cc_v_at(dirs, i), "path");
+                cc_vw_inst_dir_at(dirs, i, &dir, NULL);
+                if (dir.in_prefix != NULL && strstr(dir.in_prefix, "include") == NULL)
+                        return dir.path;
         }
-        return cc_v_len(dirs) ? cc_v_get_str(cc_v_at(dirs, 0), "path") : NULL;
+        cc_vw_inst_dir_at(dirs, 0, &dir, NULL);
+        return dir.path;
 }
 
-static int all_wheels(const cc_value *insts)
+/* The kind of an installation's provenance, or NULL. */
+static const char *prov_kind(const cc_vw_installation *inst)
+{
+        cc_vw_provenance pv;
+
+        cc_vw_provenance_read(inst->provenance, &pv, NULL);
+        return pv.kind;
+}
+
+static int all_wheels(const struct cc_dctx *d)
 {
         size_t i;
 
-        for (i = 0; i < cc_v_len(insts); i++) {
-                const char *k = cc_v_get_str(cc_v_get(cc_v_at(insts, i), "provenance"), "kind");
+        for (i = 0; i < d->v.ninsts; i++) {
+                const char *k = prov_kind(&d->v.insts[i]);
 
                 if (k == NULL || strcmp(k, "pip-wheel") != 0)
                         return 0;
         }
-        return cc_v_len(insts) > 0;
+        return d->v.ninsts > 0;
 }
 
 /* A plain program finds no libcudnn on Linux although installations exist:
@@ -43,34 +53,33 @@ static int all_wheels(const cc_value *insts)
  * there (installer subfolder, PATH, Python). */
 static int not_on_path(struct cc_dctx *d, enum cc_fid fid)
 {
-        const cc_value *insts = cc_v_get(d->list, "installations");
-        const cc_value *first;
+        const cc_vw_installation *first;
         const char *dir;
         cc_value *f;
         char *fix;
         int wheels;
 
-        if (cc_v_len(insts) == 0 || cc_dx_plain_cudnn(d) != NULL || d->which == NULL || d->windows)
+        if (d->v.ninsts == 0 || cc_dx_plain_cudnn(d) != NULL || d->which == NULL || d->windows)
                 return 0;
-        first = cc_v_at(insts, 0);
+        first = &d->v.insts[0];
         dir = lib_dir_of(first);
-        wheels = all_wheels(insts);
+        wheels = all_wheels(d);
         if (wheels != (fid == CC_F_PIP_CUDNN_NOT_ON_PATH))
                 return 0;
         if (wheels)
                 f = cc_finding(d, fid, NULL, NULL,
                                "cuDNN is here only as a pip wheel (%s): frameworks that preload it (PyTorch) work, "
                                "but a plain program or ONNX Runtime finds no libcudnn",
-                               cc_v_get_str(first, "prefix"));
+                               first->prefix);
         else
                 f = cc_finding(d, fid, NULL, NULL,
                                "a plain program finds no libcudnn.so.N although %zu installation(s) exist: %s is not "
                                "on the loader's search path",
-                               cc_v_len(insts), dir ? dir : cc_v_get_str(first, "prefix"));
+                               d->v.ninsts, dir ? dir : first->prefix);
         if (f == NULL)
                 return -1;
         TRY_RET(cc_finding_ev_str(f, "directory", dir, d->err));
-        TRY_RET(cc_finding_ev_str(f, "version", cc_v_get_str(first, "version"), d->err));
+        TRY_RET(cc_finding_ev_str(f, "version", first->version, d->err));
         if (dir == NULL)
                 return 0;
         fix = cc_fix_prepend(d, "LD_LIBRARY_PATH", dir, d->err);
@@ -104,24 +113,24 @@ int cc_check_pip_cudnn_not_on_path(struct cc_dctx *d)
 
 /* Whether the installation's own problems explain why `name` is missing:
  * a file whose SONAME is `name` has no link of that name beside it. */
-static int soname_link_missing(const cc_value *inst, const char *name)
+static int soname_link_missing(const cc_vw_installation *inst, const char *name)
 {
-        const cc_value *ps = cc_v_get(inst, "problems"), *files = cc_v_get(inst, "files");
         size_t j, k, n;
 
-        for (j = 0; j < cc_v_len(ps); j++) {
-                const cc_value *p = cc_v_at(ps, j), *paths = cc_v_get(p, "paths");
-                const char *kind = cc_v_get_str(p, "kind");
+        for (j = 0; inst != NULL && j < cc_v_len(inst->problems); j++) {
+                cc_vw_problem p;
 
-                if (kind == NULL || strcmp(kind, "missing-soname-link") != 0)
+                cc_vw_problem_at(inst->problems, j, &p, NULL);
+                if (p.kind == NULL || strcmp(p.kind, "missing-soname-link") != 0)
                         continue;
-                for (k = 0; k < cc_v_len(paths); k++)
-                        for (n = 0; n < cc_v_len(files); n++) {
-                                const cc_value *f = cc_v_at(files, n);
-                                const char *fp = cc_v_get_str(f, "path"), *so = cc_v_get_str(f, "soname");
+                for (k = 0; k < cc_v_len(p.paths); k++)
+                        for (n = 0; n < cc_v_len(inst->files); n++) {
+                                const char *pk = cc_v_as_str(cc_v_at(p.paths, k));
+                                cc_vw_file f;
 
-                                if (fp != NULL && so != NULL && cc_v_as_str(cc_v_at(paths, k)) != NULL &&
-                                    strcmp(fp, cc_v_as_str(cc_v_at(paths, k))) == 0 && strcmp(so, name) == 0)
+                                cc_vw_file_at(inst->files, n, &f, NULL);
+                                if (f.path != NULL && f.soname != NULL && pk != NULL && strcmp(f.path, pk) == 0 &&
+                                    strcmp(f.soname, name) == 0)
                                         return 1;
                         }
         }
@@ -129,15 +138,17 @@ static int soname_link_missing(const cc_value *inst, const char *name)
 }
 
 /* Discovery already reported this kind of problem for the installation. */
-static int has_problem(const cc_value *inst, const char *kind)
+static int has_problem(const cc_vw_installation *inst, const char *kind)
 {
-        const cc_value *ps = cc_v_get(inst, "problems");
         size_t i;
 
-        for (i = 0; i < cc_v_len(ps); i++)
-                if (cc_v_get_str(cc_v_at(ps, i), "kind") != NULL &&
-                    strcmp(cc_v_get_str(cc_v_at(ps, i), "kind"), kind) == 0)
+        for (i = 0; inst != NULL && i < cc_v_len(inst->problems); i++) {
+                cc_vw_problem p;
+
+                cc_vw_problem_at(inst->problems, i, &p, NULL);
+                if (p.kind != NULL && strcmp(p.kind, kind) == 0)
                         return 1;
+        }
         return 0;
 }
 
@@ -152,30 +163,31 @@ int cc_dx_deps_misses(struct cc_dctx *d, int (*fn)(struct cc_dctx *d, const stru
         size_t i, j, k;
 
         for (i = 0; i < cc_v_len(d->deps); i++) {
-                const cc_value *e = cc_v_at(d->deps, i);
-                const cc_value *doc = cc_v_get(e, "document"), *nodes = cc_v_get(doc, "nodes");
                 struct cc_dep_miss m;
+                cc_vw_deps_doc doc;
                 cc_strv seen = {0};
                 int rc = 0;
 
-                if (doc == NULL)
-                        continue;
                 memset(&m, 0, sizeof(m));
-                m.entry = e;
-                m.id = cc_v_as_int(cc_v_get(e, "installation"));
+                cc_vw_deps_entry_at(d->deps, i, &m.ventry, NULL);
+                if (cc_vw_deps_doc_read(m.ventry.document, &doc, NULL) < 0)
+                        continue;
+                m.entry = m.ventry.node_;
+                m.id = m.ventry.installation;
+                m.vinst = cc_dx_inst(d, m.id);
                 m.inst = cc_dx_install(d, m.id);
                 m.major = cc_dx_major(m.inst);
-                for (j = 0; j < cc_v_len(nodes) && rc == 0; j++) {
-                        const cc_value *edges = cc_v_get(cc_v_at(nodes, j), "edges");
-
-                        m.node = cc_v_at(nodes, j);
-                        for (k = 0; k < cc_v_len(edges) && rc == 0; k++) {
+                for (j = 0; j < cc_v_len(doc.nodes) && rc == 0; j++) {
+                        cc_vw_node_at(doc.nodes, j, &m.vnode, NULL);
+                        m.node = cc_v_at(doc.nodes, j);
+                        for (k = 0; k < cc_v_len(m.vnode.edges) && rc == 0; k++) {
                                 size_t s;
                                 int dup = 0;
 
-                                m.edge = cc_v_at(edges, k);
-                                m.status = cc_v_get_str(m.edge, "status");
-                                m.name = cc_v_get_str(m.edge, "name");
+                                cc_vw_edge_at(m.vnode.edges, k, &m.vedge, NULL);
+                                m.edge = cc_v_at(m.vnode.edges, k);
+                                m.status = m.vedge.status;
+                                m.name = m.vedge.name;
                                 if (m.status == NULL || m.name == NULL ||
                                     (strcmp(m.status, "missing") && strcmp(m.status, "fails")))
                                         continue;
@@ -189,7 +201,7 @@ int cc_dx_deps_misses(struct cc_dctx *d, int (*fn)(struct cc_dctx *d, const stru
                                 }
                                 if (strncmp(m.name, "libcuda.so", 10) == 0 || cc_strcasecmp(m.name, "nvcuda.dll") == 0)
                                         continue;
-                                if (soname_link_missing(m.inst, m.name))
+                                if (soname_link_missing(m.vinst, m.name))
                                         continue;
                                 rc = fn(d, &m, arg);
                         }
@@ -203,10 +215,10 @@ int cc_dx_deps_misses(struct cc_dctx *d, int (*fn)(struct cc_dctx *d, const stru
 
 enum cc_fid cc_dx_edge_class(const struct cc_dctx *d, const struct cc_dep_miss *m, const char **sev, const char **what)
 {
-        const char *name = m->name, *kind = cc_v_get_str(m->edge, "kind");
+        const char *name = m->name, *kind = m->vedge.kind;
 
         *sev = "error";
-        if (d->windows && strcmp(m->status, "fails") == 0 && cc_v_as_int(cc_v_get(m->edge, "windows_error")) == 193) {
+        if (d->windows && strcmp(m->status, "fails") == 0 && m->vedge.windows_error == 193) {
                 *what = "a DLL built for another machine (32-bit?) found first: error 193";
                 return CC_F_WIN_WRONG_BITNESS;
         }
@@ -243,8 +255,8 @@ enum cc_fid cc_dx_edge_class(const struct cc_dctx *d, const struct cc_dep_miss *
 static int edge_finding(struct cc_dctx *d, const struct cc_dep_miss *m, void *arg)
 {
         enum cc_fid fid = *(const enum cc_fid *)arg;
-        const char *sev, *what, *req = cc_v_get_str(m->node, "path");
-        const cc_value *first;
+        const char *sev, *what, *req = m->vnode.path;
+        cc_vw_edge first;
         cc_value *f;
 
         if (cc_dx_edge_class(d, m, &sev, &what) != fid)
@@ -254,14 +266,14 @@ static int edge_finding(struct cc_dctx *d, const struct cc_dep_miss *m, void *ar
                        strcmp(m->status, "fails") == 0 ? "the loader stops on a bad file" : "not on the search path");
         if (f == NULL || cc_finding_ev_str(f, "requester", req, d->err) < 0 ||
             cc_finding_ev_str(f, "name", m->name, d->err) < 0 ||
-            cc_finding_ev_str(f, "kind", cc_v_get_str(m->edge, "kind"), d->err) < 0 ||
-            cc_finding_ev(f, "candidates", cc_v_copy(cc_v_get(m->edge, "candidates"), d->err), d->err) < 0 ||
+            cc_finding_ev_str(f, "kind", m->vedge.kind, d->err) < 0 ||
+            cc_finding_ev(f, "candidates", cc_v_copy(m->vedge.candidates, d->err), d->err) < 0 ||
             cc_finding_ev(f, "installation", cc_v_int(m->id, d->err), d->err) < 0 ||
             cc_finding_fix(f, d->err,
                            "install %s where %s's loader looks (its directory, RUNPATH, "
                            "LD_LIBRARY_PATH/PATH or the system's library path); 'cudnnctl deps "
                            "--missing %s' shows every place tried",
-                           m->name, req ? cc_basename(req) : "the library", cc_v_get_str(m->entry, "target")) < 0)
+                           m->name, req ? cc_basename(req) : "the library", m->ventry.target) < 0)
                 return -1;
         /* what the causes found elsewhere may explain: a sub-library of the
          * installation (a renamed shim), a library there in the
@@ -271,8 +283,8 @@ static int edge_finding(struct cc_dctx *d, const struct cc_dep_miss *m, void *ar
                 TRY_RET(cc_finding_about_id(d, f, CC_SUBJ_SUBLIB, m->id));
         if (d->windows && cc_dx_inst_file(m->inst, m->name) != NULL)
                 TRY_RET(cc_finding_about_id(d, f, CC_SUBJ_UNREACHED, m->id));
-        first = cc_dx_deps_edge(d, m->id, m->name);
-        if (d->windows && cc_v_as_int(cc_v_get(first, "windows_error")) == 193)
+        cc_vw_edge_read(cc_dx_deps_edge(d, m->id, m->name), &first, NULL);
+        if (d->windows && first.windows_error == 193)
                 TRY_RET(cc_finding_about(d, f, CC_SUBJ_BAD_IMAGE, m->name));
         return 0;
 }
@@ -284,31 +296,38 @@ static int deps_mixed(struct cc_dctx *d, enum cc_fid fid)
         size_t i;
 
         for (i = 0; i < cc_v_len(d->deps); i++) {
-                const cc_value *e = cc_v_at(d->deps, i);
-                const cc_value *mixed = cc_v_path(cc_v_get(e, "document"), "summary/cudnn");
-                int64_t id = cc_v_as_int(cc_v_get(e, "installation"));
-                const cc_value *inst = cc_dx_install(d, id);
-                int major = cc_dx_major(inst);
-                enum cc_fid mid = d->windows   ? CC_F_WIN_SUBLIB_127
-                                  : major == 8 ? CC_F_LINUX_V8_MIXED_HELPERS
-                                               : CC_F_V9_SUBLIBRARY_VERSION_MISMATCH;
+                cc_vw_deps_entry e;
+                cc_vw_deps_doc doc;
+                cc_vw_deps_summary sum;
+                cc_vw_deps_cudnn mixed;
+                const cc_vw_installation *inst;
+                int major;
+                enum cc_fid mid;
                 cc_value *f;
 
-                if (cc_v_get(e, "document") == NULL || mid != fid || !cc_v_as_bool(cc_v_get(mixed, "mixed")) ||
-                    has_problem(inst, "mixed-versions"))
+                cc_vw_deps_entry_at(d->deps, i, &e, NULL);
+                cc_vw_deps_doc_read(e.document, &doc, NULL);
+                cc_vw_deps_summary_read(doc.summary, &sum, NULL);
+                cc_vw_deps_cudnn_read(sum.cudnn, &mixed, NULL);
+                inst = cc_dx_inst(d, e.installation);
+                major = cc_dx_major(cc_dx_install(d, e.installation));
+                mid = d->windows   ? CC_F_WIN_SUBLIB_127
+                      : major == 8 ? CC_F_LINUX_V8_MIXED_HELPERS
+                                   : CC_F_V9_SUBLIBRARY_VERSION_MISMATCH;
+                if (e.document == NULL || mid != fid || !mixed.mixed || has_problem(inst, "mixed-versions"))
                         continue;
                 f = cc_finding(d, fid, "error", "loader",
                                "loading %s pulls cuDNN libraries from more than one directory or release: a mixed set "
                                "(CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH or missing symbols)",
-                               cc_v_get_str(e, "target"));
-                TRY_RET(cc_finding_ev(f, "installation", cc_v_int(id, d->err), d->err));
-                TRY_RET(cc_finding_ev(f, "directories", cc_v_copy(cc_v_get(mixed, "directories"), d->err), d->err));
-                TRY_RET(cc_finding_ev(f, "versions", cc_v_copy(cc_v_get(mixed, "versions"), d->err), d->err));
+                               e.target);
+                TRY_RET(cc_finding_ev(f, "installation", cc_v_int(e.installation, d->err), d->err));
+                TRY_RET(cc_finding_ev(f, "directories", cc_v_copy(mixed.directories, d->err), d->err));
+                TRY_RET(cc_finding_ev(f, "versions", cc_v_copy(mixed.versions, d->err), d->err));
                 TRY_RET(cc_finding_fix(f, d->err,
                                        "keep one complete release per directory and make sure no other cuDNN "
                                        "directory comes first (LD_LIBRARY_PATH, ld.so.conf); 'cudnnctl deps "
                                        "%s' shows where each library comes from",
-                                       cc_v_get_str(e, "target")));
+                                       e.target));
         }
         return 0;
 }
@@ -378,35 +397,36 @@ int cc_check_dependency_missing(struct cc_dctx *d)
  * and a framework of a conda environment loads a cuDNN from outside it. */
 int cc_check_conda_vs_system_order(struct cc_dctx *d)
 {
-        const char *cp = cc_v_get_str(cc_v_get(d->host, "env"), "CONDA_PREFIX");
-        const cc_value *insts = cc_v_get(d->list, "installations"), *plain = cc_dx_plain_cudnn(d);
-        const cc_value *conda = NULL, *pin;
+        cc_vw_env env;
+        cc_vw_resolution plain;
+        const cc_vw_installation *conda = NULL, *pin;
+        const char *cp;
         cc_value *f;
         char *fix;
         size_t i;
 
-        if (cp == NULL || d->windows || plain == NULL)
+        cc_vw_env_read(d->v.host.env, &env, NULL);
+        cp = env.CONDA_PREFIX;
+        if (cp == NULL || d->windows || cc_vw_resolution_read(cc_dx_plain_cudnn(d), &plain, NULL) < 0)
                 return cc_src_frameworks(d, CC_F_CONDA_VS_SYSTEM_ORDER);
-        for (i = 0; i < cc_v_len(insts); i++) {
-                const cc_value *in = cc_v_at(insts, i);
-                const char *k = cc_v_get_str(cc_v_get(in, "provenance"), "kind"), *px = cc_v_get_str(in, "prefix");
+        for (i = 0; i < d->v.ninsts; i++) {
+                const cc_vw_installation *in = &d->v.insts[i];
+                const char *k = prov_kind(in);
 
-                if (k != NULL && strcmp(k, "conda-package") == 0 && px != NULL && strcmp(px, cp) == 0)
+                if (k != NULL && strcmp(k, "conda-package") == 0 && in->prefix != NULL && strcmp(in->prefix, cp) == 0)
                         conda = in;
         }
-        pin = cc_dx_install(d, cc_v_as_int(cc_v_get(plain, "installation")));
+        pin = cc_dx_inst(d, plain.installation);
         if (conda == NULL || pin == NULL || pin == conda)
                 return cc_src_frameworks(d, CC_F_CONDA_VS_SYSTEM_ORDER);
-        if (cc_v_get_str(pin, "version") && cc_v_get_str(conda, "version") &&
-            strcmp(cc_v_get_str(pin, "version"), cc_v_get_str(conda, "version")) == 0)
+        if (pin->version && conda->version && strcmp(pin->version, conda->version) == 0)
                 return cc_src_frameworks(d, CC_F_CONDA_VS_SYSTEM_ORDER);
         f = cc_finding(d, CC_F_CONDA_VS_SYSTEM_ORDER, NULL, NULL,
                        "the active conda environment has cuDNN %s in %s/lib, but a plain program gets %s from %s",
-                       cc_v_get_str(conda, "version") ? cc_v_get_str(conda, "version") : "?", cp,
-                       cc_v_get_str(pin, "version") ? cc_v_get_str(pin, "version") : "?", cc_v_get_str(plain, "path"));
+                       conda->version ? conda->version : "?", cp, pin->version ? pin->version : "?", plain.path);
         TRY_RET(cc_finding_ev_str(f, "conda_prefix", cp, d->err));
-        TRY_RET(cc_finding_ev_str(f, "plain_program_gets", cc_v_get_str(plain, "path"), d->err));
-        TRY_RET(cc_finding_ev_str(f, "how", cc_v_get_str(plain, "how"), d->err));
+        TRY_RET(cc_finding_ev_str(f, "plain_program_gets", plain.path, d->err));
+        TRY_RET(cc_finding_ev_str(f, "how", plain.how, d->err));
         fix = cc_asprintf(d->err, "%s/lib", cp);
         if (fix == NULL)
                 return -1;
@@ -427,29 +447,31 @@ int cc_check_conda_vs_system_order(struct cc_dctx *d)
 
 int cc_check_wsl_libcuda(struct cc_dctx *d)
 {
-        const cc_value *w = cc_v_get(d->host, "wsl"), *l1 = cc_dx_which(d, "libcuda.so.1");
-        const cc_value *l0 = cc_dx_which(d, "libcuda.so");
-        const cc_value *insts = cc_v_get(d->list, "installations");
+        cc_vw_wsl w;
+        cc_vw_resolution l1, l0;
+        int has_l1 = cc_vw_resolution_read(cc_dx_which(d, "libcuda.so.1"), &l1, NULL) == 0;
+        int has_l0 = cc_vw_resolution_read(cc_dx_which(d, "libcuda.so"), &l0, NULL) == 0;
         int v8 = 0;
         size_t i;
         cc_value *f;
         char *fix;
 
-        if (!cc_v_as_bool(cc_v_get(w, "detected")) || d->windows)
+        cc_vw_wsl_read(d->v.host.wsl, &w, NULL);
+        if (!w.detected || d->windows)
                 return 0;
-        for (i = 0; i < cc_v_len(insts); i++)
-                v8 |= cc_dx_major(cc_v_at(insts, i)) == 8;
-        if (l1 != NULL && !cc_v_as_bool(cc_v_get(l1, "found")))
+        for (i = 0; i < d->v.ninsts; i++)
+                v8 |= cc_dx_major(d->v.insts[i].node_) == 8;
+        if (has_l1 && !l1.found)
                 f = cc_finding(d, CC_F_WSL_LIBCUDA, NULL, NULL,
                                "WSL: libcuda.so.1 is not found; the Windows driver's libraries live in "
                                "/usr/lib/wsl/lib, which is not on the loader's path");
-        else if (v8 && l0 != NULL && !cc_v_as_bool(cc_v_get(l0, "found")))
+        else if (v8 && has_l0 && !l0.found)
                 f = cc_finding(d, CC_F_WSL_LIBCUDA, NULL, NULL,
                                "WSL: cuDNN 8 loads the unversioned libcuda.so, which the loader does not find "
                                "(/usr/lib/wsl/lib holds only libcuda.so.1 in the cache)");
         else
                 return 0;
-        TRY_RET(cc_finding_ev_str(f, "proc_version", cc_v_get_str(w, "proc_version"), d->err));
+        TRY_RET(cc_finding_ev_str(f, "proc_version", w.proc_version, d->err));
         fix = cc_fix_prepend(d, "LD_LIBRARY_PATH", "/usr/lib/wsl/lib", d->err);
         if (fix == NULL)
                 return -1;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../facts/views.h"
 #include "../kb/query.h"
 
 /* The verify document of the installation a plain program gets (or the
@@ -21,16 +22,36 @@ static const cc_value *plain_verify(const struct cc_dctx *d, int64_t *id)
         size_t i;
 
         for (i = 0; i < cc_v_len(d->verify); i++) {
-                const cc_value *e = cc_v_at(d->verify, i);
-                const char *role = cc_v_get_str(e, "role");
+                cc_vw_verify_entry e;
 
-                if (role != NULL && strcmp(role, "other") != 0 &&
-                    cc_v_type(cc_v_get(e, "document")) == CUDNNCTL_OBJECT) {
-                        *id = cc_v_as_int(cc_v_get(e, "installation"));
-                        return cc_v_get(e, "document");
+                cc_vw_verify_entry_at(d->verify, i, &e, NULL);
+                if (e.role != NULL && strcmp(e.role, "other") != 0 && e.document != NULL) {
+                        *id = e.installation;
+                        return e.document;
                 }
         }
         return NULL;
+}
+
+/* The facts of a verify document's cuDNN probe (empty when there are none). */
+static void cudnn_facts_of(const cc_value *vdoc, cc_vw_cudnn_facts *out)
+{
+        cc_vw_verify_doc vd;
+        cc_vw_verify_probes pr;
+        cc_vw_probe p;
+
+        cc_vw_verify_doc_read(vdoc, &vd, NULL);
+        cc_vw_verify_probes_read(vd.probes, &pr, NULL);
+        cc_vw_probe_read(pr.cudnn, &p, NULL);
+        cc_vw_cudnn_facts_read(p.facts, out, NULL);
+}
+
+/* The `driver` check of a verify document and its evidence (empty when
+ * there is none). */
+static void driver_check(const cc_value *vdoc, cc_vw_check *c, cc_vw_driver_evidence *ev)
+{
+        cc_vw_check_read(cc_dx_verify_check(vdoc, "driver"), c, NULL);
+        cc_vw_driver_evidence_read(c->evidence, ev, NULL);
 }
 
 /* The CUDA major in a package name or version: libcudnn9-cuda-12,
@@ -51,18 +72,23 @@ static long pkg_cuda(const char *s, const char *mark)
  * (libcublasLt.so.12, libnvrtc.so.12 named in them: the deps facts); 0. */
 static long deps_cuda(const struct cc_dctx *d, int64_t id)
 {
-        const cc_value *nodes = cc_v_get(cc_dx_deps_of(d, id), "nodes");
+        cc_vw_deps_doc deps;
         size_t i, k;
 
-        for (i = 0; i < cc_v_len(nodes); i++) {
-                const cc_value *edges = cc_v_get(cc_v_at(nodes, i), "edges");
-                const char *np = cc_v_get_str(cc_v_at(nodes, i), "path");
+        cc_vw_deps_doc_read(cc_dx_deps_of(d, id), &deps, NULL);
+        for (i = 0; i < cc_v_len(deps.nodes); i++) {
+                cc_vw_node node;
 
-                if (np == NULL || !cc_starts_with(cc_basename(np), "libcudnn"))
+                cc_vw_node_at(deps.nodes, i, &node, NULL);
+                if (node.path == NULL || !cc_starts_with(cc_basename(node.path), "libcudnn"))
                         continue;
-                for (k = 0; k < cc_v_len(edges); k++) {
-                        const char *n = cc_v_get_str(cc_v_at(edges, k), "name");
+                for (k = 0; k < cc_v_len(node.edges); k++) {
+                        cc_vw_edge edge;
+                        const char *n;
                         long v;
+
+                        cc_vw_edge_at(node.edges, k, &edge, NULL);
+                        n = edge.name;
 
                         if (n == NULL || !(cc_starts_with(n, "libcublasLt.so.") || cc_starts_with(n, "libnvrtc.so.")))
                                 continue;
@@ -78,37 +104,43 @@ static long deps_cuda(const struct cc_dctx *d, int64_t id)
  * (13010 -> 13.1), else the wheel's cuda_major, the package's name or
  * version (libcudnn9-cuda-12, 8.9.7.29-1+cuda12.2), the CUDA libraries its
  * files name; else unknown. */
-static void built_for(const struct cc_dctx *d, const cc_value *inst, const cc_value *vdoc, cudnnctl_ver *cuda)
+static void built_for(const struct cc_dctx *d, const cc_vw_installation *inst, const cc_value *vdoc, cudnnctl_ver *cuda)
 {
-        int64_t cv = cc_v_as_int(cc_v_path(vdoc, "probes/cudnn/facts/cudart_version"));
-        const cc_value *vs = cc_v_get(inst, "versions");
-        const cc_value *pk = cc_v_path(inst, "provenance/packages");
+        cc_vw_cudnn_facts cf;
+        cc_vw_provenance pv;
         size_t i;
         long m;
 
         memset(cuda, 0, sizeof(*cuda));
-        if (cv >= 1000) {
-                cudnnctl_cuda_decode((long)cv, cuda);
+        cudnn_facts_of(vdoc, &cf);
+        if (cf.cudart_version >= 1000) {
+                cudnnctl_cuda_decode((long)cf.cudart_version, cuda);
                 return;
         }
-        for (i = 0; i < cc_v_len(vs); i++)
-                if (cc_v_get(cc_v_at(vs, i), "cuda_major") != NULL) {
+        for (i = 0; i < cc_v_len(inst->versions); i++) {
+                cc_vw_version v;
+
+                cc_vw_version_at(inst->versions, i, &v, NULL);
+                if (CC_VW_HAS(&v, version, cuda_major)) {
                         cuda->n = 1;
-                        cuda->part[0] = (long)cc_v_as_int(cc_v_get(cc_v_at(vs, i), "cuda_major"));
+                        cuda->part[0] = (long)v.cuda_major;
                         return;
                 }
-        for (i = 0; i < cc_v_len(pk); i++) {
-                const char *nm = cc_v_get_str(cc_v_at(pk, i), "name"), *ver = cc_v_get_str(cc_v_at(pk, i), "version");
+        }
+        cc_vw_provenance_read(inst->provenance, &pv, NULL);
+        for (i = 0; i < cc_v_len(pv.packages); i++) {
+                cc_vw_package pk;
 
-                if (nm == NULL || !cc_starts_with(nm, "libcudnn"))
+                cc_vw_package_at(pv.packages, i, &pk, NULL);
+                if (pk.name == NULL || !cc_starts_with(pk.name, "libcudnn"))
                         continue;
-                if ((m = pkg_cuda(nm, "-cuda-")) > 0 || (m = pkg_cuda(ver, "+cuda")) > 0) {
+                if ((m = pkg_cuda(pk.name, "-cuda-")) > 0 || (m = pkg_cuda(pk.version, "+cuda")) > 0) {
                         cuda->n = 1;
                         cuda->part[0] = m;
                         return;
                 }
         }
-        if ((m = deps_cuda(d, cc_v_as_int(cc_v_get(inst, "id")))) > 0) {
+        if ((m = deps_cuda(d, inst->id)) > 0) {
                 cuda->n = 1;
                 cuda->part[0] = m;
         }
@@ -128,9 +160,14 @@ static const char *drv_str(const cudnnctl_ver *v, char *buf, size_t n)
 
 static const char *driver_install_fix(const struct cc_dctx *d)
 {
+        cc_vw_host host;
+        cc_vw_wsl wsl;
+
+        cc_vw_host_read(d->host, &host, NULL);
+        cc_vw_wsl_read(host.wsl, &wsl, NULL);
         if (d->windows)
                 return "install the NVIDIA driver for this GPU from nvidia.com (or Windows Update), then reboot";
-        if (cc_v_as_bool(cc_v_path(d->host, "wsl/detected")))
+        if (wsl.detected)
                 return "WSL uses the Windows driver: install or update the NVIDIA driver on Windows (not inside "
                        "WSL), then 'wsl --shutdown'";
         return "install the NVIDIA driver: Debian 12 'sudo apt-get install nvidia-driver' (non-free), Ubuntu "
@@ -145,19 +182,23 @@ static int driver_state(struct cc_dctx *d, enum cc_fid fid)
 {
         int64_t id = 0;
         const cc_value *pv = plain_verify(d, &id);
-        const cc_value *c = cc_dx_verify_check(pv, "driver"), *ev = cc_v_get(c, "evidence");
-        const char *state = cc_v_get_str(ev, "state");
-        const cc_value *inst = cc_dx_install(d, id);
+        cc_vw_check c;
+        cc_vw_driver_evidence ev;
+        cc_vw_installation inst;
+        const char *state;
         cudnnctl_ver cuda, exact, floor;
         cc_kb_answer a;
         char need[160] = "";
         cc_value *f;
         char *line;
 
+        driver_check(pv, &c, &ev);
+        state = ev.state;
         if (!d->live || state == NULL || strcmp(state, "ok") == 0 ||
             (strcmp(state, "too-old") == 0) != (fid == CC_F_DRIVER_TOO_OLD))
                 return 0;
-        built_for(d, inst, pv, &cuda);
+        cc_vw_installation_read(cc_dx_install(d, id), &inst, NULL);
+        built_for(d, &inst, pv, &cuda);
         memset(&a, 0, sizeof(a));
         memset(&exact, 0, sizeof(exact));
         memset(&floor, 0, sizeof(floor));
@@ -181,6 +222,9 @@ static int driver_state(struct cc_dctx *d, enum cc_fid fid)
                                  cuda.part[0]);
         }
         if (strcmp(state, "no-driver") == 0 || strcmp(state, "stub-only") == 0) {
+                cc_vw_check handle;
+
+                cc_vw_check_read(cc_dx_verify_check(pv, "handle"), &handle, NULL);
                 f = cc_finding(d, CC_F_NOT_INITIALIZED, "warning", "driver",
                                "no NVIDIA driver%s: cudnnCreate returns CUDNN_STATUS_NOT_INITIALIZED, so nothing can "
                                "run on a GPU and the GPU checks could not run",
@@ -188,9 +232,8 @@ static int driver_state(struct cc_dctx *d, enum cc_fid fid)
                                                                  "for linking, not running)"
                                                                : "");
                 TRY_RET(cc_finding_ev_str(f, "state", state, d->err));
-                TRY_RET(cc_finding_ev_str(f, "detail", cc_v_get_str(c, "summary"), d->err));
-                TRY_RET(cc_finding_ev(
-                    f, "handle", cc_v_copy(cc_v_get(cc_dx_verify_check(pv, "handle"), "evidence"), d->err), d->err));
+                TRY_RET(cc_finding_ev_str(f, "detail", c.summary, d->err));
+                TRY_RET(cc_finding_ev(f, "handle", cc_v_copy(handle.evidence, d->err), d->err));
                 return cc_finding_fix(f, d->err, "%s%s", driver_install_fix(d), need);
         }
         if (strcmp(state, "stub-loaded") == 0) {
@@ -198,21 +241,24 @@ static int driver_state(struct cc_dctx *d, enum cc_fid fid)
                                "the loader finds the CUDA toolkit's stub libcuda instead of the driver: every CUDA "
                                "call fails (cudaErrorStubLibrary, 34)");
                 TRY_RET(cc_finding_ev_str(f, "state", state, d->err));
-                TRY_RET(cc_finding_ev_str(f, "detail", cc_v_get_str(c, "summary"), d->err));
-                TRY_RET(cc_finding_ev_str(f, "library", cc_v_get_str(ev, "library"), d->err));
+                TRY_RET(cc_finding_ev_str(f, "detail", c.summary, d->err));
+                TRY_RET(cc_finding_ev_str(f, "library", ev.library, d->err));
                 return cc_finding_fix(f, d->err,
                                       "remove the toolkit's lib/stubs (or lib64/stubs) directory from LD_LIBRARY_PATH "
                                       "and from /etc/ld.so.conf.d, then 'sudo ldconfig'");
         }
         if (strcmp(state, "hidden") == 0) {
                 char *u = cc_fix_unset(d, "CUDA_VISIBLE_DEVICES", d->err);
+                cc_vw_host host;
+                cc_vw_env env;
 
+                cc_vw_host_read(d->host, &host, NULL);
+                cc_vw_env_read(host.env, &env, NULL);
                 if (u == NULL)
                         return -1;
                 f = cc_finding(d, CC_F_NOT_INITIALIZED, "warning", "driver",
                                "CUDA_VISIBLE_DEVICES hides every GPU the driver has: cuDNN sees no device");
-                if (cc_finding_ev_str(f, "CUDA_VISIBLE_DEVICES",
-                                      cc_v_get_str(cc_v_get(d->host, "env"), "CUDA_VISIBLE_DEVICES"), d->err) < 0 ||
+                if (cc_finding_ev_str(f, "CUDA_VISIBLE_DEVICES", env.CUDA_VISIBLE_DEVICES, d->err) < 0 ||
                     cc_finding_fix(f, d->err, "%s (or list the GPUs to use, e.g. 0)", u) < 0) {
                         free(u);
                         return -1;
@@ -224,22 +270,22 @@ static int driver_state(struct cc_dctx *d, enum cc_fid fid)
                 f = cc_finding(d, CC_F_NOT_INITIALIZED, "warning", "driver",
                                "the NVIDIA driver is loaded but reports no usable GPU: cudnnCreate fails with "
                                "CUDNN_STATUS_NOT_INITIALIZED");
-                TRY_RET(cc_finding_ev_str(f, "detail", cc_v_get_str(c, "summary"), d->err));
+                TRY_RET(cc_finding_ev_str(f, "detail", c.summary, d->err));
                 return cc_finding_fix(f, d->err,
                                       "check 'nvidia-smi' and 'dmesg | grep -i nvrm'; in a container, run it with the "
                                       "GPUs (--gpus all); in a VM, pass the GPU through");
         }
         if (strcmp(state, "too-old") == 0) {
-                f = cc_finding(d, CC_F_DRIVER_TOO_OLD, "error", "driver", "%s", cc_v_get_str(c, "summary"));
-                TRY_RET(cc_finding_ev(f, "driver", cc_v_copy(ev, d->err), d->err));
+                f = cc_finding(d, CC_F_DRIVER_TOO_OLD, "error", "driver", "%s", c.summary);
+                TRY_RET(cc_finding_ev(f, "driver", cc_v_copy(c.evidence, d->err), d->err));
                 return cc_finding_fix(f, d->err, "update the NVIDIA driver%s", need);
         }
-        line = cc_asprintf(d->err, "%s", cc_v_get_str(c, "summary") ? cc_v_get_str(c, "summary") : state);
+        line = cc_asprintf(d->err, "%s", c.summary ? c.summary : state);
         if (line == NULL)
                 return -1;
         f = cc_finding(d, CC_F_NOT_INITIALIZED, "error", "driver", "the CUDA driver could not be used: %s", line);
         free(line);
-        TRY_RET(cc_finding_ev(f, "driver", cc_v_copy(ev, d->err), d->err));
+        TRY_RET(cc_finding_ev(f, "driver", cc_v_copy(c.evidence, d->err), d->err));
         return cc_finding_fix(f, d->err, "%s", driver_install_fix(d));
 }
 
@@ -247,16 +293,21 @@ static int driver_state(struct cc_dctx *d, enum cc_fid fid)
  * (not-initialized), or too old for an installation's CUDA build. */
 static int driver_static(struct cc_dctx *d, enum cc_fid fid)
 {
-        const cc_value *df = cc_v_get(d->host, "driver_files");
-        const char *dv = cc_v_get_str(df, "version");
-        const cc_value *insts = cc_v_get(d->list, "installations");
+        cc_vw_host host;
+        cc_vw_driver_files df;
+        cc_vw_list_doc list;
+        const char *dv;
         cudnnctl_ver drv;
         size_t i;
 
-        if (d->live || cc_v_len(insts) == 0)
+        cc_vw_host_read(d->host, &host, NULL);
+        cc_vw_driver_files_read(host.driver_files, &df, NULL);
+        cc_vw_list_doc_read(d->list, &list, NULL);
+        dv = df.version;
+        if (d->live || cc_v_len(list.installations) == 0)
                 return 0;
         if (dv == NULL || cudnnctl_ver_parse(dv, &drv) < 0) {
-                if (cc_v_len(cc_v_get(df, "files")) > 0 || fid != CC_F_NOT_INITIALIZED)
+                if (cc_v_len(df.files) > 0 || fid != CC_F_NOT_INITIALIZED)
                         return 0;
                 {
                         cc_value *f = cc_finding(d, CC_F_NOT_INITIALIZED, "warning", "driver",
@@ -268,14 +319,15 @@ static int driver_static(struct cc_dctx *d, enum cc_fid fid)
                         return cc_finding_fix(f, d->err, "%s", driver_install_fix(d));
                 }
         }
-        for (i = 0; i < cc_v_len(insts) && fid == CC_F_DRIVER_TOO_OLD; i++) {
-                const cc_value *in = cc_v_at(insts, i);
+        for (i = 0; i < cc_v_len(list.installations) && fid == CC_F_DRIVER_TOO_OLD; i++) {
+                cc_vw_installation in;
                 cudnnctl_ver cuda;
                 cc_kb_answer a;
                 char b[32];
                 cc_value *f;
 
-                built_for(d, in, NULL, &cuda);
+                cc_vw_installation_at(list.installations, i, &in, NULL);
+                built_for(d, &in, NULL, &cuda);
                 if (cuda.n == 0)
                         continue;
                 memset(&a, 0, sizeof(a));
@@ -290,10 +342,10 @@ static int driver_static(struct cc_dctx *d, enum cc_fid fid)
                         continue;
                 f = cc_finding(d, CC_F_DRIVER_TOO_OLD, "error", "driver",
                                "driver %s (from its files) is too old for cuDNN %s built for CUDA %s: %s", dv,
-                               cc_v_get_str(in, "version") ? cc_v_get_str(in, "version") : "?", b, a.reason);
+                               in.version ? in.version : "?", b, a.reason);
                 TRY_RET(cc_finding_ev_str(f, "driver_version", dv, d->err));
                 TRY_RET(cc_finding_ev_str(f, "built_for_cuda", b, d->err));
-                TRY_RET(cc_finding_ev(f, "installation", cc_v_int(cc_v_as_int(cc_v_get(in, "id")), d->err), d->err));
+                TRY_RET(cc_finding_ev(f, "installation", cc_v_int(in.id, d->err), d->err));
                 TRY_RET(cc_finding_ev_str(f, "source", a.source, d->err));
                 TRY_RET(cc_finding_fix(f, d->err, "update the NVIDIA driver (%s)", a.reason));
         }
@@ -309,18 +361,24 @@ static int gpu_arch(struct cc_dctx *d, enum cc_fid fid)
         size_t i, g;
 
         for (i = 0; i < cc_v_len(d->verify); i++) {
-                const cc_value *e = cc_v_at(d->verify, i), *vdoc = cc_v_get(e, "document");
-                const cc_value *inst = cc_dx_install(d, cc_v_as_int(cc_v_get(e, "installation")));
-                int64_t maxdev = cc_v_as_int(cc_v_path(vdoc, "probes/cudnn/facts/max_device_version"));
+                cc_vw_verify_entry e;
+                cc_vw_installation inst;
+                cc_vw_cudnn_facts cf;
+                int64_t maxdev;
                 cudnnctl_ver ver, cuda;
 
-                if (inst == NULL || cudnnctl_ver_parse(cc_v_get_str(inst, "version"), &ver) < 0)
+                cc_vw_verify_entry_at(d->verify, i, &e, NULL);
+                cc_vw_installation_read(cc_dx_install(d, e.installation), &inst, NULL);
+                cudnn_facts_of(e.document, &cf);
+                maxdev = cf.max_device_version;
+                if (inst.node_ == NULL || cudnnctl_ver_parse(inst.version, &ver) < 0)
                         continue;
-                built_for(d, inst, vdoc, &cuda);
+                built_for(d, &inst, e.document, &cuda);
                 for (g = 0; g < cc_v_len(dev); g++) {
                         const cc_value *gp = cc_v_at(dev, g);
                         int sm = cc_dx_device_sm(gp);
-                        const char *name = cc_v_get_str(gp, "name") ? cc_v_get_str(gp, "name") : "GPU";
+                        cc_vw_device gv;
+                        const char *name;
                         cc_kb_answer a;
                         int guide = 0, r;
                         enum cc_fid gid;
@@ -329,6 +387,8 @@ static int gpu_arch(struct cc_dctx *d, enum cc_fid fid)
 
                         if (sm < 0)
                                 continue; /* no valid compute capability: nothing to judge */
+                        cc_vw_device_read(gp, &gv, NULL);
+                        name = gv.name ? gv.name : "GPU";
                         memset(&a, 0, sizeof(a));
                         r = cc_kb_cudnn_runs_on(&ver, &cuda, sm, &a);
                         if (r != CC_KB_NO && !(maxdev > 0 && sm * 10 > maxdev && ver.part[0] >= 9))
@@ -344,8 +404,7 @@ static int gpu_arch(struct cc_dctx *d, enum cc_fid fid)
                                        cudnnctl_ver_str(&ver, b1, sizeof(b1)),
                                        cuda.n ? cudnnctl_ver_str(&cuda, b2, sizeof(b2)) : "unknown", name, sm,
                                        r == CC_KB_NO ? a.reason : "the GPU is newer than the library's maximum");
-                        TRY_RET(cc_finding_ev(f, "installation", cc_v_int(cc_v_as_int(cc_v_get(inst, "id")), d->err),
-                                              d->err));
+                        TRY_RET(cc_finding_ev(f, "installation", cc_v_int(inst.id, d->err), d->err));
                         TRY_RET(cc_finding_ev(f, "compute_capability", cc_v_strf(d->err, "%d.%d", sm / 10, sm % 10),
                                               d->err));
                         if (maxdev > 0)
@@ -385,11 +444,19 @@ static const struct {
 /* The finding failed verify check c (proof_map row k) of verify document
  * vdoc is, for an installation of major `major`; CC_F_NONE when another
  * finding says it. */
-static enum cc_fid proof_class(const struct cc_dctx *d, size_t k, const cc_value *vdoc, const cc_value *c, int major)
+static enum cc_fid proof_class(const struct cc_dctx *d, size_t k, const cc_value *vdoc, const cc_vw_check *c, int major)
 {
-        const char *check = proof_map[k].check, *sum = cc_v_get_str(c, "summary");
-        const char *drv_state = cc_v_get_str(cc_v_get(cc_dx_verify_check(vdoc, "driver"), "evidence"), "state");
+        const char *check = proof_map[k].check, *sum = c->summary, *drv_state;
         enum cc_fid fid = proof_map[k].fid;
+        cc_vw_check dc;
+        cc_vw_driver_evidence ev;
+        cc_vw_verify_doc vd;
+        cc_vw_compile comp;
+
+        driver_check(vdoc, &dc, &ev);
+        drv_state = ev.state;
+        cc_vw_verify_doc_read(vdoc, &vd, NULL);
+        cc_vw_compile_read(vd.compile, &comp, NULL);
 
         if (strcmp(check, "handle") == 0 && drv_state != NULL && strcmp(drv_state, "ok") != 0)
                 return CC_F_NONE; /* cudnnCreate fails because of the driver: driver_state says it */
@@ -402,7 +469,7 @@ static enum cc_fid proof_class(const struct cc_dctx *d, size_t k, const cc_value
         if (strcmp(check, "load") == 0 && sum != NULL &&
             (strstr(sum, "signal") || strstr(sum, "timed out") || strstr(sum, "crash")))
                 fid = CC_F_CUDNN_PROBE_CRASHED;
-        if (strcmp(check, "compile") == 0 && cc_v_len(cc_v_path(vdoc, "compile/missing_headers")))
+        if (strcmp(check, "compile") == 0 && cc_v_len(comp.missing_headers))
                 fid = CC_F_HEADER_MISSING;
         if (strcmp(check, "gpu-work") == 0 && sum != NULL &&
             (strstr(sum, "ARCH_MISMATCH") || strstr(sum, "no kernel image") || strstr(sum, "EXECUTION_FAILED")))
@@ -417,34 +484,48 @@ int cc_src_proof(struct cc_dctx *d, enum cc_fid fid)
         if (!d->live)
                 return 0;
         for (i = 0; i < cc_v_len(d->verify); i++) {
-                const cc_value *e = cc_v_at(d->verify, i), *vdoc = cc_v_get(e, "document");
-                int64_t id = cc_v_as_int(cc_v_get(e, "installation"));
-                const cc_value *inst = cc_dx_install(d, id);
-                const char *prefix = cc_v_get_str(inst, "prefix");
-                int major = cc_dx_major(inst);
+                cc_vw_verify_entry e;
+                cc_vw_installation inst;
+                const cc_value *vdoc;
+                int64_t id;
+                const char *prefix;
+                int major;
                 size_t k;
 
-                if (vdoc == NULL) {
+                cc_vw_verify_entry_at(d->verify, i, &e, NULL);
+                vdoc = e.document;
+                id = e.installation;
+                cc_vw_installation_read(cc_dx_install(d, id), &inst, NULL);
+                prefix = inst.prefix;
+                major = cc_dx_major(inst.node_);
+                /* Only an entry without the key at all is "not verified": the
+                 * null document the doctor writes with `error` when verify
+                 * failed has no checks, so it gives nothing here (kept as the
+                 * checks have always read it). */
+                if (vdoc == NULL && cc_v_get(e.node_, CC_K(verify_entry, document)) == NULL) {
                         cc_value *f;
 
-                        if (cc_v_get_str(e, "error") == NULL || fid != CC_F_CUDNN_PROBE_CRASHED)
+                        if (e.error == NULL || fid != CC_F_CUDNN_PROBE_CRASHED)
                                 continue;
                         f = cc_finding(d, fid, "warning", "runtime", "installation %lld (%s) could not be verified: %s",
-                                       (long long)id, prefix ? prefix : "?", cc_v_get_str(e, "error"));
+                                       (long long)id, prefix ? prefix : "?", e.error);
                         TRY_RET(cc_finding_fix(f, d->err, "run 'cudnnctl verify %lld -v' to see why", (long long)id));
                         continue;
                 }
                 for (k = 0; k < CC_ARRAY_LEN(proof_map); k++) {
-                        const cc_value *c = cc_dx_verify_check(vdoc, proof_map[k].check);
-                        const char *st = cc_v_get_str(c, "status"), *sum = cc_v_get_str(c, "summary");
+                        cc_vw_check c;
+                        const char *st, *sum;
                         cc_value *f;
 
-                        if (st == NULL || strcmp(st, "failed") != 0 || proof_class(d, k, vdoc, c, major) != fid)
+                        cc_vw_check_read(cc_dx_verify_check(vdoc, proof_map[k].check), &c, NULL);
+                        st = c.status;
+                        sum = c.summary;
+                        if (st == NULL || strcmp(st, "failed") != 0 || proof_class(d, k, vdoc, &c, major) != fid)
                                 continue;
                         f = cc_finding(d, fid, "error", proof_map[k].area, "installation %lld (%s): %s", (long long)id,
                                        prefix ? prefix : "?", sum ? sum : "failed");
                         TRY_RET(cc_finding_ev_str(f, "check", proof_map[k].check, d->err));
-                        TRY_RET(cc_finding_ev(f, "values", cc_v_copy(cc_v_get(c, "evidence"), d->err), d->err));
+                        TRY_RET(cc_finding_ev(f, "values", cc_v_copy(c.evidence, d->err), d->err));
                         TRY_RET(cc_finding_fix(f, d->err, "'cudnnctl verify %lld -v' shows the whole check; %s",
                                                (long long)id,
                                                fid == CC_F_HOST_COMPILER_TOOLSET
@@ -518,21 +599,30 @@ int cc_check_smi_cuda_version_not_toolkit(struct cc_dctx *d)
 {
         int64_t id = 0;
         const cc_value *pv = plain_verify(d, &id);
-        const cc_value *ev = cc_v_get(cc_dx_verify_check(pv, "driver"), "evidence");
-        const char *dcuda = cc_v_get_str(ev, "cuda_version");
-        const cc_value *tk = cc_v_get(d->host, "toolkits");
+        cc_vw_check c;
+        cc_vw_driver_evidence ev;
+        cc_vw_host host;
+        const char *dcuda;
+        const cc_value *tk;
         cudnnctl_ver dv, tv, newest;
         char b[32];
         size_t i;
         cc_value *f;
 
+        driver_check(pv, &c, &ev);
+        cc_vw_host_read(d->host, &host, NULL);
+        dcuda = ev.cuda_version;
+        tk = host.toolkits;
         if (!d->live || dcuda == NULL || cudnnctl_ver_parse(dcuda, &dv) < 0)
                 return 0;
         memset(&newest, 0, sizeof(newest));
-        for (i = 0; i < cc_v_len(tk); i++)
-                if (cudnnctl_ver_parse(cc_v_get_str(cc_v_at(tk, i), "version"), &tv) == 0 &&
-                    cudnnctl_ver_cmp(&tv, &newest) > 0)
+        for (i = 0; i < cc_v_len(tk); i++) {
+                cc_vw_toolkit t;
+
+                cc_vw_toolkit_at(tk, i, &t, NULL);
+                if (cudnnctl_ver_parse(t.version, &tv) == 0 && cudnnctl_ver_cmp(&tv, &newest) > 0)
                         newest = tv;
+        }
         if (newest.n > 0) {
                 cudnnctl_ver a = newest;
 

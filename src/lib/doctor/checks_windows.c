@@ -22,51 +22,56 @@ static const char *str_or(const char *s, const char *dflt)
 
 /* ---- facts helpers ----------------------------------------------------------- */
 
-static const char *ver_of(const cc_value *r)
+/* The version of a copy the loader finds (a which result, or one it
+ * shadows) from its `versions`: its version resource's, else its
+ * installation's (iv). */
+static const char *ver_of(const cc_value *versions, const char *iv)
 {
-        const cc_value *vs = cc_v_get(r, "versions");
         size_t i;
 
-        for (i = 0; i < cc_v_len(vs); i++) {
-                const char *src = cc_v_get_str(cc_v_at(vs, i), "source");
+        for (i = 0; i < cc_v_len(versions); i++) {
+                cc_vw_version x;
 
-                if (src != NULL && strcmp(src, "version-resource") == 0)
-                        return cc_v_get_str(cc_v_at(vs, i), "version");
+                cc_vw_version_at(versions, i, &x, NULL);
+                if (x.source != NULL && strcmp(x.source, "version-resource") == 0)
+                        return x.version;
         }
-        return cc_v_get_str(r, "installation_version");
+        return iv;
 }
 
 /* The installation holding the file at path, or NULL. */
-static const cc_value *inst_of_path(const struct cc_dctx *d, const char *path)
+static const cc_vw_installation *inst_of_path(const struct cc_dctx *d, const char *path)
 {
-        const cc_value *insts = cc_v_get(d->list, "installations");
         size_t i, j;
 
-        for (i = 0; path != NULL && i < cc_v_len(insts); i++) {
-                const cc_value *files = cc_v_get(cc_v_at(insts, i), "files");
+        for (i = 0; path != NULL && i < d->v.ninsts; i++) {
+                const cc_value *files = d->v.insts[i].files;
 
                 for (j = 0; j < cc_v_len(files); j++) {
-                        const char *p = cc_v_get_str(cc_v_at(files, j), "path");
+                        cc_vw_file f;
 
-                        if (p != NULL && cc_strcasecmp(p, path) == 0)
-                                return cc_v_at(insts, i);
+                        cc_vw_file_at(files, j, &f, NULL);
+                        if (f.path != NULL && cc_strcasecmp(f.path, path) == 0)
+                                return &d->v.insts[i];
                 }
         }
         return NULL;
 }
 
 /* The directory holding installation inst's cuDNN shim DLL (a new string), or NULL. */
-static char *shim_dir(const struct cc_dctx *d, const cc_value *inst, const char **shim)
+static char *shim_dir(const struct cc_dctx *d, const cc_vw_installation *inst, const char **shim)
 {
-        const cc_value *files = cc_v_get(inst, "files");
         size_t i;
 
         *shim = NULL;
-        for (i = 0; i < cc_v_len(files); i++) {
-                const cc_value *f = cc_v_at(files, i);
-                const char *p = cc_v_get_str(f, "path"), *role = cc_v_get_str(f, "role");
-                const char *kind = cc_v_get_str(f, "kind"), *b;
+        for (i = 0; i < cc_v_len(inst->files); i++) {
+                cc_vw_file f;
+                const char *p, *role, *kind, *b;
 
+                cc_vw_file_at(inst->files, i, &f, NULL);
+                p = f.path;
+                role = f.role;
+                kind = f.kind;
                 if (p == NULL || role == NULL || kind == NULL || strcmp(role, "cudnn") != 0 || strcmp(kind, "dll") != 0)
                         continue;
                 b = strrchr(p, '\\');
@@ -81,28 +86,38 @@ static char *shim_dir(const struct cc_dctx *d, const cc_value *inst, const char 
 /* A PATH entry equal to dir (case-insensitive, a trailing '\' ignored): its index, or 0. */
 static int64_t on_path(const struct cc_dctx *d, const char *dir)
 {
-        const cc_value *sp = cc_v_get(d->host, "search_paths");
+        const cc_value *sp = d->v.host.search_paths;
         size_t i, j, dl = strlen(dir);
 
         while (dl > 3 && dir[dl - 1] == '\\')
                 dl--;
         for (i = 0; i < cc_v_len(sp); i++) {
-                const cc_value *p = cc_v_at(sp, i);
+                cc_vw_search_path p;
 
-                if (strcmp(str_or(cc_v_get_str(p, "variable"), ""), "PATH") != 0)
+                cc_vw_search_path_at(sp, i, &p, NULL);
+                if (strcmp(str_or(p.variable, ""), "PATH") != 0)
                         continue;
-                for (j = 0; j < cc_v_len(cc_v_get(p, "entries")); j++) {
-                        const cc_value *e = cc_v_at(cc_v_get(p, "entries"), j);
-                        const char *s = str_or(cc_v_get_str(e, "entry"), "");
-                        size_t sl = strlen(s);
+                for (j = 0; j < cc_v_len(p.entries); j++) {
+                        cc_vw_path_entry e;
+                        const char *s;
+                        size_t sl;
 
+                        cc_vw_path_entry_at(p.entries, j, &e, NULL);
+                        s = str_or(e.entry, "");
+                        sl = strlen(s);
                         while (sl > 3 && s[sl - 1] == '\\')
                                 sl--;
                         if (sl == dl && cc_strncasecmp(s, dir, dl) == 0)
-                                return cc_v_as_int(cc_v_get(e, "index"));
+                                return e.index;
                 }
         }
         return 0;
+}
+
+/* The Windows host extras (facts/host/windows; an empty view without them). */
+static void host_windows(const struct cc_dctx *d, cc_vw_host_windows *w)
+{
+        cc_vw_host_windows_read(d->v.host.windows, w, NULL);
 }
 
 static int is_cudnn_or_zlib(const char *name)
@@ -136,22 +151,41 @@ static int fix_path_first(struct cc_dctx *d, cc_value *f, const char *dir, const
 
 /* A which result of a cuDNN DLL or zlibwapi.dll that stops at a DLL that is
  * not x64 (error 193). */
-static int which_193(const cc_value *r)
+static int which_193(const cc_vw_resolution *r)
 {
-        return is_cudnn_or_zlib(cc_v_get_str(r, "name")) && cc_v_as_int(cc_v_get(r, "windows_error")) == 193;
+        return is_cudnn_or_zlib(r->name) && r->windows_error == 193;
+}
+
+/* The place a which result stops at: the last it tried that failed (an
+ * empty view when none did). */
+static void failed_step(const cc_vw_resolution *r, cc_vw_step *bad)
+{
+        size_t j;
+
+        memset(bad, 0, sizeof(*bad));
+        for (j = 0; j < cc_v_len(r->tried); j++) {
+                cc_vw_step s;
+
+                cc_vw_step_at(r->tried, j, &s, NULL);
+                if (strcmp(str_or(s.outcome, ""), "failed") == 0)
+                        *bad = s;
+        }
 }
 
 /* The shim cudnn64_N.dll itself stops at a DLL that is not x64: the cause
  * of "a plain program finds no cudnn64_N.dll" is that. */
 static int shim_193(const struct cc_dctx *d)
 {
-        const cc_value *res = cc_v_get(d->which, "results");
+        const cc_value *res = d->v.which.results;
         size_t i;
 
-        for (i = 0; i < cc_v_len(res); i++)
-                if (which_193(cc_v_at(res, i)) &&
-                    cc_strncasecmp(cc_v_get_str(cc_v_at(res, i), "name"), "cudnn64_", 8) == 0)
+        for (i = 0; i < cc_v_len(res); i++) {
+                cc_vw_resolution r;
+
+                cc_vw_resolution_at(res, i, &r, NULL);
+                if (which_193(&r) && cc_strncasecmp(r.name, "cudnn64_", 8) == 0)
                         return 1;
+        }
         return 0;
 }
 
@@ -176,25 +210,25 @@ struct which_193s {
  * its installation). */
 static int explained_193(const struct which_193s *w, const struct cc_dep_miss *m)
 {
-        const cc_value *res = cc_v_get(w->d->which, "results");
+        const cc_value *res = w->d->v.which.results;
         size_t i;
 
         for (i = 0; i < w->done.n; i++)
                 if (cc_strcasecmp(w->done.v[i], m->name) == 0)
                         return 1;
         for (i = 0; i < cc_v_len(res); i++) {
-                const cc_value *r = cc_v_at(res, i), *tried = cc_v_get(r, "tried"), *bad = NULL, *x86;
-                size_t j;
+                cc_vw_resolution r;
+                cc_vw_step bad;
+                const cc_vw_installation *x86;
 
-                if (!which_193(r))
+                cc_vw_resolution_at(res, i, &r, NULL);
+                if (!which_193(&r))
                         continue;
-                if (cc_strcasecmp(cc_v_get_str(r, "name"), m->name) == 0)
+                if (cc_strcasecmp(r.name, m->name) == 0)
                         return 1;
-                for (j = 0; j < cc_v_len(tried); j++)
-                        if (strcmp(str_or(cc_v_get_str(cc_v_at(tried, j), "outcome"), ""), "failed") == 0)
-                                bad = cc_v_at(tried, j);
-                x86 = inst_of_path(w->d, cc_v_get_str(bad, "path"));
-                if (x86 != NULL && cc_v_as_int(cc_v_get(x86, "id")) == m->id)
+                failed_step(&r, &bad);
+                x86 = inst_of_path(w->d, bad.path);
+                if (x86 != NULL && x86->id == m->id)
                         return 1;
         }
         return 0;
@@ -206,25 +240,27 @@ static int explained_193(const struct which_193s *w, const struct cc_dep_miss *m
 static int deps_193(struct cc_dctx *d, const struct cc_dep_miss *m, void *arg)
 {
         struct which_193s *w = arg;
-        const cc_value *e = cc_dx_deps_edge(d, m->id, m->name);
+        const cc_value *en = cc_dx_deps_edge(d, m->id, m->name);
         const char *sev, *what;
+        cc_vw_edge e;
         cc_value *f;
 
-        if (!is_cudnn_or_zlib(m->name) || cc_dx_edge_class(d, m, &sev, &what) == CC_F_WIN_WRONG_BITNESS || e == NULL ||
-            cc_v_as_int(cc_v_get(e, "windows_error")) != 193 || explained_193(w, m))
+        cc_vw_edge_read(en, &e, NULL);
+        if (!is_cudnn_or_zlib(m->name) || cc_dx_edge_class(d, m, &sev, &what) == CC_F_WIN_WRONG_BITNESS || en == NULL ||
+            e.windows_error != 193 || explained_193(w, m))
                 return 0;
         if (cc_strv_push(&w->done, m->name, d->err) < 0)
                 return -1;
         f = cc_finding(d, CC_F_WIN_WRONG_BITNESS, NULL, NULL,
                        "%s: the loader stops at %s, a DLL that is not x64 (error 193)", m->name,
-                       str_or(cc_v_get_str(e, "path"), "a copy"));
+                       str_or(e.path, "a copy"));
         if (f == NULL)
                 return -1;
         TRY_RET(cc_finding_ev_str(f, "name", m->name, d->err));
-        TRY_RET(cc_finding_ev_str(f, "path", cc_v_get_str(e, "path"), d->err));
+        TRY_RET(cc_finding_ev_str(f, "path", e.path, d->err));
         TRY_RET(cc_finding_ev(f, "windows_error", cc_v_int(193, d->err), d->err));
-        TRY_RET(cc_finding_fix(f, d->err, "replace %s with the x64 build of the same release",
-                               str_or(cc_v_get_str(e, "path"), m->name)));
+        TRY_RET(
+            cc_finding_fix(f, d->err, "replace %s with the x64 build of the same release", str_or(e.path, m->name)));
         return explains_193(d, f, m->name, 0);
 }
 
@@ -233,63 +269,64 @@ static int deps_193(struct cc_dctx *d, const struct cc_dep_miss *m, void *arg)
  * the which results do not cover. */
 int cc_check_win_wrong_bitness(struct cc_dctx *d)
 {
-        const cc_value *res = cc_v_get(d->which, "results");
+        const cc_value *res = d->v.which.results;
         struct which_193s w;
-        size_t i, j, k;
+        size_t i, k;
         int rc;
 
         TRY_RET(cc_src_deps(d, CC_F_WIN_WRONG_BITNESS));
         if (!d->windows)
                 return 0;
         for (i = 0; i < cc_v_len(res); i++) {
-                const cc_value *r = cc_v_at(res, i), *tried = cc_v_get(r, "tried"), *bad = NULL;
-                const char *name = cc_v_get_str(r, "name");
-                const cc_value *x86;
+                cc_vw_resolution r;
+                cc_vw_step bad;
+                const char *name;
+                const cc_vw_installation *x86;
                 cc_value *f, *sh;
 
-                if (!which_193(r))
+                cc_vw_resolution_at(res, i, &r, NULL);
+                if (!which_193(&r))
                         continue;
-                for (j = 0; j < cc_v_len(tried); j++)
-                        if (strcmp(str_or(cc_v_get_str(cc_v_at(tried, j), "outcome"), ""), "failed") == 0)
-                                bad = cc_v_at(tried, j);
-                x86 = inst_of_path(d, cc_v_get_str(bad, "path"));
+                name = r.name;
+                failed_step(&r, &bad);
+                x86 = inst_of_path(d, bad.path);
                 f = cc_finding(d, CC_F_WIN_WRONG_BITNESS, NULL, NULL,
                                "%s: the loader stops at %s, a DLL that is not x64 (error 193, ERROR_BAD_EXE_FORMAT): "
                                "a 64-bit program cannot load it%s",
-                               name, str_or(cc_v_get_str(bad, "path"), "a copy"),
-                               cc_v_len(cc_v_get(r, "shadowed")) ? ", and the x64 copy later in the search is never "
-                                                                   "reached"
-                                                                 : "");
+                               name, str_or(bad.path, "a copy"),
+                               cc_v_len(r.shadowed) ? ", and the x64 copy later in the search is never reached" : "");
                 if (f == NULL)
                         return -1;
                 TRY_RET(cc_finding_ev_str(f, "name", name, d->err));
-                TRY_RET(cc_finding_ev_str(f, "path", cc_v_get_str(bad, "path"), d->err));
-                TRY_RET(cc_finding_ev_str(f, "how", cc_v_get_str(bad, "how"), d->err));
-                TRY_RET(cc_finding_ev_str(f, "origin", cc_v_get_str(bad, "origin"), d->err));
-                TRY_RET(cc_finding_ev_str(f, "detail", cc_v_get_str(bad, "detail"), d->err));
+                TRY_RET(cc_finding_ev_str(f, "path", bad.path, d->err));
+                TRY_RET(cc_finding_ev_str(f, "how", bad.how, d->err));
+                TRY_RET(cc_finding_ev_str(f, "origin", bad.origin, d->err));
+                TRY_RET(cc_finding_ev_str(f, "detail", bad.detail, d->err));
                 TRY_RET(cc_finding_ev(f, "windows_error", cc_v_int(193, d->err), d->err));
                 sh = cc_v_array(d->err);
                 TRY_RET(cc_finding_ev(f, "x64_copies", sh, d->err));
-                for (k = 0; k < cc_v_len(cc_v_get(r, "shadowed")); k++)
-                        TRY_RET(cc_v_push(
-                            sh, cc_v_str(cc_v_get_str(cc_v_at(cc_v_get(r, "shadowed"), k), "path"), d->err), d->err));
+                for (k = 0; k < cc_v_len(r.shadowed); k++) {
+                        cc_vw_step s;
+
+                        cc_vw_step_at(r.shadowed, k, &s, NULL);
+                        TRY_RET(cc_v_push(sh, cc_v_str(s.path, d->err), d->err));
+                }
                 if (x86 != NULL)
-                        TRY_RET(cc_finding_ev(f, "installation", cc_v_int(cc_v_as_int(cc_v_get(x86, "id")), d->err),
-                                              d->err));
+                        TRY_RET(cc_finding_ev(f, "installation", cc_v_int(x86->id, d->err), d->err));
                 if (cc_strcasecmp(name, "zlibwapi.dll") == 0)
                         TRY_RET(
                             cc_finding_fix(f, d->err,
                                            "move %s out of the search path (or take its folder off PATH) and put the "
                                            "x64 zlibwapi.dll (zlib123dllx64\\dll_x64) beside cuDNN's DLLs%s%s",
-                                           str_or(cc_v_get_str(bad, "path"), name), k ? ": " : "",
+                                           str_or(bad.path, name), k ? ": " : "",
                                            k ? "the x64 copy found later would then be used" : ""));
                 else
                         TRY_RET(
                             cc_finding_fix(f, d->err,
                                            "remove or move %s (a 32-bit copy of another program): 64-bit programs need "
                                            "the x64 cuDNN, and 'cudnnctl which %s' shows what wins then",
-                                           str_or(cc_v_get_str(bad, "path"), name), name));
-                TRY_RET(explains_193(d, f, name, x86 ? cc_v_as_int(cc_v_get(x86, "id")) : 0));
+                                           str_or(bad.path, name), name));
+                TRY_RET(explains_193(d, f, name, x86 ? x86->id : 0));
         }
         memset(&w, 0, sizeof(w));
         w.d = d;
@@ -304,31 +341,31 @@ int cc_check_win_wrong_bitness(struct cc_dctx *d)
  * the name when no edge said it. */
 int cc_check_win_zlibwapi_missing(struct cc_dctx *d)
 {
-        const cc_value *plain = cc_dx_plain_cudnn(d), *z = cc_dx_which(d, "zlibwapi.dll");
-        const cc_value *inst = plain ? cc_dx_install(d, cc_v_as_int(cc_v_get(plain, "installation"))) : NULL;
+        const cc_value *pn = cc_dx_plain_cudnn(d), *zn = cc_dx_which(d, "zlibwapi.dll");
+        cc_vw_resolution plain, z;
+        const cc_vw_installation *inst;
         cudnnctl_ver v;
         cc_value *f;
 
+        cc_vw_resolution_read(pn, &plain, NULL);
+        cc_vw_resolution_read(zn, &z, NULL);
+        inst = pn ? cc_dx_inst(d, plain.installation) : NULL;
         TRY_RET(cc_src_deps(d, CC_F_WIN_ZLIBWAPI_MISSING));
-        if (!d->windows || inst == NULL || z == NULL || cc_v_as_bool(cc_v_get(z, "found")) ||
-            cc_v_as_int(cc_v_get(z, "windows_error")) != 126 || cc_finding_mine(d, 0) != NULL)
+        if (!d->windows || inst == NULL || zn == NULL || z.found || z.windows_error != 126 ||
+            cc_finding_mine(d, 0) != NULL)
                 return 0;
-        if (cudnnctl_ver_parse(cc_v_get_str(inst, "version"), &v) < 0 || v.part[0] != 8 || v.part[1] < 3)
+        if (cudnnctl_ver_parse(inst->version, &v) < 0 || v.part[0] != 8 || v.part[1] < 3)
                 return 0; /* before 8.3, or 9 (no zlibwapi), or the version is unknown */
         f = cc_finding(d, CC_F_WIN_ZLIBWAPI_MISSING, NULL, NULL,
                        "cuDNN %s (%s) needs zlibwapi.dll, and the Windows loader finds none: 'Could not locate "
                        "zlibwapi.dll'",
-                       cc_v_get_str(inst, "version"), cc_v_get_str(plain, "path"));
-        TRY_RET(cc_finding_ev(f, "installation", cc_v_int(cc_v_as_int(cc_v_get(inst, "id")), d->err), d->err));
-        TRY_RET(cc_finding_ev_str(f, "version", cc_v_get_str(inst, "version"), d->err));
-        TRY_RET(cc_finding_ev(f, "places_tried", cc_v_int((int64_t)cc_v_len(cc_v_get(z, "tried")), d->err), d->err));
+                       inst->version, plain.path);
+        TRY_RET(cc_finding_ev(f, "installation", cc_v_int(inst->id, d->err), d->err));
+        TRY_RET(cc_finding_ev_str(f, "version", inst->version, d->err));
+        TRY_RET(cc_finding_ev(f, "places_tried", cc_v_int((int64_t)cc_v_len(z.tried), d->err), d->err));
         {
-                char *dir =
-                    cc_asprintf(d->err, "%.*s",
-                                (int)(strrchr(cc_v_get_str(plain, "path"), '\\')
-                                          ? strrchr(cc_v_get_str(plain, "path"), '\\') - cc_v_get_str(plain, "path")
-                                          : 0),
-                                cc_v_get_str(plain, "path"));
+                const char *b = plain.path ? strrchr(plain.path, '\\') : NULL;
+                char *dir = cc_asprintf(d->err, "%.*s", (int)(b ? b - plain.path : 0), plain.path ? plain.path : "");
                 int rc;
 
                 if (dir == NULL)
@@ -347,23 +384,25 @@ int cc_check_win_zlibwapi_missing(struct cc_dctx *d)
 /* The toolkit's CUDA major (the highest), or 0. */
 static int toolkit_major(const struct cc_dctx *d)
 {
-        const cc_value *tk = cc_v_get(d->host, "toolkits");
+        const cc_value *tk = d->v.host.toolkits;
         size_t i;
         int best = 0;
 
         for (i = 0; i < cc_v_len(tk); i++) {
+                cc_vw_toolkit t;
                 cudnnctl_ver v;
 
-                if (cudnnctl_ver_parse(cc_v_get_str(cc_v_at(tk, i), "version"), &v) == 0 && v.part[0] > best)
+                cc_vw_toolkit_at(tk, i, &t, NULL);
+                if (cudnnctl_ver_parse(t.version, &v) == 0 && v.part[0] > best)
                         best = (int)v.part[0];
         }
         return best;
 }
 
-static int installer_subdir(struct cc_dctx *d, const cc_value *inst, enum cc_fid fid)
+static int installer_subdir(struct cc_dctx *d, const cc_vw_installation *inst, enum cc_fid fid)
 {
-        const cc_value *dirs = cc_v_get(inst, "directories");
-        const char *prefix = cc_v_get_str(inst, "prefix"), *pick = NULL, *pick_in = NULL;
+        const cc_value *dirs = inst->directories;
+        const char *prefix = inst->prefix, *pick = NULL, *pick_in = NULL;
         int tkm = toolkit_major(d);
         char *bin;
         int64_t bin_idx;
@@ -375,9 +414,12 @@ static int installer_subdir(struct cc_dctx *d, const cc_value *inst, enum cc_fid
         if (subs == NULL)
                 return -1;
         for (i = 0; i < cc_v_len(dirs); i++) {
-                const char *in = cc_v_get_str(cc_v_at(dirs, i), "in_prefix"),
-                           *p = cc_v_get_str(cc_v_at(dirs, i), "path");
+                cc_vw_inst_dir dv;
+                const char *in, *p;
 
+                cc_vw_inst_dir_at(dirs, i, &dv, NULL);
+                in = dv.in_prefix;
+                p = dv.path;
                 if (in == NULL || p == NULL || cc_strncasecmp(in, "bin", 3) != 0 || (in[3] != '/' && in[3] != '\\'))
                         continue;
                 if (cc_v_push(subs, cc_v_str(p, d->err), d->err) < 0) {
@@ -417,7 +459,7 @@ static int installer_subdir(struct cc_dctx *d, const cc_value *inst, enum cc_fid
                 cc_v_free(subs);
                 return -1;
         }
-        rc = cc_finding_ev(f, "installation", cc_v_int(cc_v_as_int(cc_v_get(inst, "id")), d->err), d->err);
+        rc = cc_finding_ev(f, "installation", cc_v_int(inst->id, d->err), d->err);
         if (rc == 0)
                 rc = cc_finding_ev(f, "cuda_subfolders", subs, d->err);
         else
@@ -435,7 +477,7 @@ static int installer_subdir(struct cc_dctx *d, const cc_value *inst, enum cc_fid
         if (rc < 0)
                 return -1;
         /* what is "missing" in the installation's own folder follows from this */
-        return cc_finding_explains_id(d, f, CC_SUBJ_UNREACHED, cc_v_as_int(cc_v_get(inst, "id")));
+        return cc_finding_explains_id(d, f, CC_SUBJ_UNREACHED, inst->id);
 }
 
 /* A plain program finds no cudnn64_N.dll: the cause, as the finding of id
@@ -444,7 +486,8 @@ static int installer_subdir(struct cc_dctx *d, const cc_value *inst, enum cc_fid
  * wheels (pip-cudnn-not-on-path). */
 int cc_src_win_not_found(struct cc_dctx *d, enum cc_fid fid)
 {
-        const cc_value *insts = cc_v_get(d->list, "installations"), *best = NULL;
+        const cc_vw_installation *insts = d->v.insts, *best = NULL;
+        size_t n = d->v.ninsts;
         const char *best_shim = NULL;
         char *dir = NULL;
         size_t i, wheels = 0;
@@ -452,22 +495,25 @@ int cc_src_win_not_found(struct cc_dctx *d, enum cc_fid fid)
         cc_value *f;
         int rc;
 
-        if (!d->windows || cc_v_len(insts) == 0 || cc_dx_plain_cudnn(d) != NULL || shim_193(d) || d->which == NULL)
+        if (!d->windows || n == 0 || cc_dx_plain_cudnn(d) != NULL || shim_193(d) || d->which == NULL)
                 return 0;
-        for (i = 0; i < cc_v_len(insts); i++) {
-                const cc_value *in = cc_v_at(insts, i);
-                const char *kind = cc_v_get_str(cc_v_get(in, "provenance"), "kind");
+        for (i = 0; i < n; i++) {
+                cc_vw_provenance pv;
 
-                if (kind != NULL && strcmp(kind, "windows-installer") == 0 && cc_v_len(cc_v_get(in, "cuda_variants")))
-                        return installer_subdir(d, in, fid);
+                cc_vw_provenance_read(insts[i].provenance, &pv, NULL);
+                if (pv.kind != NULL && strcmp(pv.kind, "windows-installer") == 0 && cc_v_len(insts[i].cuda_variants))
+                        return installer_subdir(d, &insts[i], fid);
         }
         memset(&bv, 0, sizeof(bv));
-        for (i = 0; i < cc_v_len(insts); i++) {
-                const cc_value *in = cc_v_at(insts, i);
-                const char *kind = cc_v_get_str(cc_v_get(in, "provenance"), "kind"), *shim;
+        for (i = 0; i < n; i++) {
+                const cc_vw_installation *in = &insts[i];
+                cc_vw_provenance pv;
+                const char *kind, *shim;
                 char *sd;
                 cudnnctl_ver v;
 
+                cc_vw_provenance_read(in->provenance, &pv, NULL);
+                kind = pv.kind;
                 if (kind != NULL && strcmp(kind, "pip-wheel") == 0) {
                         wheels++;
                         continue;
@@ -479,7 +525,7 @@ int cc_src_win_not_found(struct cc_dctx *d, enum cc_fid fid)
                         continue;
                 }
                 memset(&v, 0, sizeof(v));
-                (void)cudnnctl_ver_parse(cc_v_get_str(in, "version"), &v);
+                (void)cudnnctl_ver_parse(in->version, &v);
                 if (best == NULL || cudnnctl_ver_cmp(&v, &bv) > 0) {
                         free(dir);
                         dir = sd;
@@ -497,11 +543,10 @@ int cc_src_win_not_found(struct cc_dctx *d, enum cc_fid fid)
         if (best != NULL) {
                 f = cc_finding(d, fid, "warning", "loader",
                                "a plain program finds no %s (error 126): cuDNN %s is in %s, which is not on PATH",
-                               cc_basename(best_shim), str_or(cc_v_get_str(best, "version"), "(version unknown)"), dir);
+                               cc_basename(best_shim), str_or(best->version, "(version unknown)"), dir);
                 rc = f ? 0 : -1;
                 if (rc == 0)
-                        rc = cc_finding_ev(f, "installation", cc_v_int(cc_v_as_int(cc_v_get(best, "id")), d->err),
-                                           d->err);
+                        rc = cc_finding_ev(f, "installation", cc_v_int(best->id, d->err), d->err);
                 if (rc == 0)
                         rc = cc_finding_ev_str(f, "directory", dir, d->err);
                 if (rc == 0)
@@ -512,33 +557,33 @@ int cc_src_win_not_found(struct cc_dctx *d, enum cc_fid fid)
                 if (rc < 0)
                         return -1;
                 /* what is "missing" in the installation's own folder follows from this */
-                return cc_finding_explains_id(d, f, CC_SUBJ_UNREACHED, cc_v_as_int(cc_v_get(best, "id")));
+                return cc_finding_explains_id(d, f, CC_SUBJ_UNREACHED, best->id);
         }
-        if (wheels == cc_v_len(insts)) {
-                const cc_value *w = cc_v_at(insts, 0);
+        if (wheels == n) {
+                const cc_vw_installation *w = &insts[0];
 
                 if (fid != CC_F_PIP_CUDNN_NOT_ON_PATH)
                         return 0;
                 f = cc_finding(d, fid, "info", "loader",
                                "cuDNN is here only as a pip wheel (%s): frameworks that load it themselves (PyTorch) "
                                "work, but a plain program finds no cudnn64_N.dll",
-                               cc_v_get_str(w, "prefix"));
-                TRY_RET(cc_finding_ev_str(f, "prefix", cc_v_get_str(w, "prefix"), d->err));
+                               w->prefix);
+                TRY_RET(cc_finding_ev_str(f, "prefix", w->prefix, d->err));
                 TRY_RET(cc_finding_ev_str(f, "cause", "pip wheel only", d->err));
                 return cc_finding_fix(
                     f, d->err,
                     "in Python, 'import torch' first or os.add_dll_directory(r\"%s\\bin\"); for other "
                     "programs install cuDNN from NVIDIA's zip into the CUDA toolkit",
-                    cc_v_get_str(w, "prefix"));
+                    w->prefix);
         }
         if (fid != CC_F_WIN_SUBLIB_126)
                 return 0;
         f = cc_finding(d, fid, "warning", "loader",
                        "a plain program finds no cudnn64_N.dll (error 126): none of the %zu cuDNN installation(s) "
                        "holds it where the loader looks (headers, import libraries or sub-libraries only)",
-                       cc_v_len(insts));
+                       n);
         TRY_RET(cc_finding_ev_str(f, "cause", "nothing installed where the loader looks", d->err));
-        TRY_RET(cc_finding_ev_str(f, "prefix", cc_v_get_str(cc_v_at(insts, 0), "prefix"), d->err));
+        TRY_RET(cc_finding_ev_str(f, "prefix", insts[0].prefix, d->err));
         return cc_finding_fix(f, d->err,
                               "copy the whole bin folder of the cuDNN zip (cudnn64_N.dll and every cudnn_*.dll) into "
                               "%%CUDA_PATH%%\\bin, or into a folder on PATH");
@@ -572,15 +617,21 @@ int cc_check_win_sublib_127(struct cc_dctx *d)
         TRY_RET(cc_src_deps(d, CC_F_WIN_SUBLIB_127));
         TRY_RET(cc_src_proof(d, CC_F_WIN_SUBLIB_127));
         for (i = 0; d->windows && i < cc_v_len(d->deps); i++) {
-                const cc_value *e = cc_v_at(d->deps, i);
-                const char *target = cc_v_get_str(e, "target");
+                cc_vw_deps_entry e;
+                cc_vw_deps_doc doc;
+                cc_vw_deps_summary sum;
+                cc_vw_deps_cudnn cud;
                 cc_value *f;
 
-                if (!cc_v_as_bool(cc_v_path(e, "document/summary/cudnn/mixed")) || target == NULL)
+                cc_vw_deps_entry_at(d->deps, i, &e, NULL);
+                cc_vw_deps_doc_read(e.document, &doc, NULL);
+                cc_vw_deps_summary_read(doc.summary, &sum, NULL);
+                cc_vw_deps_cudnn_read(sum.cudnn, &cud, NULL);
+                if (!cud.mixed || e.target == NULL)
                         continue;
-                f = cc_finding_mine(d, cc_v_as_int(cc_v_get(e, "installation")));
+                f = cc_finding_mine(d, e.installation);
                 if (f != NULL)
-                        TRY_RET(cc_finding_explains(d, f, CC_SUBJ_NAMES_TARGET, target));
+                        TRY_RET(cc_finding_explains(d, f, CC_SUBJ_NAMES_TARGET, e.target));
         }
         return 0;
 }
@@ -589,38 +640,44 @@ int cc_check_win_sublib_127(struct cc_dctx *d)
 
 int cc_check_win_python_dll_path(struct cc_dctx *d)
 {
-        const cc_value *plain = cc_dx_plain_cudnn(d);
-        const cc_value *pys = cc_v_path(d->host, "windows/pythons");
+        const cc_value *pn = cc_dx_plain_cudnn(d);
+        cc_vw_resolution plain;
+        cc_vw_host_windows hw;
         cc_value *f, *list = NULL;
-        const char *path, *b;
+        const char *path, *b, *first_version = NULL;
         char *dir;
         size_t i;
         int rc;
 
-        if (!d->windows || plain == NULL || strcmp(str_or(cc_v_get_str(plain, "how"), ""), "path") != 0)
+        cc_vw_resolution_read(pn, &plain, NULL);
+        if (!d->windows || pn == NULL || strcmp(str_or(plain.how, ""), "path") != 0)
                 return 0;
-        for (i = 0; i < cc_v_len(pys); i++) {
-                const cc_value *p = cc_v_at(pys, i);
+        host_windows(d, &hw);
+        for (i = 0; i < cc_v_len(hw.pythons); i++) {
+                cc_vw_win_python p;
                 cudnnctl_ver v;
                 cc_value *o;
 
-                if (cudnnctl_ver_parse(cc_v_get_str(p, "version"), &v) < 0 || v.part[0] != 3 || v.part[1] < 8)
+                cc_vw_win_python_at(hw.pythons, i, &p, NULL);
+                if (cudnnctl_ver_parse(p.version, &v) < 0 || v.part[0] != 3 || v.part[1] < 8)
                         continue; /* unknown, or Python < 3.8, which still searches PATH */
                 if (list == NULL && (list = cc_v_array(d->err)) == NULL)
                         return -1;
+                if (first_version == NULL)
+                        first_version = p.version;
                 o = cc_v_object(d->err);
-                if (cc_v_push(list, o, d->err) < 0 || cc_v_set_str(o, "path", cc_v_get_str(p, "path"), d->err) < 0 ||
-                    cc_v_set_str(o, "version", cc_v_get_str(p, "version"), d->err) < 0 ||
-                    cc_v_set_str(o, "version_source", cc_v_get_str(p, "version_source"), d->err) < 0) {
+                if (cc_v_push(list, o, d->err) < 0 || cc_v_set_str(o, "path", p.path, d->err) < 0 ||
+                    cc_v_set_str(o, "version", p.version, d->err) < 0 ||
+                    cc_v_set_str(o, "version_source", p.version_source, d->err) < 0) {
                         cc_v_free(list);
                         return -1;
                 }
         }
         if (list == NULL)
                 return 0;
-        path = cc_v_get_str(plain, "path");
-        b = strrchr(path, '\\');
-        dir = cc_asprintf(d->err, "%.*s", (int)(b ? b - path : 0), path);
+        path = plain.path;
+        b = path ? strrchr(path, '\\') : NULL;
+        dir = cc_asprintf(d->err, "%.*s", (int)(b ? b - path : 0), path ? path : "");
         if (dir == NULL) {
                 cc_v_free(list);
                 return -1;
@@ -628,13 +685,13 @@ int cc_check_win_python_dll_path(struct cc_dctx *d)
         f = cc_finding(d, CC_F_WIN_PYTHON_DLL_PATH, NULL, NULL,
                        "%s is reachable only through PATH (%s); Python %s%s does not search PATH for the DLLs its "
                        "extension modules import, so a module that links cuDNN directly gets error 126",
-                       cc_v_get_str(plain, "name"), str_or(cc_v_get_str(plain, "origin"), "PATH"),
-                       cc_v_get_str(cc_v_at(list, 0), "version"), cc_v_len(list) > 1 ? " (and the others here)" : "");
+                       plain.name, str_or(plain.origin, "PATH"), first_version,
+                       cc_v_len(list) > 1 ? " (and the others here)" : "");
         rc = cc_finding_ev(f, "pythons", list, d->err);
         if (rc == 0)
                 rc = cc_finding_ev_str(f, "cudnn", path, d->err);
         if (rc == 0)
-                rc = cc_finding_ev_str(f, "origin", cc_v_get_str(plain, "origin"), d->err);
+                rc = cc_finding_ev_str(f, "origin", plain.origin, d->err);
         if (rc == 0)
                 rc = cc_finding_fix(f, d->err,
                                     "in Python, before importing the module that needs cuDNN: import os; "
@@ -651,18 +708,18 @@ int cc_check_win_python_dll_path(struct cc_dctx *d)
  * the newer copy that disagree with the library a program runs (they name
  * it), and the mixed sets of the newer copies' installations (or that name
  * a shadowed copy). */
-static int explains_shadow(struct cc_dctx *d, const cc_value *f, const cc_value *r)
+static int explains_shadow(struct cc_dctx *d, const cc_value *f, const cc_vw_resolution *r)
 {
-        const cc_value *sh = cc_v_get(r, "shadowed");
         size_t j;
 
-        TRY_RET(cc_finding_explains(d, f, CC_SUBJ_NAMES_WINNER, cc_v_get_str(r, "path")));
-        for (j = 0; j < cc_v_len(sh); j++) {
-                int64_t si = cc_v_as_int(cc_v_get(cc_v_at(sh, j), "installation"));
+        TRY_RET(cc_finding_explains(d, f, CC_SUBJ_NAMES_WINNER, r->path));
+        for (j = 0; j < cc_v_len(r->shadowed); j++) {
+                cc_vw_step s;
 
-                TRY_RET(cc_finding_explains(d, f, CC_SUBJ_NAMES_SHADOWED, cc_v_get_str(cc_v_at(sh, j), "path")));
-                if (si != 0)
-                        TRY_RET(cc_finding_explains_id(d, f, CC_SUBJ_INSTALLATION, si));
+                cc_vw_step_at(r->shadowed, j, &s, NULL);
+                TRY_RET(cc_finding_explains(d, f, CC_SUBJ_NAMES_SHADOWED, s.path));
+                if (s.installation != 0)
+                        TRY_RET(cc_finding_explains_id(d, f, CC_SUBJ_INSTALLATION, s.installation));
         }
         return 0;
 }
@@ -671,31 +728,42 @@ static int explains_shadow(struct cc_dctx *d, const cc_value *f, const cc_value 
  * System32, and a which result that shadows a newer copy. */
 int cc_check_win_stale_dll_shadow(struct cc_dctx *d)
 {
-        const cc_value *res = cc_v_get(d->which, "results");
+        const cc_value *res = d->v.which.results;
         size_t i, j;
 
         TRY_RET(cc_src_problems(d, CC_F_WIN_STALE_DLL_SHADOW));
         for (i = 0; d->windows && i < cc_v_len(res); i++) {
-                const cc_value *r = cc_v_at(res, i), *sh = cc_v_get(r, "shadowed"), *newest = NULL;
-                const char *name = cc_v_get_str(r, "name"), *wv = ver_of(r);
+                cc_vw_resolution r;
+                cc_vw_step s, newest;
+                const cc_value *sh;
+                const char *name, *wv;
                 cudnnctl_ver w, best;
-                int64_t inst = cc_v_as_int(cc_v_get(r, "installation"));
+                int64_t inst;
+                int have_newest = 0;
                 cc_value *f, *arr;
 
-                if (name == NULL || cc_strncasecmp(name, "cudnn", 5) != 0 || !cc_v_as_bool(cc_v_get(r, "found")) ||
-                    cudnnctl_ver_parse(wv, &w) < 0)
+                cc_vw_resolution_at(res, i, &r, NULL);
+                sh = r.shadowed;
+                name = r.name;
+                wv = ver_of(r.versions, r.installation_version);
+                inst = r.installation;
+                if (name == NULL || cc_strncasecmp(name, "cudnn", 5) != 0 || !r.found || cudnnctl_ver_parse(wv, &w) < 0)
                         continue;
                 memset(&best, 0, sizeof(best));
+                memset(&newest, 0, sizeof(newest));
                 best = w;
                 for (j = 0; j < cc_v_len(sh); j++) {
                         cudnnctl_ver v;
 
-                        if (cudnnctl_ver_parse(ver_of(cc_v_at(sh, j)), &v) == 0 && cudnnctl_ver_cmp(&v, &best) > 0) {
+                        cc_vw_step_at(sh, j, &s, NULL);
+                        if (cudnnctl_ver_parse(ver_of(s.versions, s.installation_version), &v) == 0 &&
+                            cudnnctl_ver_cmp(&v, &best) > 0) {
                                 best = v;
-                                newest = cc_v_at(sh, j);
+                                newest = s;
+                                have_newest = 1;
                         }
                 }
-                if (newest == NULL)
+                if (!have_newest)
                         continue;
                 arr = cc_v_array(d->err);
                 if (arr == NULL)
@@ -703,43 +771,42 @@ int cc_check_win_stale_dll_shadow(struct cc_dctx *d)
                 for (j = 0; j < cc_v_len(sh); j++) {
                         cc_value *o = cc_v_object(d->err);
 
-                        if (cc_v_push(arr, o, d->err) < 0 ||
-                            cc_v_set_str(o, "path", cc_v_get_str(cc_v_at(sh, j), "path"), d->err) < 0 ||
-                            cc_v_set_str(o, "version", ver_of(cc_v_at(sh, j)), d->err) < 0 ||
-                            cc_v_set_str(o, "how", cc_v_get_str(cc_v_at(sh, j), "how"), d->err) < 0) {
+                        cc_vw_step_at(sh, j, &s, NULL);
+                        if (cc_v_push(arr, o, d->err) < 0 || cc_v_set_str(o, "path", s.path, d->err) < 0 ||
+                            cc_v_set_str(o, "version", ver_of(s.versions, s.installation_version), d->err) < 0 ||
+                            cc_v_set_str(o, "how", s.how, d->err) < 0) {
                                 cc_v_free(arr);
                                 return -1;
                         }
                 }
-                f = is_system_dir(cc_v_get_str(r, "realpath")) ? cc_finding_mine(d, inst) : NULL;
+                f = is_system_dir(r.realpath) ? cc_finding_mine(d, inst) : NULL;
                 if (f != NULL) {
                         /* discovery said it (a System32 copy): add what which shows */
                         TRY_RET(cc_finding_ev(f, "shadows", arr, d->err));
                         TRY_RET(cc_finding_ev_str(f, "winner_version", wv, d->err));
-                        TRY_RET(cc_finding_ev_str(f, "newer_copy", cc_v_get_str(newest, "path"), d->err));
-                        TRY_RET(explains_shadow(d, f, r));
+                        TRY_RET(cc_finding_ev_str(f, "newer_copy", newest.path, d->err));
+                        TRY_RET(explains_shadow(d, f, &r));
                         continue;
                 }
                 f = cc_finding(d, CC_F_WIN_STALE_DLL_SHADOW, NULL, NULL,
                                "%s: a plain program gets %s (%s, found %s) although the newer %s (%s) is installed "
                                "later in the search order",
-                               name, cc_v_get_str(r, "path"), wv,
-                               str_or(cc_v_get_str(r, "origin"), str_or(cc_v_get_str(r, "how"), "first")),
-                               cc_v_get_str(newest, "path"), ver_of(newest));
+                               name, r.path, wv, str_or(r.origin, str_or(r.how, "first")), newest.path,
+                               ver_of(newest.versions, newest.installation_version));
                 if (f == NULL) {
                         cc_v_free(arr);
                         return -1;
                 }
                 TRY_RET(cc_finding_ev(f, "shadows", arr, d->err));
-                TRY_RET(cc_finding_ev_str(f, "winner", cc_v_get_str(r, "path"), d->err));
+                TRY_RET(cc_finding_ev_str(f, "winner", r.path, d->err));
                 TRY_RET(cc_finding_ev_str(f, "winner_version", wv, d->err));
-                TRY_RET(cc_finding_ev_str(f, "how", cc_v_get_str(r, "how"), d->err));
-                TRY_RET(cc_finding_ev_str(f, "newer_copy", cc_v_get_str(newest, "path"), d->err));
+                TRY_RET(cc_finding_ev_str(f, "how", r.how, d->err));
+                TRY_RET(cc_finding_ev_str(f, "newer_copy", newest.path, d->err));
                 if (inst)
                         TRY_RET(cc_finding_ev(f, "installation", cc_v_int(inst, d->err), d->err));
-                TRY_RET(explains_shadow(d, f, r));
+                TRY_RET(explains_shadow(d, f, &r));
                 {
-                        const char *np = cc_v_get_str(newest, "path"), *b = np ? strrchr(np, '\\') : NULL;
+                        const char *np = newest.path, *b = np ? strrchr(np, '\\') : NULL;
                         char *nd = cc_asprintf(d->err, "%.*s", (int)(b ? b - np : 0), np ? np : "");
                         int rc;
 
@@ -761,29 +828,34 @@ int cc_check_win_stale_dll_shadow(struct cc_dctx *d)
  * or later (no GPU on native Windows), pip's '~' leftovers. */
 static int site_packages(struct cc_dctx *d, enum cc_fid fid)
 {
-        const cc_value *sites = cc_v_path(d->host, "windows/site_packages");
+        cc_vw_host_windows hw;
         size_t i, j;
 
-        for (i = 0; d->windows && i < cc_v_len(sites); i++) {
-                const cc_value *s = cc_v_at(sites, i), *tf = cc_v_get(s, "tensorflow"),
-                               *left = cc_v_get(s, "leftovers");
-                const char *sp = cc_v_get_str(s, "path");
+        host_windows(d, &hw);
+        for (i = 0; d->windows && i < cc_v_len(hw.site_packages); i++) {
+                cc_vw_win_site s;
+                const cc_value *tf, *left;
+                const char *sp;
                 cc_value *f;
 
+                cc_vw_win_site_at(hw.site_packages, i, &s, NULL);
+                tf = s.tensorflow;
+                left = s.leftovers;
+                sp = s.path;
                 for (j = 0; j < cc_v_len(tf) && fid == CC_F_WIN_TF_NATIVE_GPU_DROPPED; j++) {
-                        const cc_value *t = cc_v_at(tf, j);
+                        cc_vw_win_tf t;
                         cudnnctl_ver v, cut = {2, {2, 11, 0, 0}};
 
-                        if (cudnnctl_ver_parse(cc_v_get_str(t, "version"), &v) < 0 || cudnnctl_ver_cmp(&v, &cut) < 0)
+                        cc_vw_win_tf_at(tf, j, &t, NULL);
+                        if (cudnnctl_ver_parse(t.version, &v) < 0 || cudnnctl_ver_cmp(&v, &cut) < 0)
                                 continue;
-                        f = cc_finding(
-                            d, fid, "info", "runtime",
-                            "%s %s in %s has no GPU support on native Windows (TensorFlow 2.11 and later): it "
-                            "never loads cuDNN",
-                            cc_v_get_str(t, "package"), cc_v_get_str(t, "version"), sp);
-                        TRY_RET(cc_finding_ev_str(f, "package", cc_v_get_str(t, "package"), d->err));
-                        TRY_RET(cc_finding_ev_str(f, "version", cc_v_get_str(t, "version"), d->err));
-                        TRY_RET(cc_finding_ev_str(f, "dist_info", cc_v_get_str(t, "dist_info"), d->err));
+                        f = cc_finding(d, fid, "info", "runtime",
+                                       "%s %s in %s has no GPU support on native Windows (TensorFlow 2.11 and later): "
+                                       "it never loads cuDNN",
+                                       t.package, t.version, sp);
+                        TRY_RET(cc_finding_ev_str(f, "package", t.package, d->err));
+                        TRY_RET(cc_finding_ev_str(f, "version", t.version, d->err));
+                        TRY_RET(cc_finding_ev_str(f, "dist_info", t.dist_info, d->err));
                         TRY_RET(
                             cc_finding_fix(f, d->err,
                                            "for TensorFlow on the GPU use WSL2 (pip install tensorflow[and-cuda] "
@@ -792,7 +864,7 @@ static int site_packages(struct cc_dctx *d, enum cc_fid fid)
                 }
                 if (cc_v_len(left) == 0 || fid != CC_F_WIN_LOCKED_PARTIAL_UPGRADE)
                         continue;
-                if (!cc_v_as_bool(cc_v_get(s, "has_nvidia")) && !cc_v_as_bool(cc_v_get(s, "has_torch"))) {
+                if (!s.has_nvidia && !s.has_torch) {
                         int ours = 0;
 
                         for (j = 0; j < cc_v_len(left); j++) {
@@ -837,27 +909,41 @@ int cc_check_win_locked_partial_upgrade(struct cc_dctx *d)
 
 int cc_check_win_pagefile_1455(struct cc_dctx *d)
 {
-        const cc_value *mem = cc_v_path(d->host, "windows/memory"), *plain = cc_dx_plain_cudnn(d);
-        const cc_value *inst = plain ? cc_dx_install(d, cc_v_as_int(cc_v_get(plain, "installation"))) : NULL;
-        const cc_value *files = cc_v_get(inst, "files");
-        int64_t avail = cc_v_as_int(cc_v_get(mem, "commit_available")), need = 0;
+        const cc_value *pn = cc_dx_plain_cudnn(d);
+        const cc_vw_installation *inst;
+        cc_vw_resolution plain;
+        cc_vw_host_windows hw;
+        cc_vw_win_memory mem;
+        int64_t avail, need = 0;
         size_t i;
         cc_value *f;
 
-        if (!d->windows || !d->live || inst == NULL || cc_v_type(cc_v_get(mem, "commit_available")) != CUDNNCTL_INT)
+        cc_vw_resolution_read(pn, &plain, NULL);
+        inst = pn ? cc_dx_inst(d, plain.installation) : NULL;
+        host_windows(d, &hw);
+        cc_vw_win_memory_read(hw.memory, &mem, NULL);
+        avail = mem.commit_available;
+        if (!d->windows || !d->live || inst == NULL || !CC_VW_HAS(&mem, win_memory, commit_available))
                 return 0;
-        for (i = 0; i < cc_v_len(files); i++)
-                if (strcmp(str_or(cc_v_get_str(cc_v_at(files, i), "kind"), ""), "dll") == 0)
-                        need += cc_v_as_int(cc_v_get(cc_v_at(files, i), "size"));
+        for (i = 0; i < cc_v_len(inst->files); i++) {
+                cc_vw_file file;
+
+                cc_vw_file_at(inst->files, i, &file, NULL);
+                if (strcmp(str_or(file.kind, ""), "dll") == 0)
+                        need += file.size;
+        }
         if (need == 0 || avail >= 2 * need)
                 return 0;
         f = cc_finding(d, CC_F_WIN_PAGEFILE_1455, avail < need ? "error" : "warning", NULL,
                        "the system can commit %lld MiB more, and cuDNN's DLLs (%s) take %lld MiB per process: loading "
                        "cuDNN %s with error 1455 (the paging file is too small)",
-                       (long long)(avail >> 20), cc_v_get_str(inst, "prefix"), (long long)(need >> 20),
+                       (long long)(avail >> 20), inst->prefix, (long long)(need >> 20),
                        avail < need ? "fails" : "in a second process (a DataLoader worker) fails");
         TRY_RET(cc_finding_ev(f, "commit_available", cc_v_int(avail, d->err), d->err));
-        TRY_RET(cc_finding_ev(f, "commit_limit", cc_v_copy(cc_v_get(mem, "commit_limit"), d->err), d->err));
+        TRY_RET(cc_finding_ev(f, "commit_limit",
+                              CC_VW_HAS(&mem, win_memory, commit_limit) ? cc_v_int(mem.commit_limit, d->err)
+                                                                        : cc_v_null(d->err),
+                              d->err));
         TRY_RET(cc_finding_ev(f, "cudnn_dll_bytes", cc_v_int(need, d->err), d->err));
         return cc_finding_fix(f, d->err,
                               "let Windows manage the paging file size (System Properties > Advanced > Performance > "

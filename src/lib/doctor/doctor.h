@@ -1,14 +1,29 @@
 /* The doctor: gather facts (discovery, resolution, static versions, probes),
  * run the checks (pure functions from facts to findings, one per finding id:
- * the registry, registry.h), render. The checks read only the facts tree, so
+ * the registry, registry.h), render. The checks read only the facts tree,
+ * through the typed views of facts/views.h (d->v, the cc_dx_* helpers), so
  * they re-run unchanged on facts from another machine (doctor --facts FILE). */
 #ifndef CC_DOCTOR_H
 #define CC_DOCTOR_H
 
+#include "../facts/views.h"
 #include "../value.h"
 #include "registry.h"
 
 struct cc_dmeta;
+
+/* The facts as the runner read them through their views, once per run
+ * (cc_doctor_run_checks; all empty in a context built by hand). A view
+ * borrows from the document; insts is the runner's and freed at the end of
+ * the run. */
+struct cc_dviews {
+        cc_vw_doctor_facts facts;
+        cc_vw_list_doc list;
+        cc_vw_which_doc which;
+        cc_vw_host host;
+        cc_vw_installation *insts; /* list/installations, in order (an element not an object: an empty view) */
+        size_t ninsts;
+};
 
 /* What a check sees. */
 struct cc_dctx {
@@ -21,6 +36,7 @@ struct cc_dctx {
         int windows;            /* the machine's system is Windows */
         int live;               /* probes ran (no --root, the host's system) */
         const char *shell;      /* facts/host/shell: bash, zsh, fish, sh, powershell, cmd */
+        struct cc_dviews v;     /* the same facts, typed */
         cc_value *findings;     /* the array the checks add to */
         cc_error *err;
         /* The runner's: the check running now (the only id cc_finding takes),
@@ -66,6 +82,8 @@ char *cc_fix_unset(const struct cc_dctx *d, const char *var, cc_error *err);
 const char *cc_dx_str(const char *s);
 /* The installation object of list id `id`, or NULL. */
 const cc_value *cc_dx_install(const struct cc_dctx *d, int64_t id);
+/* The same as a view (of d->v.insts), or NULL. */
+const cc_vw_installation *cc_dx_inst(const struct cc_dctx *d, int64_t id);
 /* The verify document of installation id (NULL when none ran). */
 const cc_value *cc_dx_verify_of(const struct cc_dctx *d, int64_t id);
 /* The check `id` of a verify document, or NULL. */
@@ -121,6 +139,11 @@ struct cc_dep_miss {
         int64_t id;
         int major;
         const char *name, *status;
+        /* the same, typed */
+        cc_vw_deps_entry ventry;
+        cc_vw_node vnode;
+        cc_vw_edge vedge;
+        const cc_vw_installation *vinst; /* NULL if the list lacks it */
 };
 /* Calls fn for each one, once per name and document, in the documents'
  * order, leaving out those another finding names with their cause (the

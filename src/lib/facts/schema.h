@@ -109,8 +109,8 @@
         K(resolution, problems, "problems", ARR, CC_VW_OPT)                                                            \
         K(resolution, elsewhere, "elsewhere", ARR, CC_VW_OPT)
 
-/* A place the loader tries (a RESOLUTION's `tried`; `shadowed` adds versions
- * and installation). */
+/* A place the loader tries (a RESOLUTION's `tried`; `shadowed` adds versions,
+ * installation, installation_version and problems). */
 #define CC_SCHEMA_step(K)                                                                                              \
         K(step, path, "path", STR, CC_VW_REQ)                                                                          \
         K(step, how, "how", STR, CC_VW_OPT)                                                                            \
@@ -119,7 +119,9 @@
         K(step, detail, "detail", STR, CC_VW_OPT | CC_VW_NULL)                                                         \
         K(step, realpath, "realpath", STR, CC_VW_OPT | CC_VW_NULL)                                                     \
         K(step, versions, "versions", ARR, CC_VW_OPT)                                                                  \
-        K(step, installation, "installation", INT, CC_VW_OPT | CC_VW_NULL)
+        K(step, installation, "installation", INT, CC_VW_OPT | CC_VW_NULL)                                             \
+        K(step, installation_version, "installation_version", STR, CC_VW_OPT | CC_VW_NULL)                             \
+        K(step, problems, "problems", ARR, CC_VW_OPT)
 
 /* NODE of `deps`. */
 #define CC_SCHEMA_node(K)                                                                                              \
@@ -162,12 +164,15 @@
         K(layer, status, "status", STR, CC_VW_REQ)                                                                     \
         K(layer, checks, "checks", ARR, CC_VW_REQ)
 
+/* A CHECK's evidence is an object, but the version-checks check's is the
+ * probe's array of checks, the probe check's its output tail (or null), the
+ * handle check's "not-exported" when cudnnCreate is not exported. */
 #define CC_SCHEMA_check(K)                                                                                             \
         K(check, id, "id", STR, CC_VW_REQ)                                                                             \
         K(check, title, "title", STR, CC_VW_OPT)                                                                       \
         K(check, status, "status", STR, CC_VW_REQ)                                                                     \
         K(check, summary, "summary", STR, CC_VW_REQ)                                                                   \
-        K(check, evidence, "evidence", OBJ, CC_VW_OPT)
+        K(check, evidence, "evidence", ANY, CC_VW_OPT)
 
 /* PROBE / RUN: how a child process went (verify's probes, the frameworks'
  * children). */
@@ -273,6 +278,517 @@
         K(area, summary, "summary", STR, CC_VW_REQ)                                                                    \
         K(area, findings, "findings", ARR, CC_VW_REQ)
 
+/* ---- views for the installation, loader and hygiene checks (group A) ---- */
+
+/* A doctor document (`doctor --json`, what `--facts` reads) after the
+ * header keys, and the machine of every document's header. */
+#define CC_SCHEMA_doctor(K)                                                                                            \
+        K(doctor, schema_version, "schema_version", INT, CC_VW_OPT)                                                    \
+        K(doctor, tool, "tool", STR, CC_VW_OPT)                                                                        \
+        K(doctor, tool_version, "tool_version", STR, CC_VW_OPT)                                                        \
+        K(doctor, command, "command", STR, CC_VW_REQ)                                                                  \
+        K(doctor, machine, "machine", OBJ, CC_VW_REQ)                                                                  \
+        K(doctor, mode, "mode", STR, CC_VW_OPT)                                                                        \
+        K(doctor, gpu_requested, "gpu_requested", STR, CC_VW_OPT)                                                      \
+        K(doctor, rechecked, "rechecked", BOOL, CC_VW_OPT)                                                             \
+        K(doctor, facts, "facts", OBJ, CC_VW_REQ)                                                                      \
+        K(doctor, areas, "areas", ARR, CC_VW_OPT)                                                                      \
+        K(doctor, findings, "findings", ARR, CC_VW_OPT)                                                                \
+        K(doctor, summary, "summary", OBJ, CC_VW_OPT)
+
+#define CC_SCHEMA_machine(K)                                                                                           \
+        K(machine, system, "system", STR, CC_VW_REQ)                                                                   \
+        K(machine, root, "root", STR, CC_VW_REQ | CC_VW_NULL)                                                          \
+        K(machine, live, "live", BOOL, CC_VW_REQ)                                                                      \
+        K(machine, cwd, "cwd", STR, CC_VW_OPT)                                                                         \
+        K(machine, cwd_source, "cwd_source", STR, CC_VW_OPT)                                                           \
+        K(machine, environment, "environment", STR, CC_VW_OPT)                                                         \
+        K(machine, notes, "notes", ARR, CC_VW_OPT)
+
+/* The common keys of a FINDING's evidence (the others are each check's own). */
+#define CC_SCHEMA_finding_evidence(K)                                                                                  \
+        K(finding_evidence, installation, "installation", INT, CC_VW_OPT)                                              \
+        K(finding_evidence, instances, "instances", ARR, CC_VW_OPT)                                                    \
+        K(finding_evidence, also, "also", ARR, CC_VW_OPT)
+
+/* The body of `which --json`. */
+#define CC_SCHEMA_which_doc(K)                                                                                         \
+        K(which_doc, queries, "queries", ARR, CC_VW_REQ)                                                               \
+        K(which_doc, names, "names", ARR, CC_VW_REQ)                                                                   \
+        K(which_doc, from, "from", STR, CC_VW_OPT)                                                                     \
+        K(which_doc, loader, "loader", OBJ, CC_VW_REQ)                                                                 \
+        K(which_doc, discovery_error, "discovery_error", STR, CC_VW_OPT)                                               \
+        K(which_doc, results, "results", ARR, CC_VW_REQ)                                                               \
+        K(which_doc, verdict, "verdict", STR, CC_VW_REQ)
+
+/* A deps document's `summary`, and its `cudnn` (a found target only). */
+#define CC_SCHEMA_deps_summary(K)                                                                                      \
+        K(deps_summary, objects, "objects", INT, CC_VW_REQ)                                                            \
+        K(deps_summary, edges, "edges", INT, CC_VW_REQ)                                                                \
+        K(deps_summary, missing, "missing", INT, CC_VW_REQ)                                                            \
+        K(deps_summary, runtime_missing, "runtime_missing", INT, CC_VW_REQ)                                            \
+        K(deps_summary, fails, "fails", INT, CC_VW_REQ)                                                                \
+        K(deps_summary, unreadable, "unreadable", INT, CC_VW_REQ)                                                      \
+        K(deps_summary, cudnn, "cudnn", OBJ, CC_VW_OPT)
+
+#define CC_SCHEMA_deps_cudnn(K)                                                                                        \
+        K(deps_cudnn, directories, "directories", ARR, CC_VW_REQ)                                                      \
+        K(deps_cudnn, versions, "versions", ARR, CC_VW_REQ)                                                            \
+        K(deps_cudnn, mixed, "mixed", BOOL, CC_VW_REQ)
+
+/* facts/host/include_search: the headers a build with no -I finds. */
+#define CC_SCHEMA_include_search(K)                                                                                    \
+        K(include_search, dirs, "dirs", ARR, CC_VW_REQ)                                                                \
+        K(include_search, cudnn_h, "cudnn_h", STR, CC_VW_REQ | CC_VW_NULL)                                             \
+        K(include_search, cudnn_version_h, "cudnn_version_h", STR, CC_VW_REQ | CC_VW_NULL)
+
+/* facts/host/registry_path: PATH as the registry stores it (Windows, live). */
+#define CC_SCHEMA_registry_path(K)                                                                                     \
+        K(registry_path, key, "key", STR, CC_VW_REQ)                                                                   \
+        K(registry_path, value, "value", STR, CC_VW_OPT)                                                               \
+        K(registry_path, length, "length", INT, CC_VW_OPT)                                                             \
+        K(registry_path, error, "error", STR, CC_VW_OPT)
+
+/* The evidence of verify's `version` check. */
+#define CC_SCHEMA_version_evidence(K)                                                                                  \
+        K(version_evidence, cudnnGetVersion, "cudnnGetVersion", INT, CC_VW_REQ)                                        \
+        K(version_evidence, runtime, "runtime", STR, CC_VW_REQ | CC_VW_NULL)                                           \
+        K(version_evidence, cudnnGetProperty, "cudnnGetProperty", STR, CC_VW_REQ | CC_VW_NULL)                         \
+        K(version_evidence, header, "header", STR, CC_VW_REQ | CC_VW_NULL)                                             \
+        K(version_evidence, cudnnGetMaxDeviceVersion, "cudnnGetMaxDeviceVersion", INT, CC_VW_OPT)
+
+/* ---- views for the runtime and frameworks checks, and the frameworks judge (group B) ---- */
+
+/* The doctor's `facts` object. */
+#define CC_SCHEMA_doctor_facts(K)                                                                                      \
+        K(doctor_facts, list, "list", OBJ, CC_VW_REQ)                                                                  \
+        K(doctor_facts, which, "which", OBJ, CC_VW_REQ)                                                                \
+        K(doctor_facts, deps, "deps", ARR, CC_VW_REQ)                                                                  \
+        K(doctor_facts, verify, "verify", ARR, CC_VW_REQ)                                                              \
+        K(doctor_facts, host, "host", OBJ, CC_VW_REQ)                                                                  \
+        K(doctor_facts, frameworks, "frameworks", OBJ, CC_VW_REQ)                                                      \
+        K(doctor_facts, gather_ms, "gather_ms", INT, CC_VW_OPT)
+
+/* The doctor's host facts (facts/host); the Windows extras are read by
+ * their own checks. */
+#define CC_SCHEMA_host(K)                                                                                              \
+        K(host, system, "system", STR, CC_VW_REQ)                                                                      \
+        K(host, shell, "shell", STR, CC_VW_REQ)                                                                        \
+        K(host, env, "env", OBJ, CC_VW_REQ)                                                                            \
+        K(host, search_paths, "search_paths", ARR, CC_VW_REQ)                                                          \
+        K(host, wsl, "wsl", OBJ, CC_VW_OPT)                                                                            \
+        K(host, registry_path, "registry_path", ARR, CC_VW_OPT)                                                        \
+        K(host, include_search, "include_search", OBJ, CC_VW_REQ)                                                      \
+        K(host, toolkits, "toolkits", ARR, CC_VW_REQ)                                                                  \
+        K(host, driver_files, "driver_files", OBJ, CC_VW_REQ)                                                          \
+        K(host, windows, "windows", OBJ, CC_VW_OPT)
+
+/* facts/host/env: the variables that matter, those that are set. */
+#define CC_SCHEMA_env(K)                                                                                               \
+        K(env, PATH, "PATH", STR, CC_VW_OPT)                                                                           \
+        K(env, LD_LIBRARY_PATH, "LD_LIBRARY_PATH", STR, CC_VW_OPT)                                                     \
+        K(env, LD_PRELOAD, "LD_PRELOAD", STR, CC_VW_OPT)                                                               \
+        K(env, CUDA_PATH, "CUDA_PATH", STR, CC_VW_OPT)                                                                 \
+        K(env, CUDA_HOME, "CUDA_HOME", STR, CC_VW_OPT)                                                                 \
+        K(env, CUDA_ROOT, "CUDA_ROOT", STR, CC_VW_OPT)                                                                 \
+        K(env, CUDNN_PATH, "CUDNN_PATH", STR, CC_VW_OPT)                                                               \
+        K(env, CUDNN_HOME, "CUDNN_HOME", STR, CC_VW_OPT)                                                               \
+        K(env, CUDNN_ROOT, "CUDNN_ROOT", STR, CC_VW_OPT)                                                               \
+        K(env, CONDA_PREFIX, "CONDA_PREFIX", STR, CC_VW_OPT)                                                           \
+        K(env, VIRTUAL_ENV, "VIRTUAL_ENV", STR, CC_VW_OPT)                                                             \
+        K(env, CUDA_VISIBLE_DEVICES, "CUDA_VISIBLE_DEVICES", STR, CC_VW_OPT)                                           \
+        K(env, CPATH, "CPATH", STR, CC_VW_OPT)                                                                         \
+        K(env, C_INCLUDE_PATH, "C_INCLUDE_PATH", STR, CC_VW_OPT)                                                       \
+        K(env, CPLUS_INCLUDE_PATH, "CPLUS_INCLUDE_PATH", STR, CC_VW_OPT)                                               \
+        K(env, LIBRARY_PATH, "LIBRARY_PATH", STR, CC_VW_OPT)                                                           \
+        K(env, SHELL, "SHELL", STR, CC_VW_OPT)                                                                         \
+        K(env, PSModulePath, "PSModulePath", STR, CC_VW_OPT)                                                           \
+        K(env, ComSpec, "ComSpec", STR, CC_VW_OPT)                                                                     \
+        K(env, TF_FORCE_GPU_ALLOW_GROWTH, "TF_FORCE_GPU_ALLOW_GROWTH", STR, CC_VW_OPT)                                 \
+        K(env, CUDA_MODULE_LOADING, "CUDA_MODULE_LOADING", STR, CC_VW_OPT)                                             \
+        K(env, PYTHONPATH, "PYTHONPATH", STR, CC_VW_OPT)
+
+/* facts/host/wsl (Linux). */
+#define CC_SCHEMA_wsl(K)                                                                                               \
+        K(wsl, detected, "detected", BOOL, CC_VW_REQ)                                                                  \
+        K(wsl, proc_version, "proc_version", STR, CC_VW_REQ | CC_VW_NULL)
+
+/* facts/host/driver_files: the driver as its files tell it. */
+#define CC_SCHEMA_driver_files(K)                                                                                      \
+        K(driver_files, files, "files", ARR, CC_VW_REQ)                                                                \
+        K(driver_files, kernel_module_version, "kernel_module_version", STR, CC_VW_OPT)                                \
+        K(driver_files, proc_version, "proc_version", STR, CC_VW_OPT)                                                  \
+        K(driver_files, version, "version", STR, CC_VW_REQ | CC_VW_NULL)                                               \
+        K(driver_files, versions_disagree, "versions_disagree", BOOL, CC_VW_REQ)
+
+/* The body of `list --json`. */
+#define CC_SCHEMA_list_doc(K)                                                                                          \
+        K(list_doc, roots, "roots", ARR, CC_VW_REQ)                                                                    \
+        K(list_doc, installations, "installations", ARR, CC_VW_REQ)                                                    \
+        K(list_doc, skipped, "skipped", ARR, CC_VW_REQ)                                                                \
+        K(list_doc, stats, "stats", OBJ, CC_VW_REQ)                                                                    \
+        K(list_doc, notes, "notes", ARR, CC_VW_REQ)
+
+/* A directory of an installation (its `directories`). */
+#define CC_SCHEMA_inst_dir(K)                                                                                          \
+        K(inst_dir, path, "path", STR, CC_VW_REQ)                                                                      \
+        K(inst_dir, in_prefix, "in_prefix", STR, CC_VW_OPT | CC_VW_NULL)                                               \
+        K(inst_dir, aliases, "aliases", ARR, CC_VW_OPT)                                                                \
+        K(inst_dir, more_aliases, "more_aliases", INT, CC_VW_OPT)
+
+/* A package of a provenance (`packages`). */
+#define CC_SCHEMA_package(K)                                                                                           \
+        K(package, manager, "manager", STR, CC_VW_REQ)                                                                 \
+        K(package, name, "name", STR, CC_VW_REQ | CC_VW_NULL)                                                          \
+        K(package, version, "version", STR, CC_VW_REQ | CC_VW_NULL)
+
+/* The body of `deps --json`. */
+#define CC_SCHEMA_deps_doc(K)                                                                                          \
+        K(deps_doc, target, "target", STR, CC_VW_REQ | CC_VW_NULL)                                                     \
+        K(deps_doc, target_status, "target_status", STR, CC_VW_OPT)                                                    \
+        K(deps_doc, target_resolution, "target_resolution", OBJ, CC_VW_OPT)                                            \
+        K(deps_doc, loader, "loader", OBJ, CC_VW_OPT)                                                                  \
+        K(deps_doc, nodes, "nodes", ARR, CC_VW_OPT)                                                                    \
+        K(deps_doc, summary, "summary", OBJ, CC_VW_OPT)                                                                \
+        K(deps_doc, notes, "notes", ARR, CC_VW_OPT)
+
+/* The evidence of verify's `driver` check. */
+#define CC_SCHEMA_driver_evidence(K)                                                                                   \
+        K(driver_evidence, state, "state", STR, CC_VW_REQ)                                                             \
+        K(driver_evidence, library, "library", STR, CC_VW_OPT | CC_VW_NULL)                                            \
+        K(driver_evidence, cuda_version, "cuda_version", STR, CC_VW_OPT)                                               \
+        K(driver_evidence, nvml_driver_version, "nvml_driver_version", STR, CC_VW_OPT | CC_VW_NULL)                    \
+        K(driver_evidence, kernel_module_version, "kernel_module_version", STR, CC_VW_OPT | CC_VW_NULL)                \
+        K(driver_evidence, devices, "devices", INT, CC_VW_OPT)                                                         \
+        K(driver_evidence, device_list, "device_list", ARR, CC_VW_OPT)
+
+/* The doctor's facts/frameworks: the interpreters, or why none were
+ * gathered. */
+#define CC_SCHEMA_fw_facts(K)                                                                                          \
+        K(fw_facts, interpreters, "interpreters", ARR, CC_VW_OPT)                                                      \
+        K(fw_facts, expect, "expect", STR, CC_VW_OPT | CC_VW_NULL)                                                     \
+        K(fw_facts, reason, "reason", STR, CC_VW_OPT)
+
+/* INTERPRETER of `frameworks`. */
+#define CC_SCHEMA_interpreter(K)                                                                                       \
+        K(interpreter, path, "path", STR, CC_VW_REQ)                                                                   \
+        K(interpreter, sources, "sources", ARR, CC_VW_REQ)                                                             \
+        K(interpreter, aliases, "aliases", ARR, CC_VW_REQ)                                                             \
+        K(interpreter, probe, "probe", OBJ, CC_VW_REQ)                                                                 \
+        K(interpreter, state, "state", STR, CC_VW_REQ)                                                                 \
+        K(interpreter, error, "error", STR, CC_VW_OPT)                                                                 \
+        K(interpreter, output_tail, "output_tail", STR, CC_VW_OPT | CC_VW_NULL)                                        \
+        K(interpreter, python, "python", OBJ, CC_VW_OPT)                                                               \
+        K(interpreter, distributions, "distributions", ARR, CC_VW_OPT)                                                 \
+        K(interpreter, found, "found", OBJ, CC_VW_OPT)                                                                 \
+        K(interpreter, frameworks, "frameworks", ARR, CC_VW_OPT)
+
+/* An interpreter's `python`, as the interpreter reports itself. */
+#define CC_SCHEMA_python(K)                                                                                            \
+        K(python, executable, "executable", STR, CC_VW_OPT | CC_VW_NULL)                                               \
+        K(python, real_executable, "real_executable", STR, CC_VW_OPT | CC_VW_NULL)                                     \
+        K(python, version, "version", STR, CC_VW_OPT)                                                                  \
+        K(python, implementation, "implementation", STR, CC_VW_OPT)                                                    \
+        K(python, prefix, "prefix", STR, CC_VW_OPT)                                                                    \
+        K(python, base_prefix, "base_prefix", STR, CC_VW_OPT)                                                          \
+        K(python, platform, "platform", STR, CC_VW_OPT)                                                                \
+        K(python, bits, "bits", INT, CC_VW_OPT)                                                                        \
+        K(python, virtual_env, "virtual_env", BOOL, CC_VW_OPT)                                                         \
+        K(python, conda, "conda", BOOL, CC_VW_OPT)                                                                     \
+        K(python, site_packages, "site_packages", ARR, CC_VW_OPT)
+
+/* A distribution (an interpreter's, a framework's). */
+#define CC_SCHEMA_distribution(K)                                                                                      \
+        K(distribution, name, "name", STR, CC_VW_REQ)                                                                  \
+        K(distribution, version, "version", STR, CC_VW_OPT | CC_VW_NULL)                                               \
+        K(distribution, requires, "requires", ARR, CC_VW_OPT)                                                          \
+        K(distribution, location, "location", STR, CC_VW_OPT)                                                          \
+        K(distribution, real_location, "real_location", STR, CC_VW_OPT)                                                \
+        K(distribution, metadata, "metadata", STR, CC_VW_OPT)                                                          \
+        K(distribution, shadowed, "shadowed", BOOL, CC_VW_OPT)
+
+/* A FRAMEWORK's `info` (what every framework says; the others' keys are
+ * their own), `build`, `runtime`, `gpu_call`, `modules` and its files,
+ * `loaded_cudnn`. */
+#define CC_SCHEMA_fw_info(K)                                                                                           \
+        K(fw_info, version, "version", STR, CC_VW_OPT | CC_VW_NULL)                                                    \
+        K(fw_info, file, "file", STR, CC_VW_OPT | CC_VW_NULL)
+
+#define CC_SCHEMA_fw_build(K)                                                                                          \
+        K(fw_build, cuda, "cuda", STR, CC_VW_OPT | CC_VW_NULL)                                                         \
+        K(fw_build, cudnn, "cudnn", STR, CC_VW_OPT | CC_VW_NULL)                                                       \
+        K(fw_build, cudnn_source, "cudnn_source", STR, CC_VW_OPT)                                                      \
+        K(fw_build, cudnn_error, "cudnn_error", STR, CC_VW_OPT)                                                        \
+        K(fw_build, cuda_build, "cuda_build", BOOL, CC_VW_OPT | CC_VW_NULL)
+
+#define CC_SCHEMA_fw_runtime(K)                                                                                        \
+        K(fw_runtime, cudnn, "cudnn", STR, CC_VW_OPT | CC_VW_NULL)                                                     \
+        K(fw_runtime, cudnn_source, "cudnn_source", STR, CC_VW_OPT)                                                    \
+        K(fw_runtime, cudnn_error, "cudnn_error", STR, CC_VW_OPT)
+
+#define CC_SCHEMA_gpu_call(K)                                                                                          \
+        K(gpu_call, what, "what", STR, CC_VW_OPT)                                                                      \
+        K(gpu_call, ok, "ok", BOOL, CC_VW_OPT)                                                                         \
+        K(gpu_call, error, "error", STR, CC_VW_OPT)                                                                    \
+        K(gpu_call, providers, "providers", ARR, CC_VW_OPT)                                                            \
+        K(gpu_call, cuda_provider_created, "cuda_provider_created", BOOL, CC_VW_OPT)                                   \
+        K(gpu_call, log, "log", STR, CC_VW_OPT)
+
+#define CC_SCHEMA_fw_modules(K)                                                                                        \
+        K(fw_modules, when, "when", STR, CC_VW_OPT)                                                                    \
+        K(fw_modules, total, "total", INT, CC_VW_OPT)                                                                  \
+        K(fw_modules, files, "files", ARR, CC_VW_OPT)                                                                  \
+        K(fw_modules, error, "error", STR, CC_VW_OPT)
+
+#define CC_SCHEMA_fw_module(K)                                                                                         \
+        K(fw_module, path, "path", STR, CC_VW_REQ)                                                                     \
+        K(fw_module, family, "family", STR, CC_VW_REQ)
+
+#define CC_SCHEMA_loaded_cudnn(K)                                                                                      \
+        K(loaded_cudnn, path, "path", STR, CC_VW_REQ)                                                                  \
+        K(loaded_cudnn, version, "version", INT, CC_VW_OPT)                                                            \
+        K(loaded_cudnn, cudart_version, "cudart_version", INT, CC_VW_OPT)                                              \
+        K(loaded_cudnn, error, "error", STR, CC_VW_OPT)
+
+/* A FRAMEWORK's `cudnn` (the copy it loads, written by the judge) and its
+ * directories. */
+#define CC_SCHEMA_fw_cudnn(K)                                                                                          \
+        K(fw_cudnn, directories, "directories", ARR, CC_VW_REQ)                                                        \
+        K(fw_cudnn, loaded, "loaded", BOOL, CC_VW_REQ)                                                                 \
+        K(fw_cudnn, version, "version", STR, CC_VW_REQ | CC_VW_NULL)                                                   \
+        K(fw_cudnn, version_source, "version_source", STR, CC_VW_REQ | CC_VW_NULL)                                     \
+        K(fw_cudnn, directory, "directory", STR, CC_VW_OPT)                                                            \
+        K(fw_cudnn, installation, "installation", INT, CC_VW_OPT | CC_VW_NULL)
+
+#define CC_SCHEMA_fw_cudnn_dir(K)                                                                                      \
+        K(fw_cudnn_dir, path, "path", STR, CC_VW_REQ)                                                                  \
+        K(fw_cudnn_dir, files, "files", ARR, CC_VW_REQ)                                                                \
+        K(fw_cudnn_dir, installation, "installation", INT, CC_VW_REQ | CC_VW_NULL)                                     \
+        K(fw_cudnn_dir, prefix, "prefix", STR, CC_VW_OPT | CC_VW_NULL)                                                 \
+        K(fw_cudnn_dir, version, "version", STR, CC_VW_OPT | CC_VW_NULL)                                               \
+        K(fw_cudnn_dir, provenance, "provenance", STR, CC_VW_OPT | CC_VW_NULL)
+
+/* ---- views for the Windows checks and verify's judges (group C) ---- */
+
+/* What a probe child reports (verify's `probes`: PROBE `facts` and `gpu`;
+ * src/lib/probe/child.c writes them, gpuwork.c the GPU operations). A
+ * library a child loaded (the facts libcuda, nvml_library, shim, loads,
+ * cudart, gpu_cudart): */
+#define CC_SCHEMA_loaded_lib(K)                                                                                        \
+        K(loaded_lib, name, "name", STR, CC_VW_REQ)                                                                    \
+        K(loaded_lib, loaded, "loaded", BOOL, CC_VW_REQ)                                                               \
+        K(loaded_lib, path, "path", STR, CC_VW_OPT | CC_VW_NULL)                                                       \
+        K(loaded_lib, error, "error", STR, CC_VW_OPT)
+
+/* A status a call returned: the number, its name in the numbering of the
+ * library's major, the library's own text; `value` is what the call read,
+ * when it succeeded (cuDriverGetVersion, cudaRuntimeGetVersion...). */
+#define CC_SCHEMA_status(K)                                                                                            \
+        K(status, code, "code", INT, CC_VW_REQ)                                                                        \
+        K(status, name, "name", STR, CC_VW_OPT)                                                                        \
+        K(status, text, "text", STR, CC_VW_OPT)                                                                        \
+        K(status, value, "value", INT, CC_VW_OPT)
+
+/* The driver probe's facts. */
+#define CC_SCHEMA_driver_facts(K)                                                                                      \
+        K(driver_facts, libcuda, "libcuda", OBJ, CC_VW_OPT)                                                            \
+        K(driver_facts, driver_version, "driver_version", OBJ, CC_VW_OPT)                                              \
+        K(driver_facts, cuInit, "cuInit", OBJ, CC_VW_OPT)                                                              \
+        K(driver_facts, device_count, "device_count", OBJ, CC_VW_OPT)                                                  \
+        K(driver_facts, devices, "devices", ARR, CC_VW_OPT)                                                            \
+        K(driver_facts, nvml_library, "nvml_library", OBJ, CC_VW_OPT)                                                  \
+        K(driver_facts, nvml, "nvml", OBJ, CC_VW_OPT)
+
+/* A GPU the driver probe saw (its `devices`); cc_major and cc_minor are
+ * absent when cuDeviceGetAttribute failed. */
+#define CC_SCHEMA_device(K)                                                                                            \
+        K(device, index, "index", INT, CC_VW_REQ)                                                                      \
+        K(device, name, "name", STR, CC_VW_OPT)                                                                        \
+        K(device, cc_major, "cc_major", INT, CC_VW_OPT)                                                                \
+        K(device, cc_minor, "cc_minor", INT, CC_VW_OPT)                                                                \
+        K(device, memory_bytes, "memory_bytes", INT, CC_VW_OPT)
+
+/* What NVML says (the driver probe's `nvml`). */
+#define CC_SCHEMA_nvml(K)                                                                                              \
+        K(nvml, init, "init", INT, CC_VW_REQ)                                                                          \
+        K(nvml, init_error, "init_error", STR, CC_VW_OPT)                                                              \
+        K(nvml, driver_version, "driver_version", STR, CC_VW_OPT)                                                      \
+        K(nvml, cuda_driver_version, "cuda_driver_version", INT, CC_VW_OPT)                                            \
+        K(nvml, device_count, "device_count", INT, CC_VW_OPT)
+
+/* The CUDA runtime probe's facts: each call a status, or the string "not
+ * exported: FUNCTION". */
+#define CC_SCHEMA_cudart_facts(K)                                                                                      \
+        K(cudart_facts, cudart, "cudart", OBJ, CC_VW_OPT)                                                              \
+        K(cudart_facts, runtime_version, "runtime_version", ANY, CC_VW_OPT)                                            \
+        K(cudart_facts, driver_version, "driver_version", ANY, CC_VW_OPT)                                              \
+        K(cudart_facts, device_count, "device_count", ANY, CC_VW_OPT)
+
+/* The cuDNN probe's facts. create: a status, or "not-exported"; modules:
+ * the paths mapped, or "cannot list: WHY". */
+#define CC_SCHEMA_cudnn_facts(K)                                                                                       \
+        K(cudnn_facts, loads, "loads", ARR, CC_VW_OPT)                                                                 \
+        K(cudnn_facts, shim, "shim", OBJ, CC_VW_OPT)                                                                   \
+        K(cudnn_facts, version, "version", INT, CC_VW_OPT)                                                             \
+        K(cudnn_facts, cudart_version, "cudart_version", INT, CC_VW_OPT)                                               \
+        K(cudnn_facts, max_device_version, "max_device_version", INT, CC_VW_OPT)                                       \
+        K(cudnn_facts, properties, "properties", OBJ, CC_VW_OPT)                                                       \
+        K(cudnn_facts, version_checks, "version_checks", ARR, CC_VW_OPT)                                               \
+        K(cudnn_facts, create, "create", ANY, CC_VW_OPT)                                                               \
+        K(cudnn_facts, modules, "modules", ANY, CC_VW_OPT)                                                             \
+        K(cudnn_facts, gpu_cudart, "gpu_cudart", OBJ, CC_VW_OPT)                                                       \
+        K(cudnn_facts, modules_after_gpu, "modules_after_gpu", ANY, CC_VW_OPT)
+
+/* cudnnGetProperty: each part an int, or the status when the call failed. */
+#define CC_SCHEMA_cudnn_properties(K)                                                                                  \
+        K(cudnn_properties, major, "major", ANY, CC_VW_REQ)                                                            \
+        K(cudnn_properties, minor, "minor", ANY, CC_VW_REQ)                                                            \
+        K(cudnn_properties, patch, "patch", ANY, CC_VW_REQ)
+
+/* One sub-library version check; result (a status) when it was called. */
+#define CC_SCHEMA_version_check(K)                                                                                     \
+        K(version_check, function, "function", STR, CC_VW_REQ)                                                         \
+        K(version_check, sublibrary, "sublibrary", STR, CC_VW_REQ)                                                     \
+        K(version_check, status, "status", STR, CC_VW_REQ)                                                             \
+        K(version_check, result, "result", OBJ, CC_VW_OPT)
+
+/* One GPU operation (PROBE `gpu`, the gpu-work check's `operations`). */
+#define CC_SCHEMA_gpu_op(K)                                                                                            \
+        K(gpu_op, op, "op", STR, CC_VW_REQ)                                                                            \
+        K(gpu_op, family, "family", STR, CC_VW_REQ)                                                                    \
+        K(gpu_op, api, "api", STR, CC_VW_REQ)                                                                          \
+        K(gpu_op, shape, "shape", STR, CC_VW_REQ)                                                                      \
+        K(gpu_op, status, "status", STR, CC_VW_REQ)                                                                    \
+        K(gpu_op, reason, "reason", STR, CC_VW_OPT | CC_VW_NULL)                                                       \
+        K(gpu_op, cudnn_status, "cudnn_status", INT, CC_VW_OPT)                                                        \
+        K(gpu_op, algo, "algo", INT, CC_VW_OPT)                                                                        \
+        K(gpu_op, math, "math", STR, CC_VW_OPT)                                                                        \
+        K(gpu_op, heuristic, "heuristic", STR, CC_VW_OPT)                                                              \
+        K(gpu_op, engine_configs, "engine_configs", INT, CC_VW_OPT)                                                    \
+        K(gpu_op, engine_config, "engine_config", INT, CC_VW_OPT)                                                      \
+        K(gpu_op, engine, "engine", INT, CC_VW_OPT)                                                                    \
+        K(gpu_op, engine_notes, "engine_notes", ARR, CC_VW_OPT)                                                        \
+        K(gpu_op, max_abs_error, "max_abs_error", NUM, CC_VW_OPT)                                                      \
+        K(gpu_op, max_rel_error, "max_rel_error", NUM, CC_VW_OPT)                                                      \
+        K(gpu_op, nonfinite, "nonfinite", INT, CC_VW_OPT)                                                              \
+        K(gpu_op, tolerance, "tolerance", NUM, CC_VW_OPT)                                                              \
+        K(gpu_op, elements, "elements", INT, CC_VW_OPT)                                                                \
+        K(gpu_op, time_us, "time_us", INT, CC_VW_OPT)
+
+/* The verify document (after its header) and its parts. */
+#define CC_SCHEMA_verify_doc(K)                                                                                        \
+        K(verify_doc, installation, "installation", OBJ, CC_VW_REQ)                                                    \
+        K(verify_doc, gpu_requested, "gpu_requested", STR, CC_VW_REQ)                                                  \
+        K(verify_doc, layers, "layers", ARR, CC_VW_REQ)                                                                \
+        K(verify_doc, probes, "probes", OBJ, CC_VW_OPT)                                                                \
+        K(verify_doc, compile, "compile", OBJ, CC_VW_OPT)                                                              \
+        K(verify_doc, summary, "summary", OBJ, CC_VW_REQ)
+
+#define CC_SCHEMA_verify_installation(K)                                                                               \
+        K(verify_installation, id, "id", INT, CC_VW_REQ)                                                               \
+        K(verify_installation, prefix, "prefix", STR, CC_VW_REQ | CC_VW_NULL)                                          \
+        K(verify_installation, version, "version", STR, CC_VW_REQ | CC_VW_NULL)                                        \
+        K(verify_installation, full_version, "full_version", STR, CC_VW_REQ | CC_VW_NULL)                              \
+        K(verify_installation, provenance, "provenance", STR, CC_VW_REQ | CC_VW_NULL)                                  \
+        K(verify_installation, major, "major", INT, CC_VW_REQ)                                                         \
+        K(verify_installation, lib_dir, "lib_dir", STR, CC_VW_REQ | CC_VW_NULL)                                        \
+        K(verify_installation, include_dir, "include_dir", STR, CC_VW_REQ | CC_VW_NULL)                                \
+        K(verify_installation, chosen_by, "chosen_by", STR, CC_VW_REQ)
+
+/* The probes' answers, each a PROBE; cudart when a libcudart was found,
+ * cudnn_gpu when GPU work ran. */
+#define CC_SCHEMA_verify_probes(K)                                                                                     \
+        K(verify_probes, driver, "driver", OBJ, CC_VW_REQ)                                                             \
+        K(verify_probes, cudnn, "cudnn", OBJ, CC_VW_REQ)                                                               \
+        K(verify_probes, cudart, "cudart", OBJ, CC_VW_OPT)                                                             \
+        K(verify_probes, cudnn_gpu, "cudnn_gpu", OBJ, CC_VW_OPT)
+
+#define CC_SCHEMA_verify_summary(K)                                                                                    \
+        K(verify_summary, verdict, "verdict", STR, CC_VW_REQ)                                                          \
+        K(verify_summary, failed, "failed", INT, CC_VW_REQ)                                                            \
+        K(verify_summary, not_checked, "not_checked", INT, CC_VW_REQ)                                                  \
+        K(verify_summary, wall_ms, "wall_ms", INT, CC_VW_REQ)
+
+/* The compile layer's facts (probe/compile.c), its compiler and what the
+ * program printed. */
+#define CC_SCHEMA_compile(K)                                                                                           \
+        K(compile, status, "status", STR, CC_VW_REQ)                                                                   \
+        K(compile, reason, "reason", STR, CC_VW_REQ | CC_VW_NULL)                                                      \
+        K(compile, source, "source", STR, CC_VW_OPT)                                                                   \
+        K(compile, compiler_from, "compiler_from", STR, CC_VW_OPT)                                                     \
+        K(compile, compiler, "compiler", OBJ, CC_VW_OPT)                                                               \
+        K(compile, include_dirs, "include_dirs", ARR, CC_VW_OPT)                                                       \
+        K(compile, header_scan, "header_scan", OBJ, CC_VW_OPT)                                                         \
+        K(compile, lib_dir, "lib_dir", STR, CC_VW_OPT | CC_VW_NULL)                                                    \
+        K(compile, link, "link", OBJ, CC_VW_OPT)                                                                       \
+        K(compile, command, "command", ARR, CC_VW_OPT)                                                                 \
+        K(compile, compile, "compile", OBJ, CC_VW_OPT)                                                                 \
+        K(compile, run, "run", OBJ, CC_VW_OPT)                                                                         \
+        K(compile, failed_at, "failed_at", STR, CC_VW_OPT)                                                             \
+        K(compile, printed, "printed", OBJ, CC_VW_OPT)                                                                 \
+        K(compile, missing_headers, "missing_headers", ARR, CC_VW_OPT)                                                 \
+        K(compile, notes, "notes", ARR, CC_VW_OPT)
+
+#define CC_SCHEMA_compiler(K)                                                                                          \
+        K(compiler, path, "path", STR, CC_VW_REQ)                                                                      \
+        K(compiler, command, "command", ARR, CC_VW_OPT)                                                                \
+        K(compiler, version, "version", STR, CC_VW_OPT | CC_VW_NULL)                                                   \
+        K(compiler, kind, "kind", STR, CC_VW_OPT)
+
+/* What the program printed: null where it printed nothing of that. */
+#define CC_SCHEMA_compile_printed(K)                                                                                   \
+        K(compile_printed, header_version, "header_version", STR, CC_VW_REQ | CC_VW_NULL)                              \
+        K(compile_printed, header_major, "header_major", INT, CC_VW_OPT | CC_VW_NULL)                                  \
+        K(compile_printed, header_minor, "header_minor", INT, CC_VW_OPT | CC_VW_NULL)                                  \
+        K(compile_printed, header_patch, "header_patch", INT, CC_VW_OPT | CC_VW_NULL)                                  \
+        K(compile_printed, CUDNN_VERSION, "CUDNN_VERSION", INT, CC_VW_OPT | CC_VW_NULL)                                \
+        K(compile_printed, runtime_version, "runtime_version", INT, CC_VW_OPT | CC_VW_NULL)                            \
+        K(compile_printed, cudart_version, "cudart_version", INT, CC_VW_OPT | CC_VW_NULL)                              \
+        K(compile_printed, create_status, "create_status", INT, CC_VW_OPT | CC_VW_NULL)                                \
+        K(compile_printed, create_status_name, "create_status_name", STR, CC_VW_OPT | CC_VW_NULL)                      \
+        K(compile_printed, destroy_status, "destroy_status", INT, CC_VW_OPT)                                           \
+        K(compile_printed, loaded_from, "loaded_from", STR, CC_VW_OPT | CC_VW_NULL)                                    \
+        K(compile_printed, complete, "complete", BOOL, CC_VW_OPT)
+
+/* What the Windows checks read beside the other host facts (facts/host/windows,
+ * commands/doctor_windows.c): the Python interpreters found, their
+ * site-packages, the commit charge (null without a live Windows). */
+#define CC_SCHEMA_host_windows(K)                                                                                      \
+        K(host_windows, pythons, "pythons", ARR, CC_VW_REQ)                                                            \
+        K(host_windows, site_packages, "site_packages", ARR, CC_VW_REQ)                                                \
+        K(host_windows, memory, "memory", OBJ, CC_VW_REQ | CC_VW_NULL)
+
+#define CC_SCHEMA_win_python(K)                                                                                        \
+        K(win_python, path, "path", STR, CC_VW_REQ)                                                                    \
+        K(win_python, source, "source", STR, CC_VW_REQ)                                                                \
+        K(win_python, version, "version", STR, CC_VW_REQ | CC_VW_NULL)                                                 \
+        K(win_python, version_source, "version_source", STR, CC_VW_REQ | CC_VW_NULL)                                   \
+        K(win_python, version_file, "version_file", STR, CC_VW_REQ | CC_VW_NULL)                                       \
+        K(win_python, venv, "venv", STR, CC_VW_REQ | CC_VW_NULL)                                                       \
+        K(win_python, site_packages, "site_packages", STR, CC_VW_REQ | CC_VW_NULL)
+
+#define CC_SCHEMA_win_site(K)                                                                                          \
+        K(win_site, path, "path", STR, CC_VW_REQ)                                                                      \
+        K(win_site, error, "error", STR, CC_VW_OPT)                                                                    \
+        K(win_site, has_nvidia, "has_nvidia", BOOL, CC_VW_REQ)                                                         \
+        K(win_site, has_torch, "has_torch", BOOL, CC_VW_REQ)                                                           \
+        K(win_site, leftovers, "leftovers", ARR, CC_VW_REQ)                                                            \
+        K(win_site, tensorflow, "tensorflow", ARR, CC_VW_REQ)
+
+/* A TensorFlow dist-info of a site-packages directory. */
+#define CC_SCHEMA_win_tf(K)                                                                                            \
+        K(win_tf, package, "package", STR, CC_VW_REQ)                                                                  \
+        K(win_tf, version, "version", STR, CC_VW_REQ)                                                                  \
+        K(win_tf, dist_info, "dist_info", STR, CC_VW_REQ)
+
+/* GlobalMemoryStatusEx, in bytes; error when it failed. */
+#define CC_SCHEMA_win_memory(K)                                                                                        \
+        K(win_memory, error, "error", STR, CC_VW_OPT)                                                                  \
+        K(win_memory, commit_limit, "commit_limit", INT, CC_VW_OPT)                                                    \
+        K(win_memory, commit_available, "commit_available", INT, CC_VW_OPT)                                            \
+        K(win_memory, physical_total, "physical_total", INT, CC_VW_OPT)                                                \
+        K(win_memory, physical_available, "physical_available", INT, CC_VW_OPT)
+
 /* Every view: V(view, "the name docs/json.md describes it under"). */
 #define CC_SCHEMA_VIEWS(V)                                                                                             \
         V(version, "VERSION")                                                                                          \
@@ -295,6 +811,63 @@
         V(deps_entry, "deps")                                                                                          \
         V(verify_entry, "verify")                                                                                      \
         V(finding, "FINDING")                                                                                          \
-        V(area, "AREA")
+        V(area, "AREA")                                                                                                \
+        /* group A */                                                                                                  \
+        V(doctor, "doctor")                                                                                            \
+        V(machine, "machine")                                                                                          \
+        V(finding_evidence, "evidence")                                                                                \
+        V(which_doc, "which document")                                                                                 \
+        V(deps_summary, "deps summary")                                                                                \
+        V(deps_cudnn, "deps summary")                                                                                  \
+        V(include_search, "include_search")                                                                            \
+        V(registry_path, "registry_path")                                                                              \
+        V(version_evidence, "version evidence")                                                                        \
+        /* group B */                                                                                                  \
+        V(doctor_facts, "facts")                                                                                       \
+        V(host, "host")                                                                                                \
+        V(env, "env")                                                                                                  \
+        V(wsl, "wsl")                                                                                                  \
+        V(driver_files, "driver_files")                                                                                \
+        V(list_doc, "list")                                                                                            \
+        V(inst_dir, "directories")                                                                                     \
+        V(package, "packages")                                                                                         \
+        V(deps_doc, "deps document")                                                                                   \
+        V(driver_evidence, "driver evidence")                                                                          \
+        V(fw_facts, "frameworks facts")                                                                                \
+        V(interpreter, "INTERPRETER")                                                                                  \
+        V(python, "python")                                                                                            \
+        V(distribution, "distributions")                                                                               \
+        V(fw_info, "info")                                                                                             \
+        V(fw_build, "build")                                                                                           \
+        V(fw_runtime, "runtime")                                                                                       \
+        V(gpu_call, "gpu_call")                                                                                        \
+        V(fw_modules, "modules")                                                                                       \
+        V(fw_module, "modules")                                                                                        \
+        V(loaded_cudnn, "loaded_cudnn")                                                                                \
+        V(fw_cudnn, "cudnn")                                                                                           \
+        V(fw_cudnn_dir, "cudnn")                                                                                       \
+        /* group C */                                                                                                  \
+        V(loaded_lib, "probe facts")                                                                                   \
+        V(status, "probe facts")                                                                                       \
+        V(driver_facts, "probe facts")                                                                                 \
+        V(device, "probe facts")                                                                                       \
+        V(nvml, "probe facts")                                                                                         \
+        V(cudart_facts, "probe facts")                                                                                 \
+        V(cudnn_facts, "probe facts")                                                                                  \
+        V(cudnn_properties, "probe facts")                                                                             \
+        V(version_check, "probe facts")                                                                                \
+        V(gpu_op, "operations")                                                                                        \
+        V(verify_doc, "verify document")                                                                               \
+        V(verify_installation, "verify document")                                                                      \
+        V(verify_probes, "verify document")                                                                            \
+        V(verify_summary, "verify document")                                                                           \
+        V(compile, "compile")                                                                                          \
+        V(compiler, "compile")                                                                                         \
+        V(compile_printed, "compile")                                                                                  \
+        V(host_windows, "host windows")                                                                                \
+        V(win_python, "host windows")                                                                                  \
+        V(win_site, "host windows")                                                                                    \
+        V(win_tf, "host windows")                                                                                      \
+        V(win_memory, "host windows")
 
 #endif

@@ -2,7 +2,11 @@
  * framework loads (and the installation it belongs to), whether it fits the
  * build, whether it came from one directory, whether it is the copy the
  * user expects, whether the build has CUDA at all, and how the GPU call
- * went. The doctor runs this again on facts from another machine. */
+ * went. The doctor runs this again on facts from another machine.
+ *
+ * The facts are read through their views (facts/views.h); what the judge
+ * writes (a framework's "cudnn", "verdicts" and "verdict") is written with
+ * the schema's keys, and read back through the same views. */
 #include "frameworks.h"
 
 #include <stdarg.h>
@@ -10,15 +14,34 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../facts/views.h"
 #include "../kb/query.h"
 
 struct jctx {
-        const cc_value *list;
-        const cc_value *plain; /* which's result for the shim a plain program loads */
+        const cc_value *installations; /* the list document's */
+        cc_vw_resolution plain;        /* which's result for the shim a plain program loads (empty: none) */
         const char *expect;
         int windows;
         cc_error *err;
 };
+
+/* A framework's facts, read through their views. */
+struct fwv {
+        cc_vw_framework fw;
+        cc_vw_fw_info info;
+        cc_vw_fw_build build;
+        cc_vw_fw_runtime runtime;
+        cc_vw_fw_cudnn cudnn; /* the copy it loads (once the judge wrote it) */
+};
+
+static void read_fw(const cc_value *fw, struct fwv *x)
+{
+        cc_vw_framework_read(fw, &x->fw, NULL);
+        cc_vw_fw_info_read(x->fw.info, &x->info, NULL);
+        cc_vw_fw_build_read(x->fw.build, &x->build, NULL);
+        cc_vw_fw_runtime_read(x->fw.runtime, &x->runtime, NULL);
+        cc_vw_fw_cudnn_read(x->fw.cudnn, &x->cudnn, NULL);
+}
 
 int cc_fw_version_parts(const char *s, int parts[4])
 {
@@ -88,22 +111,24 @@ static int path_under(const char *dir, const char *top, int windows)
  * and in *inst its installation; NULL if none. */
 static const cc_value *list_dir(const struct jctx *j, const char *dir, const cc_value **inst)
 {
-        const cc_value *insts = cc_v_get(j->list, "installations");
         size_t i, k, a;
 
-        for (i = 0; i < cc_v_len(insts); i++) {
-                const cc_value *in = cc_v_at(insts, i), *dirs = cc_v_get(in, "directories");
+        for (i = 0; i < cc_v_len(j->installations); i++) {
+                cc_vw_installation in;
 
-                for (k = 0; k < cc_v_len(dirs); k++) {
-                        const cc_value *d = cc_v_at(dirs, k), *al = cc_v_get(d, "aliases");
-                        int hit = path_eq(cc_v_get_str(d, "path"), dir, j->windows);
+                cc_vw_installation_at(j->installations, i, &in, NULL);
+                for (k = 0; k < cc_v_len(in.directories); k++) {
+                        cc_vw_inst_dir d;
+                        int hit;
 
-                        for (a = 0; !hit && a < cc_v_len(al); a++)
-                                hit = path_eq(cc_v_as_str(cc_v_at(al, a)), dir, j->windows);
+                        cc_vw_inst_dir_at(in.directories, k, &d, NULL);
+                        hit = path_eq(d.path, dir, j->windows);
+                        for (a = 0; !hit && a < cc_v_len(d.aliases); a++)
+                                hit = path_eq(cc_v_as_str(cc_v_at(d.aliases, a)), dir, j->windows);
                         if (hit) {
                                 if (inst != NULL)
-                                        *inst = in;
-                                return d;
+                                        *inst = in.node_;
+                                return d.node_;
                         }
                 }
         }
@@ -130,109 +155,132 @@ static int same_dir(const struct jctx *j, const char *a, const char *b)
         return d != NULL && d == list_dir(j, b, NULL);
 }
 
-static const cc_value *installation_by_expect(const struct jctx *j)
+/* The installation --expect names (its id, prefix or a directory) into *in;
+ * 0, or -1 when none. */
+static int installation_by_expect(const struct jctx *j, cc_vw_installation *in)
 {
-        const cc_value *insts = cc_v_get(j->list, "installations");
         char *end;
         long id = strtol(j->expect, &end, 10);
         size_t i, k;
 
-        for (i = 0; i < cc_v_len(insts); i++) {
-                const cc_value *in = cc_v_at(insts, i), *dirs = cc_v_get(in, "directories");
+        for (i = 0; i < cc_v_len(j->installations); i++) {
+                cc_vw_installation_at(j->installations, i, in, NULL);
+                if (end != j->expect && *end == '\0' && CC_VW_HAS(in, installation, id) && in->id == id)
+                        return 0;
+                if (path_eq(in->prefix, j->expect, j->windows))
+                        return 0;
+                for (k = 0; k < cc_v_len(in->directories); k++) {
+                        cc_vw_inst_dir d;
 
-                if (end != j->expect && *end == '\0' && cc_v_type(cc_v_get(in, "id")) == CUDNNCTL_INT &&
-                    cc_v_as_int(cc_v_get(in, "id")) == id)
-                        return in;
-                if (path_eq(cc_v_get_str(in, "prefix"), j->expect, j->windows))
-                        return in;
-                for (k = 0; k < cc_v_len(dirs); k++)
-                        if (path_eq(cc_v_get_str(cc_v_at(dirs, k), "path"), j->expect, j->windows))
-                                return in;
+                        cc_vw_inst_dir_at(in->directories, k, &d, NULL);
+                        if (path_eq(d.path, j->expect, j->windows))
+                                return 0;
+                }
         }
-        return NULL;
+        memset(in, 0, sizeof(*in));
+        return -1;
 }
 
 /* ---- the copy it loads ------------------------------------------------------ */
 
-static cc_value *copy_block(const struct jctx *j, const cc_value *fw, cc_error *err)
+/* A new entry of the copy's directories: dir, and the installation of the
+ * list that holds it (null when none). */
+static cc_value *new_dir(const struct jctx *j, cc_value *dirs, const char *dir, cc_error *err)
 {
-        const cc_value *files = cc_v_path(fw, "modules/files"), *rt = cc_v_get(fw, "runtime");
-        const cc_value *loaded = cc_v_get(fw, "loaded_cudnn");
+        const cc_value *node = installation_of(j, dir);
+        cc_value *d = cc_v_object(err);
+
+        if (cc_v_push(dirs, d, err) < 0 || cc_v_set_str(d, CC_K(fw_cudnn_dir, path), dir, err) < 0 ||
+            cc_v_set(d, CC_K(fw_cudnn_dir, files), cc_v_array(err), err) < 0)
+                return NULL;
+        if (node != NULL) {
+                cc_vw_installation in;
+                cc_vw_provenance pv;
+
+                cc_vw_installation_read(node, &in, NULL);
+                cc_vw_provenance_read(in.provenance, &pv, NULL);
+                if (cc_v_set_int(d, CC_K(fw_cudnn_dir, installation), in.id, err) < 0 ||
+                    cc_v_set_str(d, CC_K(fw_cudnn_dir, prefix), in.prefix, err) < 0 ||
+                    cc_v_set_str(d, CC_K(fw_cudnn_dir, version), in.version, err) < 0 ||
+                    cc_v_set_str(d, CC_K(fw_cudnn_dir, provenance), pv.kind, err) < 0)
+                        return NULL;
+        } else if (cc_v_set_null(d, CC_K(fw_cudnn_dir, installation), err) < 0) {
+                return NULL;
+        }
+        return d;
+}
+
+static cc_value *copy_block(const struct jctx *j, const struct fwv *x, cc_error *err)
+{
+        cc_vw_fw_modules mods;
+        cc_vw_fw_cudnn_dir d0;
+        const cc_value *loaded = x->fw.loaded_cudnn;
         cc_value *c = cc_v_object(err), *dirs = cc_v_array(err);
         const char *version = NULL, *source = NULL;
         char vb[48];
         size_t i, k;
 
-        if (c == NULL || dirs == NULL || cc_v_set(c, "directories", dirs, err) < 0) {
+        if (c == NULL || dirs == NULL || cc_v_set(c, CC_K(fw_cudnn, directories), dirs, err) < 0) {
                 cc_v_free(c);
                 return NULL;
         }
-        for (i = 0; i < cc_v_len(files); i++) {
-                const cc_value *f = cc_v_at(files, i);
-                const char *path = cc_v_get_str(f, "path"), *fam = cc_v_get_str(f, "family");
+        cc_vw_fw_modules_read(x->fw.modules, &mods, NULL);
+        for (i = 0; i < cc_v_len(mods.files); i++) {
+                cc_vw_fw_module f;
                 cc_value *d = NULL;
                 char *dir;
 
-                if (path == NULL || fam == NULL || strcmp(fam, "cudnn") != 0)
+                cc_vw_fw_module_at(mods.files, i, &f, NULL);
+                if (f.path == NULL || f.family == NULL || strcmp(f.family, "cudnn") != 0)
                         continue;
-                if ((dir = cc_dirname(path, j->windows, err)) == NULL)
+                if ((dir = cc_dirname(f.path, j->windows, err)) == NULL)
                         goto fail;
-                for (k = 0; k < cc_v_len(dirs); k++)
-                        if (path_eq(cc_v_get_str(cc_v_at(dirs, k), "path"), dir, j->windows))
-                                d = cc_v_atm(dirs, k);
-                if (d == NULL) {
-                        const cc_value *in = installation_of(j, dir);
+                for (k = 0; k < cc_v_len(dirs); k++) {
+                        cc_vw_fw_cudnn_dir seen;
 
-                        d = cc_v_object(err);
-                        if (cc_v_push(dirs, d, err) < 0 || cc_v_set_str(d, "path", dir, err) < 0 ||
-                            cc_v_set(d, "files", cc_v_array(err), err) < 0) {
-                                free(dir);
-                                goto fail;
-                        }
-                        if (in != NULL) {
-                                if (cc_v_set_int(d, "installation", cc_v_as_int(cc_v_get(in, "id")), err) < 0 ||
-                                    cc_v_set_str(d, "prefix", cc_v_get_str(in, "prefix"), err) < 0 ||
-                                    cc_v_set_str(d, "version", cc_v_get_str(in, "version"), err) < 0 ||
-                                    cc_v_set_str(d, "provenance", cc_v_get_str(cc_v_get(in, "provenance"), "kind"),
-                                                 err) < 0) {
-                                        free(dir);
-                                        goto fail;
-                                }
-                        } else if (cc_v_set_null(d, "installation", err) < 0) {
-                                free(dir);
-                                goto fail;
-                        }
+                        cc_vw_fw_cudnn_dir_at(dirs, k, &seen, NULL);
+                        if (path_eq(seen.path, dir, j->windows))
+                                d = cc_v_atm(dirs, k);
+                }
+                if (d == NULL && (d = new_dir(j, dirs, dir, err)) == NULL) {
+                        free(dir);
+                        goto fail;
                 }
                 free(dir);
-                if (cc_v_push(cc_v_getm(d, "files"), cc_v_str(cc_basename(path), err), err) < 0)
+                /* the entry is the judge's own: its files array, to add to */
+                if (cc_v_push(cc_v_getm(d, CC_K(fw_cudnn_dir, files)), cc_v_str(cc_basename(f.path), err), err) < 0)
                         goto fail;
         }
         /* The version: what the framework says, else what the mapped
          * library answers, else its installation's. */
-        if (cc_v_get_str(rt, "cudnn") != NULL) {
-                version = cc_v_get_str(rt, "cudnn");
-                source = cc_v_get_str(rt, "cudnn_source");
+        if (x->runtime.cudnn != NULL) {
+                version = x->runtime.cudnn;
+                source = x->runtime.cudnn_source;
         }
         for (i = 0; version == NULL && i < cc_v_len(loaded); i++) {
                 cudnnctl_ver v;
-                const cc_value *l = cc_v_at(loaded, i);
+                cc_vw_loaded_cudnn l;
 
-                if (cc_v_get(l, "version") != NULL &&
-                    cudnnctl_cudnn_decode((long)cc_v_as_int(cc_v_get(l, "version")), &v) == 0) {
+                cc_vw_loaded_cudnn_at(loaded, i, &l, NULL);
+                if (CC_VW_HAS(&l, loaded_cudnn, version) && cudnnctl_cudnn_decode((long)l.version, &v) == 0) {
                         version = cudnnctl_ver_str(&v, vb, sizeof(vb));
                         source = "cudnnGetVersion() of the mapped library";
                 }
         }
-        if (version == NULL && cc_v_len(dirs) > 0 && cc_v_get_str(cc_v_at(dirs, 0), "version") != NULL) {
-                version = cc_v_get_str(cc_v_at(dirs, 0), "version");
+        cc_vw_fw_cudnn_dir_at(dirs, 0, &d0, NULL);
+        if (version == NULL && d0.version != NULL) {
+                version = d0.version;
                 source = "the installation of the mapped library";
         }
-        if (cc_v_set_bool(c, "loaded", cc_v_len(dirs) > 0, err) < 0 || cc_v_set_str(c, "version", version, err) < 0 ||
-            cc_v_set_str(c, "version_source", source, err) < 0)
+        if (cc_v_set_bool(c, CC_K(fw_cudnn, loaded), cc_v_len(dirs) > 0, err) < 0 ||
+            cc_v_set_str(c, CC_K(fw_cudnn, version), version, err) < 0 ||
+            cc_v_set_str(c, CC_K(fw_cudnn, version_source), source, err) < 0)
                 goto fail;
-        if (cc_v_len(dirs) > 0 &&
-            (cc_v_set(c, "directory", cc_v_copy(cc_v_get(cc_v_at(dirs, 0), "path"), err), err) < 0 ||
-             cc_v_set(c, "installation", cc_v_copy(cc_v_get(cc_v_at(dirs, 0), "installation"), err), err) < 0))
+        if (d0.node_ != NULL &&
+            (cc_v_set_str(c, CC_K(fw_cudnn, directory), d0.path, err) < 0 ||
+             cc_v_set(c, CC_K(fw_cudnn, installation),
+                      CC_VW_HAS(&d0, fw_cudnn_dir, installation) ? cc_v_int(d0.installation, err) : cc_v_null(err),
+                      err) < 0))
                 goto fail;
         return c;
 fail:
@@ -257,8 +305,9 @@ static int verdict(cc_value *arr, const char *id, const char *status, cc_error *
         if (s == NULL)
                 return -1;
         v = cc_v_object(err);
-        if (cc_v_push(arr, v, err) < 0 || cc_v_set_str(v, "id", id, err) < 0 ||
-            cc_v_set_str(v, "status", status, err) < 0 || cc_v_set_str(v, "summary", s, err) < 0) {
+        if (cc_v_push(arr, v, err) < 0 || cc_v_set_str(v, CC_K(verdict, id), id, err) < 0 ||
+            cc_v_set_str(v, CC_K(verdict, status), status, err) < 0 ||
+            cc_v_set_str(v, CC_K(verdict, summary), s, err) < 0) {
                 free(s);
                 return -1;
         }
@@ -287,14 +336,19 @@ const char *cc_fw_label(const char *name)
 }
 
 /* The fix for a build without CUDA. */
-static const char *cpu_fix(const char *name, const cc_value *fw, int windows)
+static const char *cpu_fix(const char *name, const struct fwv *x, int windows)
 {
-        const cc_value *d0 = cc_v_at(cc_v_get(fw, "distributions"), 0);
-        const char *loc = cc_v_get_str(d0, "location"), *meta = cc_v_get_str(d0, "metadata");
+        cc_vw_distribution d0;
+        const char *loc, *meta;
+        int distro;
+
+        cc_vw_distribution_at(x->fw.distributions, 0, &d0, NULL);
+        loc = d0.location;
+        meta = d0.metadata;
         /* Debian's python3-torch: /usr/lib/python3/dist-packages with an
          * .egg-info (pip writes .dist-info, into /usr/local/lib/pythonX.Y/dist-packages) */
-        int distro = loc != NULL && strcmp(loc, "/usr/lib/python3/dist-packages") == 0 &&
-                     (meta == NULL || cc_ends_with(meta, ".egg-info"));
+        distro = loc != NULL && strcmp(loc, "/usr/lib/python3/dist-packages") == 0 &&
+                 (meta == NULL || cc_ends_with(meta, ".egg-info"));
 
         if (strcmp(name, "torch") == 0)
                 return distro ? "the distribution's python3-torch is built without CUDA: install PyTorch with CUDA "
@@ -316,38 +370,33 @@ static const char *cpu_fix(const char *name, const cc_value *fw, int windows)
         return "install a CUDA build of the framework";
 }
 
-static int cuda_build_verdict(const struct jctx *j, const char *name, cc_value *fw, cc_value *vs, cc_error *err)
+static int cuda_build_verdict(const struct jctx *j, const char *name, const struct fwv *x, cc_value *vs, cc_error *err)
 {
-        const cc_value *b = cc_v_get(fw, "build");
-        const cc_value *cb = cc_v_get(b, "cuda_build");
-        const char *cuda = cc_v_get_str(b, "cuda");
+        const char *cuda = x->build.cuda, *version = x->info.version;
 
-        if (cb == NULL || cc_v_type(cb) != CUDNNCTL_BOOL)
+        if (!CC_VW_HAS(&x->build, fw_build, cuda_build))
                 return verdict(vs, "cuda-build", "unknown", err, "whether %s was built with CUDA was not read",
                                cc_fw_label(name));
-        if (cc_v_as_bool(cb))
+        if (x->build.cuda_build)
                 return verdict(vs, "cuda-build", "pass", err, "%s was built with CUDA%s%s", cc_fw_label(name),
                                cuda ? " " : "", cuda ? cuda : "");
         if (verdict(vs, "cuda-build", "fail", err, "%s%s%s is a CPU-only build: it never loads cuDNN",
-                    cc_fw_label(name), cc_v_get_str(cc_v_get(fw, "info"), "version") ? " " : "",
-                    cc_v_get_str(cc_v_get(fw, "info"), "version") ? cc_v_get_str(cc_v_get(fw, "info"), "version")
-                                                                  : "") < 0)
+                    cc_fw_label(name), version ? " " : "", version ? version : "") < 0)
                 return -1;
-        return cc_v_set_str(last_verdict(vs), "fix", cpu_fix(name, fw, j->windows), err);
+        return cc_v_set_str(last_verdict(vs), CC_K(verdict, fix), cpu_fix(name, x, j->windows), err);
 }
 
-static int version_rule_verdict(const char *name, cc_value *fw, cc_value *vs, cc_error *err)
+static int version_rule_verdict(const char *name, const struct fwv *x, cc_value *vs, cc_error *err)
 {
-        const cc_value *b = cc_v_get(fw, "build"), *rt = cc_v_get(fw, "runtime");
-        const char *bs = cc_v_get_str(b, "cudnn"), *rs = cc_v_get_str(cc_v_get(fw, "cudnn"), "version");
-        const char *rerr = cc_v_get_str(rt, "cudnn_error");
+        const char *bs = x->build.cudnn, *rs = x->cudnn.version;
+        const char *rerr = x->runtime.cudnn_error;
         cudnnctl_ver bv, rv;
         cc_kb_answer a;
 
         if (rerr != NULL && strstr(rerr, "ncompatib") != NULL)
                 return verdict(vs, "version-rule", "fail", err, "%s refuses the cuDNN it loads: %s", cc_fw_label(name),
                                rerr);
-        if (cc_v_type(cc_v_get(b, "cuda_build")) == CUDNNCTL_BOOL && !cc_v_as_bool(cc_v_get(b, "cuda_build")))
+        if (CC_VW_HAS(&x->build, fw_build, cuda_build) && !x->build.cuda_build)
                 return verdict(vs, "version-rule", "unknown", err, "no cuDNN: a CPU-only build");
         if (bs == NULL || rs == NULL)
                 return verdict(vs, "version-rule", "unknown", err, "%s%s%s%s%s",
@@ -376,27 +425,29 @@ static int version_rule_verdict(const char *name, cc_value *fw, cc_value *vs, cc
                        bs, rs, a.reason);
 }
 
-static int one_directory_verdict(cc_value *fw, cc_value *vs, cc_error *err)
+static int one_directory_verdict(const struct fwv *x, cc_value *vs, cc_error *err)
 {
-        const cc_value *dirs = cc_v_get(cc_v_get(fw, "cudnn"), "directories");
-        const char *when = cc_v_get_str(cc_v_get(fw, "modules"), "when");
+        const cc_value *dirs = x->cudnn.directories;
+        cc_vw_fw_modules mods;
+        cc_vw_fw_cudnn_dir d;
         cc_buf b = {0};
         size_t i;
         int rc;
 
+        cc_vw_fw_modules_read(x->fw.modules, &mods, NULL);
         if (cc_v_len(dirs) == 0)
                 return verdict(vs, "one-directory", "unknown", err, "no cuDNN library is mapped %s",
-                               when && strcmp(when, "after-gpu-call") == 0 ? "after the GPU call" : "after import");
-        if (cc_v_len(dirs) == 1)
-                return verdict(vs, "one-directory", "pass", err, "every cuDNN library comes from %s",
-                               cc_v_get_str(cc_v_at(dirs, 0), "path"));
+                               mods.when && strcmp(mods.when, "after-gpu-call") == 0 ? "after the GPU call"
+                                                                                     : "after import");
+        if (cc_v_len(dirs) == 1) {
+                cc_vw_fw_cudnn_dir_at(dirs, 0, &d, NULL);
+                return verdict(vs, "one-directory", "pass", err, "every cuDNN library comes from %s", d.path);
+        }
         for (i = 0; i < cc_v_len(dirs); i++) {
-                const cc_value *d = cc_v_at(dirs, i);
-
-                if (cc_buf_printf(&b, err, "%s%s (%zu file%s%s%s)", i ? ", " : "", cc_v_get_str(d, "path"),
-                                  cc_v_len(cc_v_get(d, "files")), cc_v_len(cc_v_get(d, "files")) == 1 ? "" : "s",
-                                  cc_v_get_str(d, "version") ? ", " : "",
-                                  cc_v_get_str(d, "version") ? cc_v_get_str(d, "version") : "") < 0) {
+                cc_vw_fw_cudnn_dir_at(dirs, i, &d, NULL);
+                if (cc_buf_printf(&b, err, "%s%s (%zu file%s%s%s)", i ? ", " : "", d.path, cc_v_len(d.files),
+                                  cc_v_len(d.files) == 1 ? "" : "s", d.version ? ", " : "",
+                                  d.version ? d.version : "") < 0) {
                         cc_buf_free(&b);
                         return -1;
                 }
@@ -445,25 +496,27 @@ static int requirement_in(const cc_value *req, char *name, size_t nsize, char *p
 
 /* The cuDNN wheel a framework requires: its own distribution's, else (JAX)
  * its CUDA plugin's (jax-cuda13-plugin requires nvidia-cudnn-cu13). */
-static int cudnn_requirement(const cc_value *interp, const cc_value *fw, char *name, size_t nsize, char *pin,
+static int cudnn_requirement(const cc_vw_interpreter *interp, const struct fwv *x, char *name, size_t nsize, char *pin,
                              size_t psize)
 {
-        const cc_value *ds = cc_v_get(interp, "distributions");
-        const char *fname = cc_v_get_str(fw, "name");
+        const char *fname = x->fw.name;
+        cc_vw_distribution d;
         size_t i;
 
-        if (requirement_in(cc_v_get(cc_v_at(cc_v_get(fw, "distributions"), 0), "requires"), name, nsize, pin, psize))
+        cc_vw_distribution_at(x->fw.distributions, 0, &d, NULL);
+        if (requirement_in(d.requires, name, nsize, pin, psize))
                 return 1;
         if (fname == NULL || strcmp(fname, "jax") != 0)
                 return 0;
-        for (i = 0; i < cc_v_len(ds); i++) {
-                const cc_value *d = cc_v_at(ds, i);
-                const char *n = cc_v_get_str(d, "name");
+        for (i = 0; i < cc_v_len(interp->distributions); i++) {
+                const char *n;
 
-                if (n == NULL || cc_v_as_bool(cc_v_get(d, "shadowed")) ||
-                    !(cc_starts_with(n, "jax-cuda") || cc_starts_with(n, "jax_cuda")) || strstr(n, "plugin") == NULL)
+                cc_vw_distribution_at(interp->distributions, i, &d, NULL);
+                n = d.name;
+                if (n == NULL || d.shadowed || !(cc_starts_with(n, "jax-cuda") || cc_starts_with(n, "jax_cuda")) ||
+                    strstr(n, "plugin") == NULL)
                         continue;
-                if (requirement_in(cc_v_get(d, "requires"), name, nsize, pin, psize))
+                if (requirement_in(d.requires, name, nsize, pin, psize))
                         return 1;
         }
         return 0;
@@ -481,59 +534,58 @@ static int dist_name_eq(const char *a, const char *b)
         return *a == *b;
 }
 
-static int expected_verdict(const struct jctx *j, const cc_value *interp, const char *name, cc_value *fw, cc_value *vs,
-                            cc_error *err)
+static int expected_verdict(const struct jctx *j, const cc_vw_interpreter *interp, const char *name,
+                            const struct fwv *x, cc_value *vs, cc_error *err)
 {
-        const cc_value *cu = cc_v_get(fw, "cudnn"), *dirs = cc_v_get(cu, "directories");
-        const char *loaded = cc_v_get_str(cu, "directory"), *lver = cc_v_get_str(cu, "version");
+        const cc_value *dirs = x->cudnn.directories;
+        const char *loaded = x->cudnn.directory, *lver = x->cudnn.version;
         char req[96], pin[48], *want = NULL, *why = NULL;
         const char *kind = NULL; /* expect, wheel, bundled, plain */
-        const char *fwfile = cc_v_get_str(cc_v_get(fw, "info"), "file");
-        const cc_value *in, *expected_in = NULL;
+        const char *fwfile = x->info.file;
+        const cc_value *expected_in = NULL;
         size_t i;
         int rc = -1;
 
         if (j->expect != NULL) {
+                cc_vw_installation in;
                 const char *dir = NULL;
 
-                in = installation_by_expect(j);
-                if (in == NULL)
+                if (installation_by_expect(j, &in) < 0)
                         return verdict(vs, "expected-copy", "unknown", err,
                                        "--expect %s names no installation list found", j->expect);
-                for (i = 0; dir == NULL && i < cc_v_len(cc_v_get(in, "directories")); i++)
-                        dir = cc_v_get_str(cc_v_at(cc_v_get(in, "directories"), i), "path");
+                for (i = 0; dir == NULL && i < cc_v_len(in.directories); i++) {
+                        cc_vw_inst_dir d;
+
+                        cc_vw_inst_dir_at(in.directories, i, &d, NULL);
+                        dir = d.path;
+                }
                 if (dir == NULL)
                         return verdict(vs, "expected-copy", "unknown", err,
                                        "--expect %s names an installation without a library directory", j->expect);
                 want = cc_strdup(err, dir);
-                why = cc_asprintf(err, "installation %lld (%s, cuDNN %s), named by --expect",
-                                  (long long)cc_v_as_int(cc_v_get(in, "id")),
-                                  cc_v_get_str(in, "prefix") ? cc_v_get_str(in, "prefix") : "prefix unknown",
-                                  cc_v_get_str(in, "version") ? cc_v_get_str(in, "version") : "unknown");
+                why = cc_asprintf(err, "installation %lld (%s, cuDNN %s), named by --expect", (long long)in.id,
+                                  in.prefix ? in.prefix : "prefix unknown", in.version ? in.version : "unknown");
                 kind = "expect";
-                expected_in = in;
-        } else if (cudnn_requirement(interp, fw, req, sizeof(req), pin, sizeof(pin))) {
-                const cc_value *ds = cc_v_get(interp, "distributions");
+                expected_in = in.node_;
+        } else if (cudnn_requirement(interp, x, req, sizeof(req), pin, sizeof(pin))) {
+                for (i = 0; i < cc_v_len(interp->distributions) && want == NULL; i++) {
+                        cc_vw_distribution d;
+                        const char *loc;
 
-                for (i = 0; i < cc_v_len(ds) && want == NULL; i++) {
-                        const cc_value *d = cc_v_at(ds, i);
-                        const char *loc = cc_v_get_str(d, "real_location") ? cc_v_get_str(d, "real_location")
-                                                                           : cc_v_get_str(d, "location");
-
-                        if (cc_v_as_bool(cc_v_get(d, "shadowed")) || loc == NULL ||
-                            !dist_name_eq(cc_v_get_str(d, "name") ? cc_v_get_str(d, "name") : "", req))
+                        cc_vw_distribution_at(interp->distributions, i, &d, NULL);
+                        loc = d.real_location ? d.real_location : d.location;
+                        if (d.shadowed || loc == NULL || !dist_name_eq(d.name ? d.name : "", req))
                                 continue;
                         want = cc_asprintf(err, j->windows ? "%s\\nvidia\\cudnn\\bin" : "%s/nvidia/cudnn/lib", loc);
                         why = cc_asprintf(err, "the wheel %s requires (%s %s%s%s%s)", cc_fw_label(name), req,
-                                          cc_v_get_str(d, "version") ? cc_v_get_str(d, "version") : "",
-                                          pin[0] ? ", pinned " : "", pin, "");
+                                          d.version ? d.version : "", pin[0] ? ", pinned " : "", pin, "");
                         kind = "wheel";
-                        if (pin[0] && cc_v_get_str(d, "version") && strcmp(pin, cc_v_get_str(d, "version")) != 0) {
+                        if (pin[0] && d.version && strcmp(pin, d.version) != 0) {
                                 free(want);
                                 free(why);
                                 return verdict(vs, "expected-copy", "warn", err,
                                                "%s pins %s==%s but %s is installed: pip put another release beside it",
-                                               cc_fw_label(name), req, pin, cc_v_get_str(d, "version"));
+                                               cc_fw_label(name), req, pin, d.version);
                         }
                 }
                 if (want == NULL && kind == NULL) {
@@ -544,22 +596,28 @@ static int expected_verdict(const struct jctx *j, const cc_value *interp, const 
                 /* a copy inside the framework's own package (torch/lib) */
                 char *pkg = fwfile ? cc_dirname(fwfile, j->windows, err) : NULL;
 
-                for (i = 0; pkg != NULL && i < cc_v_len(dirs) && want == NULL; i++)
-                        if (path_under(cc_v_get_str(cc_v_at(dirs, i), "path"), pkg, j->windows)) {
-                                want = cc_strdup(err, cc_v_get_str(cc_v_at(dirs, i), "path"));
+                for (i = 0; pkg != NULL && i < cc_v_len(dirs) && want == NULL; i++) {
+                        cc_vw_fw_cudnn_dir d;
+
+                        cc_vw_fw_cudnn_dir_at(dirs, i, &d, NULL);
+                        if (path_under(d.path, pkg, j->windows)) {
+                                want = cc_strdup(err, d.path);
                                 why = cc_asprintf(err, "the copy %s bundles", cc_fw_label(name));
                                 kind = "bundled";
                         }
+                }
                 free(pkg);
         }
-        if (want == NULL && j->plain != NULL && cc_v_get_str(j->plain, "path") != NULL) {
-                want = cc_dirname(cc_v_get_str(j->plain, "path"), j->windows, err);
-                in = want ? installation_of(j, want) : NULL;
-                why = cc_asprintf(err, "the copy a plain program loads%s%s%s", in ? " (cuDNN " : "",
-                                  in && cc_v_get_str(in, "version") ? cc_v_get_str(in, "version")
-                                  : in                              ? "unknown"
-                                                                    : "",
-                                  in ? ")" : "");
+        if (want == NULL && j->plain.path != NULL) {
+                cc_vw_installation in;
+
+                want = cc_dirname(j->plain.path, j->windows, err);
+                cc_vw_installation_read(want ? installation_of(j, want) : NULL, &in, NULL);
+                why = cc_asprintf(err, "the copy a plain program loads%s%s%s", in.node_ ? " (cuDNN " : "",
+                                  in.node_ && in.version ? in.version
+                                  : in.node_             ? "unknown"
+                                                         : "",
+                                  in.node_ ? ")" : "");
                 kind = "plain";
         }
         if (want == NULL || why == NULL) {
@@ -581,30 +639,34 @@ static int expected_verdict(const struct jctx *j, const cc_value *interp, const 
                 rc = verdict(vs, "expected-copy", "warn", err, "%s loads cuDNN %s from %s, not %s in %s",
                              cc_fw_label(name), lver ? lver : "(version unknown)", loaded, why, want);
         }
-        if (rc == 0 && (cc_v_set_str(last_verdict(vs), "expected", want, err) < 0 ||
-                        cc_v_set_str(last_verdict(vs), "expected_kind", kind, err) < 0))
+        if (rc == 0 && (cc_v_set_str(last_verdict(vs), CC_K(verdict, expected), want, err) < 0 ||
+                        cc_v_set_str(last_verdict(vs), CC_K(verdict, expected_kind), kind, err) < 0))
                 rc = -1;
         free(want);
         free(why);
         return rc;
 }
 
-static int gpu_verdict(const char *name, cc_value *fw, cc_value *vs, cc_error *err)
+static int gpu_verdict(const char *name, const struct fwv *x, cc_value *vs, cc_error *err)
 {
-        const cc_value *c = cc_v_get(fw, "gpu_call");
-        const char *died = cc_v_get_str(cc_v_get(fw, "probe"), "died_in"), *what = cc_v_get_str(c, "what");
+        cc_vw_gpu_call c;
+        cc_vw_probe pr;
+        const char *died, *what;
 
+        cc_vw_gpu_call_read(x->fw.gpu_call, &c, NULL);
+        cc_vw_probe_read(x->fw.probe, &pr, NULL);
+        died = pr.died_in;
+        what = c.what;
         if (died != NULL && (strcmp(died, "gpu-call") == 0 || strcmp(died, "create-provider") == 0))
                 return verdict(vs, "gpu-call", "fail", err, "the GPU call crashed or hung: %s",
-                               cc_v_get_str(cc_v_get(fw, "probe"), "how") ? cc_v_get_str(cc_v_get(fw, "probe"), "how")
-                                                                          : "the probe did not say how");
-        if (c == NULL)
+                               pr.how ? pr.how : "the probe did not say how");
+        if (c.node_ == NULL)
                 return verdict(vs, "gpu-call", "unknown", err,
                                "no GPU call: %s sees no GPU, or GPU work was not asked for", cc_fw_label(name));
-        if (cc_v_as_bool(cc_v_get(c, "ok")))
+        if (c.ok)
                 return verdict(vs, "gpu-call", "pass", err, "%s: done", what ? what : "the GPU call");
         return verdict(vs, "gpu-call", "fail", err, "%s: %s", what ? what : "the GPU call",
-                       cc_v_get_str(c, "error") ? cc_v_get_str(c, "error") : "failed");
+                       c.error ? c.error : "failed");
 }
 
 static const char *worst(const cc_value *vs)
@@ -613,40 +675,48 @@ static const char *worst(const cc_value *vs)
         size_t i, k;
 
         for (k = 0; k < CC_ARRAY_LEN(order); k++)
-                for (i = 0; i < cc_v_len(vs); i++)
-                        if (strcmp(cc_v_get_str(cc_v_at(vs, i), "status"), order[k]) == 0)
+                for (i = 0; i < cc_v_len(vs); i++) {
+                        cc_vw_verdict v;
+
+                        cc_vw_verdict_at(vs, i, &v, NULL);
+                        if (v.status != NULL && strcmp(v.status, order[k]) == 0)
                                 return order[k];
+                }
         return "unknown";
 }
 
-static int judge_one(const struct jctx *j, const cc_value *interp, cc_value *fw, cc_error *err)
+static int judge_one(const struct jctx *j, const cc_vw_interpreter *interp, cc_value *fw, cc_error *err)
 {
-        const char *name = cc_v_get_str(fw, "name"), *state = cc_v_get_str(fw, "state");
+        struct fwv x;
+        const char *name;
         cc_value *vs;
 
         if (cc_v_type(fw) != CUDNNCTL_OBJECT)
                 return 0; /* facts from elsewhere, not a framework */
         vs = cc_v_array(err);
-        if (vs == NULL || cc_v_set(fw, "verdicts", vs, err) < 0)
+        if (vs == NULL || cc_v_set(fw, CC_K(framework, verdicts), vs, err) < 0)
                 return -1;
+        read_fw(fw, &x);
+        name = x.fw.name;
         if (name == NULL) {
                 TRY(verdict(vs, "probe", "fail", err, "the facts name no framework"));
-                return cc_v_set_str(fw, "verdict", "fail", err);
+                return cc_v_set_str(fw, CC_K(framework, verdict), "fail", err);
         }
-        TRY(cc_v_set(fw, "cudnn", copy_block(j, fw, err), err));
-        if (state == NULL || strcmp(state, "ok") != 0) {
-                TRY(verdict(vs, "probe", "fail", err, "%s",
-                            cc_v_get_str(fw, "error") ? cc_v_get_str(fw, "error") : "the probe gave no answer"));
-                if (cc_v_len(cc_v_get(cc_v_get(fw, "cudnn"), "directories")) > 1)
-                        TRY(one_directory_verdict(fw, vs, err));
-                return cc_v_set_str(fw, "verdict", "fail", err);
+        TRY(cc_v_set(fw, CC_K(framework, cudnn), copy_block(j, &x, err), err));
+        /* the copy it loads, as just written (the old one is gone) */
+        read_fw(fw, &x);
+        if (x.fw.state == NULL || strcmp(x.fw.state, "ok") != 0) {
+                TRY(verdict(vs, "probe", "fail", err, "%s", x.fw.error ? x.fw.error : "the probe gave no answer"));
+                if (cc_v_len(x.cudnn.directories) > 1)
+                        TRY(one_directory_verdict(&x, vs, err));
+                return cc_v_set_str(fw, CC_K(framework, verdict), "fail", err);
         }
-        TRY(cuda_build_verdict(j, name, fw, vs, err));
-        TRY(version_rule_verdict(name, fw, vs, err));
-        TRY(one_directory_verdict(fw, vs, err));
-        TRY(expected_verdict(j, interp, name, fw, vs, err));
-        TRY(gpu_verdict(name, fw, vs, err));
-        return cc_v_set_str(fw, "verdict", worst(vs), err);
+        TRY(cuda_build_verdict(j, name, &x, vs, err));
+        TRY(version_rule_verdict(name, &x, vs, err));
+        TRY(one_directory_verdict(&x, vs, err));
+        TRY(expected_verdict(j, interp, name, &x, vs, err));
+        TRY(gpu_verdict(name, &x, vs, err));
+        return cc_v_set_str(fw, CC_K(framework, verdict), worst(vs), err);
 fail:
         return -1;
 }
@@ -655,18 +725,24 @@ int cc_fw_judge(cc_value *interpreters, const cc_value *list, const cc_value *pl
                 cc_error *err)
 {
         struct jctx j;
+        cc_vw_list_doc ld;
         size_t i, k;
 
-        j.list = list;
-        j.plain = plain;
+        cc_vw_list_doc_read(list, &ld, NULL);
+        j.installations = ld.installations;
+        cc_vw_resolution_read(plain, &j.plain, NULL);
         j.expect = expect;
         j.windows = windows;
         j.err = err;
         for (i = 0; i < cc_v_len(interpreters); i++) {
-                cc_value *it = cc_v_atm(interpreters, i), *fws = cc_v_getm(it, "frameworks");
+                cc_value *it = cc_v_atm(interpreters, i);
+                /* the interpreter's frameworks: the objects the verdicts are written into */
+                cc_value *fws = cc_v_getm(it, CC_K(interpreter, frameworks));
+                cc_vw_interpreter iv;
 
+                cc_vw_interpreter_read(it, &iv, NULL);
                 for (k = 0; k < cc_v_len(fws); k++)
-                        if (judge_one(&j, it, cc_v_atm(fws, k), err) < 0)
+                        if (judge_one(&j, &iv, cc_v_atm(fws, k), err) < 0)
                                 return -1;
         }
         return 0;

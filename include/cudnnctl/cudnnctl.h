@@ -241,6 +241,26 @@ CUDNNCTL_API int cudnnctl_deps(cudnnctl_machine *m, const char *target, const cu
 CUDNNCTL_API int cudnnctl_deps_text(const cudnnctl_value *facts, int missing_only, int color, char **out,
                                     cudnnctl_error *err);
 
+/* ---- who-uses ------------------------------------------------------------ */
+
+typedef struct cudnnctl_who_uses_options {
+        size_t max_files; /* library files asked about at most (a directory's walk); 0: default (4096) */
+} cudnnctl_who_uses_options;
+
+/* The processes running on this machine that have a library of each of n
+ * targets mapped (docs/json.md, command "who-uses"). A target is a file, a
+ * directory (every library file below it, bounded), or an installation as
+ * `list` names it: its id or its prefix (every library file of it). Each
+ * user is a process and a file it maps, with its pid, name, command line
+ * and how it was seen; processes that could not be read are counted.
+ * Nobody mapping a file is a result, not an error; a target that does not
+ * exist is CUDNNCTL_ERR_NOTFOUND; the live machine only
+ * (CUDNNCTL_ERR_UNSUPPORTED with a root or another system). */
+CUDNNCTL_API int cudnnctl_who_uses(cudnnctl_machine *m, const char *const *targets, size_t n,
+                                   const cudnnctl_who_uses_options *opts, cudnnctl_value **out, cudnnctl_error *err);
+CUDNNCTL_API int cudnnctl_who_uses_text(const cudnnctl_value *doc, int verbose, int color, char **out,
+                                        cudnnctl_error *err);
+
 /* ---- verify ------------------------------------------------------------ */
 
 enum {
@@ -270,6 +290,64 @@ CUDNNCTL_API int cudnnctl_verify(cudnnctl_machine *m, const cudnnctl_verify_opti
                                  cudnnctl_error *err);
 CUDNNCTL_API int cudnnctl_verify_text(const cudnnctl_value *facts, int verbose, int color, char **out,
                                       cudnnctl_error *err);
+
+/* ---- install ----------------------------------------------------------- */
+
+typedef struct cudnnctl_install_options {
+        const char *source;   /* an archive, a wheel or an unpacked directory (a path on the running machine) */
+        const char *into;     /* the target directory (virtual path: inside --root), or NULL */
+        const char *cuda;     /* "13.0": the machine's CUDA toolkit of that version is the target, or NULL */
+        int dry_run;          /* plan and check only: write nothing */
+        int force;            /* lift the stops that --force may lift (CUDA major, files not cuDNN's) */
+        int no_verify;        /* do not run verify on the result */
+        const char *log_file; /* also write the human log here (a path on the running machine), or NULL */
+        /* Progress while staging (bytes of the whole, and the member): called
+         * from the writing thread, at most every 1 MiB. NULL: none. */
+        void (*progress)(void *ctx, uint64_t done, uint64_t total, const char *member);
+        void *progress_ctx;
+} cudnnctl_install_options;
+
+/* Install a cuDNN release (docs/json.md, command "install"): recover an
+ * interrupted transaction on the target, read the source, plan, check, and
+ * (unless dry_run or a check says stop) stage, apply and commit in one
+ * transaction. A stop or a failed transaction is a result ("result"/
+ * "status"), not an error: -1 only when the source or target cannot be
+ * read at all, or out of memory. */
+CUDNNCTL_API int cudnnctl_install(cudnnctl_machine *m, const cudnnctl_install_options *opts, cudnnctl_value **out,
+                                  cudnnctl_error *err);
+CUDNNCTL_API int cudnnctl_install_text(const cudnnctl_value *facts, int verbose, int color, char **out,
+                                       cudnnctl_error *err);
+
+typedef struct cudnnctl_uninstall_options {
+        const char *install; /* a target directory holding one install, or its manifest
+                                (TARGET/.cudnnctl/installed/ID.json); virtual path */
+        int dry_run;
+        int force; /* also remove files changed since they were installed */
+} cudnnctl_uninstall_options;
+
+/* Remove exactly what an install placed (its manifest), put back what it
+ * replaced, as one transaction (docs/json.md, "uninstall, rollback"). */
+CUDNNCTL_API int cudnnctl_uninstall(cudnnctl_machine *m, const cudnnctl_uninstall_options *opts, cudnnctl_value **out,
+                                    cudnnctl_error *err);
+
+typedef struct cudnnctl_rollback_options {
+        const char *target; /* the target directory (virtual path); NULL: the last one this machine changed */
+        int dry_run;
+} cudnnctl_rollback_options;
+
+/* Undo the last committed install or uninstall of a target. */
+CUDNNCTL_API int cudnnctl_rollback(cudnnctl_machine *m, const cudnnctl_rollback_options *opts, cudnnctl_value **out,
+                                   cudnnctl_error *err);
+/* Text of an uninstall or rollback document. */
+CUDNNCTL_API int cudnnctl_change_text(const cudnnctl_value *facts, int verbose, int color, char **out,
+                                      cudnnctl_error *err);
+
+/* Finish undoing an interrupted transaction on target (NULL: the last
+ * target this machine changed); and the transactions of a target. */
+CUDNNCTL_API int cudnnctl_recover(cudnnctl_machine *m, const char *target, cudnnctl_value **out, cudnnctl_error *err);
+CUDNNCTL_API int cudnnctl_history(cudnnctl_machine *m, const char *target, cudnnctl_value **out, cudnnctl_error *err);
+CUDNNCTL_API int cudnnctl_history_text(const cudnnctl_value *facts, int verbose, int color, char **out,
+                                       cudnnctl_error *err);
 
 /* ---- doctor ------------------------------------------------------------ */
 

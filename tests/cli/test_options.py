@@ -188,7 +188,8 @@ try:
 
     cases = [
         (["cudnnctl", ""], sorted(ORDER + ["help"])),
-        (["cudnnctl", "wh"], ["which"]),
+        (["cudnnctl", "whi"], ["which"]),
+        (["cudnnctl", "wh"], ["which", "who-uses"]),
         (["cudnnctl", "-"], ["--help", "--version", "-V", "-h"]),
         (["cudnnctl", "help", "ver"], ["verify"]),
         (["cudnnctl", "doctor", "--no-"], ["--no-compile", "--no-frameworks", "--no-gpu"]),
@@ -243,7 +244,8 @@ if shutil.which("fish"):
                            capture_output=True, text=True)
         return sorted(x.split("\t")[0] for x in p.stdout.splitlines() if x)
 
-    for line, want in [("cudnnctl wh", ["which"]), ("cudnnctl which --system ", ["linux", "windows"]),
+    for line, want in [("cudnnctl whi", ["which"]), ("cudnnctl wh", ["which", "who-uses"]),
+                       ("cudnnctl which --system ", ["linux", "windows"]),
                        ("cudnnctl doctor --no-", ["--no-compile", "--no-frameworks", "--no-gpu"]),
                        ("cudnnctl help ver", ["verify"])]:
         got = fish_complete(line)

@@ -5,6 +5,7 @@
  * breadth first as ld.so does, and makes the document: each node with its
  * versions, the summary, what the missing driver library means, and whether
  * the process would load a mixed cuDNN set. */
+#include "../facts/views.h"
 #include "../inspect/inspect.h"
 #include "../resolve/walk.h"
 
@@ -21,21 +22,24 @@ static cc_value *node_facts(struct cc_walk *w, size_t i, cc_error *err)
 
         if (o == NULL)
                 return NULL;
-        if (cc_v_set_int(o, "id", (int64_t)i, err) < 0 || cc_v_set_str(o, "path", d->path, err) < 0 ||
-            cc_v_set(o, "realpath", cc_v_str(d->realpath, err), err) < 0 ||
-            cc_v_set(o, "soname", cc_v_str(d->soname, err), err) < 0 || cc_v_set_int(o, "depth", d->depth, err) < 0 ||
-            cc_v_set(o, "parent", d->parent == (size_t)-1 ? cc_v_null(err) : cc_v_int((int64_t)d->parent, err), err) <
-                0 ||
-            cc_v_set_bool(o, "interpreter", d->interp, err) < 0 || cc_v_set_bool(o, "preload", d->preload, err) < 0 ||
-            cc_v_set(o, "error", cc_v_str(d->error, err), err) < 0 ||
-            cc_v_set(o, "versions", cc_file_versions(w->m, d->path, err), err) < 0)
+        if (cc_v_set_int(o, CC_K(node, id), (int64_t)i, err) < 0 ||
+            cc_v_set_str(o, CC_K(node, path), d->path, err) < 0 ||
+            cc_v_set(o, CC_K(node, realpath), cc_v_str(d->realpath, err), err) < 0 ||
+            cc_v_set(o, CC_K(node, soname), cc_v_str(d->soname, err), err) < 0 ||
+            cc_v_set_int(o, CC_K(node, depth), d->depth, err) < 0 ||
+            cc_v_set(o, CC_K(node, parent),
+                     d->parent == (size_t)-1 ? cc_v_null(err) : cc_v_int((int64_t)d->parent, err), err) < 0 ||
+            cc_v_set_bool(o, CC_K(node, interpreter), d->interp, err) < 0 ||
+            cc_v_set_bool(o, CC_K(node, preload), d->preload, err) < 0 ||
+            cc_v_set(o, CC_K(node, error), cc_v_str(d->error, err), err) < 0 ||
+            cc_v_set(o, CC_K(node, versions), cc_file_versions(w->m, d->path, err), err) < 0)
                 goto fail;
         if (w->m->system == CC_SYS_LINUX && !d->interp && !d->error &&
-            (cc_v_set(o, "rpath", cc_v_str(d->obj.rpath, err), err) < 0 ||
-             cc_v_set(o, "runpath", cc_v_str(d->obj.runpath, err), err) < 0 ||
-             cc_v_set_bool(o, "nodeflib", d->obj.nodeflib, err) < 0))
+            (cc_v_set(o, CC_K(node, rpath), cc_v_str(d->obj.rpath, err), err) < 0 ||
+             cc_v_set(o, CC_K(node, runpath), cc_v_str(d->obj.runpath, err), err) < 0 ||
+             cc_v_set_bool(o, CC_K(node, nodeflib), d->obj.nodeflib, err) < 0))
                 goto fail;
-        if (cc_v_set(o, "edges", d->edges, err) < 0) {
+        if (cc_v_set(o, CC_K(node, edges), d->edges, err) < 0) {
                 d->edges = NULL;
                 goto fail;
         }
@@ -57,11 +61,16 @@ static int driver_note(struct cc_walk *w, const cc_value *nodes, cc_error *err)
         int rv = 0;
 
         for (i = 0; i < cc_v_len(nodes) && missing == NULL; i++) {
-                const cc_value *edges = cc_v_get(cc_v_at(nodes, i), "edges");
+                cc_vw_node n;
 
-                for (j = 0; j < cc_v_len(edges) && missing == NULL; j++) {
-                        const cc_value *e = cc_v_at(edges, j);
-                        const char *nm = cc_v_get_str(e, "name"), *st = cc_v_get_str(e, "status");
+                cc_vw_node_at(nodes, i, &n, NULL);
+                for (j = 0; j < cc_v_len(n.edges) && missing == NULL; j++) {
+                        cc_vw_edge e;
+                        const char *nm, *st;
+
+                        cc_vw_edge_at(n.edges, j, &e, NULL);
+                        nm = e.name;
+                        st = e.status;
 
                         if (nm && st && strcmp(st, "missing") == 0 &&
                             (strncmp(nm, "libcuda.so", 10) == 0 || cc_strcasecmp(nm, "nvcuda.dll") == 0))
@@ -71,10 +80,13 @@ static int driver_note(struct cc_walk *w, const cc_value *nodes, cc_error *err)
         if (missing == NULL)
                 return 0;
         for (i = 0; i < cc_v_len(nodes) && stub == NULL && w->m->system == CC_SYS_LINUX; i++) {
-                const char *real = cc_v_get_str(cc_v_at(nodes, i), "realpath");
+                cc_vw_node n;
+                const char *real;
                 char *dir, *p;
                 cc_stat st;
 
+                cc_vw_node_at(nodes, i, &n, NULL);
+                real = n.realpath;
                 if (real == NULL)
                         continue;
                 dir = cc_tree_dirname(w->m->tree, real, err);
@@ -108,12 +120,13 @@ static int cudnn_summary(struct cc_walk *w, const cc_value *nodes, cc_value *sum
         int rv = -1;
 
         for (i = 0; i < cc_v_len(nodes); i++) {
-                const cc_value *n = cc_v_at(nodes, i);
-                const char *real = cc_v_get_str(n, "realpath");
-                const cc_value *vs = cc_v_get(n, "versions");
+                cc_vw_node n;
+                const char *real;
                 cc_libname ln;
                 char *dir;
 
+                cc_vw_node_at(nodes, i, &n, NULL);
+                real = n.realpath;
                 if (real == NULL || cc_name_library(cc_basename(real), &ln) < 0 ||
                     (ln.kind != CC_FK_SHARED && ln.kind != CC_FK_DLL))
                         continue;
@@ -125,12 +138,15 @@ static int cudnn_summary(struct cc_walk *w, const cc_value *nodes, cc_value *sum
                         goto done;
                 }
                 free(dir);
-                for (j = 0; j < cc_v_len(vs); j++) {
-                        const cc_value *e = cc_v_at(vs, j);
-                        const char *v = cc_v_get_str(e, "version"), *comp = cc_v_get_str(e, "component");
+                for (j = 0; j < cc_v_len(n.versions); j++) {
+                        cc_vw_version e;
+                        const char *v, *comp;
                         cudnnctl_ver pv;
                         char buf[64];
 
+                        cc_vw_version_at(n.versions, j, &e, NULL);
+                        v = e.version;
+                        comp = e.component;
                         if (v == NULL || (comp && strcmp(comp, "cudnn") != 0) || cudnnctl_ver_parse(v, &pv) < 0 ||
                             pv.n < 3 || !cc_cudnn_ver_plausible(&pv))
                                 continue;
@@ -141,9 +157,9 @@ static int cudnn_summary(struct cc_walk *w, const cc_value *nodes, cc_value *sum
                 }
         }
         o = cc_v_object(err);
-        if (o == NULL || cc_v_set(o, "directories", cc_v_strv(&dirs, err), err) < 0 ||
-            cc_v_set(o, "versions", cc_v_strv(&vers, err), err) < 0 ||
-            cc_v_set_bool(o, "mixed", dirs.n > 1 || vers.n > 1, err) < 0)
+        if (o == NULL || cc_v_set(o, CC_K(deps_cudnn, directories), cc_v_strv(&dirs, err), err) < 0 ||
+            cc_v_set(o, CC_K(deps_cudnn, versions), cc_v_strv(&vers, err), err) < 0 ||
+            cc_v_set_bool(o, CC_K(deps_cudnn, mixed), dirs.n > 1 || vers.n > 1, err) < 0)
                 goto done;
         if (dirs.n > 1 || vers.n > 1) {
                 cc_buf b = {0};
@@ -174,7 +190,7 @@ static int cudnn_summary(struct cc_walk *w, const cc_value *nodes, cc_value *sum
                 goto done;
         }
 set:
-        if (cc_v_set(sum, "cudnn", o, err) < 0) {
+        if (cc_v_set(sum, CC_K(deps_summary, cudnn), o, err) < 0) {
                 o = NULL;
                 goto done;
         }
@@ -209,7 +225,7 @@ int cudnnctl_deps(cudnnctl_machine *m, const char *target, const cudnnctl_deps_o
         w.max_depth = opts->max_depth > 0 ? opts->max_depth : DEFAULT_MAX_DEPTH;
         w.cuda_major = -1;
         doc = cc_doc_new("deps", m, err);
-        if (doc == NULL || cc_v_set_str(doc, "target", target, err) < 0)
+        if (doc == NULL || cc_v_set_str(doc, CC_K(deps_doc, target), target, err) < 0)
                 goto done;
         is_path = strchr(target, '/') != NULL || (m->system == CC_SYS_WINDOWS && strchr(target, '\\') != NULL);
         if (!is_path) {
@@ -244,15 +260,18 @@ int cudnnctl_deps(cudnnctl_machine *m, const char *target, const cudnnctl_deps_o
                         if (cc_lnx_ctx_open(m, NULL, &w.lc, err) < 0)
                                 goto done;
                 }
-                if (cc_v_set(doc, "loader", cc_lnx_ctx_facts(w.lc, err), err) < 0)
+                if (cc_v_set(doc, CC_K(deps_doc, loader), cc_lnx_ctx_facts(w.lc, err), err) < 0)
                         goto done;
                 {
                         /* what the loader's own setup says (a corrupt cache, a preload not found) */
-                        const cc_value *ln = cc_v_path(doc, "loader/notes");
+                        cc_vw_deps_doc dd;
+                        cc_vw_loader ld;
                         size_t k;
 
-                        for (k = 0; k < cc_v_len(ln); k++)
-                                if (cc_strv_push(&w.notes, cc_v_as_str(cc_v_at(ln, k)), err) < 0)
+                        cc_vw_deps_doc_read(doc, &dd, NULL);
+                        cc_vw_loader_read(dd.loader, &ld, NULL);
+                        for (k = 0; k < cc_v_len(ld.notes); k++)
+                                if (cc_strv_push(&w.notes, cc_v_as_str(cc_v_at(ld.notes, k)), err) < 0)
                                         goto done;
                 }
         } else {
@@ -260,7 +279,7 @@ int cudnnctl_deps(cudnnctl_machine *m, const char *target, const cudnnctl_deps_o
 
                 if (cc_win_ctx_open(m, app, &opts->resolve, &w.wc, err) < 0)
                         goto done;
-                if (cc_v_set(doc, "loader", cc_win_ctx_facts(w.wc, err), err) < 0)
+                if (cc_v_set(doc, CC_K(deps_doc, loader), cc_win_ctx_facts(w.wc, err), err) < 0)
                         goto done;
                 if (opts->resolve.win_mode != CUDNNCTL_WIN_STANDARD) {
                         /* cuDNN's own run-time loads are plain LoadLibrary calls */
@@ -277,25 +296,26 @@ int cudnnctl_deps(cudnnctl_machine *m, const char *target, const cudnnctl_deps_o
                 if (w.lc ? cc_lnx_resolve(w.lc, target, NULL, 0, 0, &rr, err) < 0
                          : cc_win_resolve(w.wc, target, NULL, 0, &rr, err) < 0)
                         goto done;
-                if (cc_v_set(doc, "target_resolution", cc_resolution_facts(&rr, err), err) < 0)
+                if (cc_v_set(doc, CC_K(deps_doc, target_resolution), cc_resolution_facts(&rr, err), err) < 0)
                         goto done;
                 if (!rr.found) {
                         /* a result, not an error: the document says why */
                         int failed = rr.ntried > 0 && rr.tries[rr.ntried - 1].outcome == CC_TRY_FAILED;
 
                         sum = cc_v_object(err);
-                        if (sum == NULL || cc_v_set_int(sum, "objects", 0, err) < 0 ||
-                            cc_v_set_int(sum, "edges", 0, err) < 0 || cc_v_set_int(sum, "missing", 1, err) < 0 ||
-                            cc_v_set_int(sum, "runtime_missing", 0, err) < 0 ||
-                            cc_v_set_int(sum, "fails", failed, err) < 0 ||
-                            cc_v_set_int(sum, "unreadable", 0, err) < 0) {
+                        if (sum == NULL || cc_v_set_int(sum, CC_K(deps_summary, objects), 0, err) < 0 ||
+                            cc_v_set_int(sum, CC_K(deps_summary, edges), 0, err) < 0 ||
+                            cc_v_set_int(sum, CC_K(deps_summary, missing), 1, err) < 0 ||
+                            cc_v_set_int(sum, CC_K(deps_summary, runtime_missing), 0, err) < 0 ||
+                            cc_v_set_int(sum, CC_K(deps_summary, fails), failed, err) < 0 ||
+                            cc_v_set_int(sum, CC_K(deps_summary, unreadable), 0, err) < 0) {
                                 cc_v_free(sum);
                                 goto done;
                         }
-                        if (cc_v_set_str(doc, "target_status", failed ? "fails" : "missing", err) < 0 ||
-                            cc_v_set(doc, "nodes", cc_v_array(err), err) < 0 ||
-                            cc_v_set(doc, "summary", sum, err) < 0 ||
-                            cc_v_set(doc, "notes", cc_v_strv(&rr.notes, err), err) < 0)
+                        if (cc_v_set_str(doc, CC_K(deps_doc, target_status), failed ? "fails" : "missing", err) < 0 ||
+                            cc_v_set(doc, CC_K(deps_doc, nodes), cc_v_array(err), err) < 0 ||
+                            cc_v_set(doc, CC_K(deps_doc, summary), sum, err) < 0 ||
+                            cc_v_set(doc, CC_K(deps_doc, notes), cc_v_strv(&rr.notes, err), err) < 0)
                                 goto done;
                         *out = doc;
                         doc = NULL;
@@ -306,7 +326,7 @@ int cudnnctl_deps(cudnnctl_machine *m, const char *target, const cudnnctl_deps_o
                 if (root_path == NULL)
                         goto done;
         }
-        if (cc_v_set_str(doc, "target_status", "found", err) < 0 ||
+        if (cc_v_set_str(doc, CC_K(deps_doc, target_status), "found", err) < 0 ||
             cc_walk_add_node(&w, root_path, 0, (size_t)-1, err) == NULL)
                 goto done;
         w.nodes[0].realpath = cc_tree_canonical(m->tree, root_path, err);
@@ -365,27 +385,32 @@ int cudnnctl_deps(cudnnctl_machine *m, const char *target, const cudnnctl_deps_o
                 if (cc_v_push(nodes, node_facts(&w, i, err), err) < 0)
                         goto done;
         }
-        if (cc_v_set(doc, "nodes", nodes, err) < 0) {
+        if (cc_v_set(doc, CC_K(deps_doc, nodes), nodes, err) < 0) {
                 nodes = NULL;
                 goto done;
         }
         nodes = NULL;
         sum = cc_v_object(err);
-        if (sum == NULL || cc_v_set_int(sum, "objects", (int64_t)w.n, err) < 0 ||
-            cc_v_set_int(sum, "edges", (int64_t)w.edges, err) < 0 ||
-            cc_v_set_int(sum, "missing", (int64_t)(w.missing + w.failed), err) < 0 ||
-            cc_v_set_int(sum, "runtime_missing", (int64_t)w.runtime_missing, err) < 0 ||
-            cc_v_set_int(sum, "fails", (int64_t)w.failed, err) < 0 ||
-            cc_v_set_int(sum, "unreadable", (int64_t)w.unreadable, err) < 0) {
+        if (sum == NULL || cc_v_set_int(sum, CC_K(deps_summary, objects), (int64_t)w.n, err) < 0 ||
+            cc_v_set_int(sum, CC_K(deps_summary, edges), (int64_t)w.edges, err) < 0 ||
+            cc_v_set_int(sum, CC_K(deps_summary, missing), (int64_t)(w.missing + w.failed), err) < 0 ||
+            cc_v_set_int(sum, CC_K(deps_summary, runtime_missing), (int64_t)w.runtime_missing, err) < 0 ||
+            cc_v_set_int(sum, CC_K(deps_summary, fails), (int64_t)w.failed, err) < 0 ||
+            cc_v_set_int(sum, CC_K(deps_summary, unreadable), (int64_t)w.unreadable, err) < 0) {
                 cc_v_free(sum);
                 goto done;
         }
-        if (driver_note(&w, cc_v_get(doc, "nodes"), err) < 0 ||
-            cudnn_summary(&w, cc_v_get(doc, "nodes"), sum, err) < 0) {
-                cc_v_free(sum);
-                goto done;
+        {
+                cc_vw_deps_doc dd;
+
+                cc_vw_deps_doc_read(doc, &dd, NULL);
+                if (driver_note(&w, dd.nodes, err) < 0 || cudnn_summary(&w, dd.nodes, sum, err) < 0) {
+                        cc_v_free(sum);
+                        goto done;
+                }
         }
-        if (cc_v_set(doc, "summary", sum, err) < 0 || cc_v_set(doc, "notes", cc_v_strv(&w.notes, err), err) < 0)
+        if (cc_v_set(doc, CC_K(deps_doc, summary), sum, err) < 0 ||
+            cc_v_set(doc, CC_K(deps_doc, notes), cc_v_strv(&w.notes, err), err) < 0)
                 goto done;
         *out = doc;
         doc = NULL;

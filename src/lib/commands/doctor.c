@@ -152,13 +152,14 @@ static int read_small(cc_machine *m, const char *vpath, char **text, size_t *len
 }
 
 /* A toolkit's version from version.json ("cuda": {"version": ...}) or
- * version.txt ("CUDA Version 11.4.2"). */
-static int toolkit_version(cc_machine *m, const char *prefix, cc_value *tk, cc_error *err)
+ * version.txt ("CUDA Version 11.4.2"); *found: whether one was read. */
+static int toolkit_version(cc_machine *m, const char *prefix, cc_value *tk, int *found, cc_error *err)
 {
         char *p = cc_tree_join(m->tree, prefix, "version.json", err), *text = NULL;
         size_t len;
         int rv = -1;
 
+        *found = 0;
         if (p == NULL)
                 return -1;
         if (read_small(m, p, &text, &len) == 0) {
@@ -166,11 +167,15 @@ static int toolkit_version(cc_machine *m, const char *prefix, cc_value *tk, cc_e
                 cc_error je = {0};
 
                 if (cc_json_parse(text, len, 16, &j, &je) == 0) {
-                        const char *v = cc_v_get_str(cc_v_get(j, "cuda"), "version");
+                        cc_vw_cuda_version_json vj;
+                        cc_vw_cuda_version_part vp;
 
-                        if (v != NULL) {
-                                TRY(cc_v_set_str(tk, "version", v, err));
-                                TRY(cc_v_set_str(tk, "version_source", p, err));
+                        cc_vw_cuda_version_json_read(j, &vj, NULL);
+                        cc_vw_cuda_version_part_read(vj.cuda, &vp, NULL);
+                        if (vp.version != NULL) {
+                                TRY(cc_v_set_str(tk, CC_K(toolkit, version), vp.version, err));
+                                TRY(cc_v_set_str(tk, CC_K(toolkit, version_source), p, err));
+                                *found = 1;
                         }
                 } else {
                         TRY(cc_v_set_str(tk, "version_error", je.msg, err));
@@ -178,7 +183,7 @@ static int toolkit_version(cc_machine *m, const char *prefix, cc_value *tk, cc_e
                 cc_v_free(j);
                 free(text);
                 text = NULL;
-                if (cc_v_get(tk, "version") != NULL) {
+                if (*found) {
                         rv = 0;
                         goto fail;
                 }
@@ -197,8 +202,9 @@ static int toolkit_version(cc_machine *m, const char *prefix, cc_value *tk, cc_e
                         while (k < 20 && ((q[k] >= '0' && q[k] <= '9') || q[k] == '.'))
                                 k++;
                         if (k > 0) {
-                                TRY(cc_v_set(tk, "version", cc_v_strn(q, k, err), err));
-                                TRY(cc_v_set_str(tk, "version_source", p, err));
+                                TRY(cc_v_set(tk, CC_K(toolkit, version), cc_v_strn(q, k, err), err));
+                                TRY(cc_v_set_str(tk, CC_K(toolkit, version_source), p, err));
+                                *found = 1;
                         }
                 }
         }
@@ -245,11 +251,12 @@ static cc_value *toolkit_facts(cc_machine *m, cc_error *err)
         }
         for (i = 0; i < cand.n; i++) {
                 cc_tree_res r;
-                cc_value *tk;
+                cc_value *tk, *al = NULL;
+                cc_vw_toolkit tv;
                 char *nvcc;
                 cc_stat st;
                 size_t k;
-                int dup = 0;
+                int dup = 0, has_version;
 
                 memset(&r, 0, sizeof(r));
                 if (cc_tree_resolve(m->tree, cand.v[i], 1, &r, NULL) < 0 || r.st.type != CC_FT_DIR ||
@@ -263,12 +270,13 @@ static cc_value *toolkit_facts(cc_machine *m, cc_error *err)
                 if (dup) {
                         /* another name of a toolkit already listed: an alias */
                         for (k = 0; k < cc_v_len(arr); k++) {
-                                cc_value *o = cc_v_atm(arr, k);
-
-                                if (cc_tree_path_eq(m->tree, cc_v_get_str(o, "prefix"), r.canonical) &&
+                                cc_vw_toolkit_at(arr, k, &tv, NULL);
+                                if (cc_tree_path_eq(m->tree, tv.prefix, r.canonical) &&
                                     !cc_tree_path_eq(m->tree, cand.v[i], r.canonical)) {
-                                        cc_value *al = cc_v_getm(o, "aliases");
                                         int have = 0;
+
+                                        /* the list being built, to add to (a view's is read-only) */
+                                        al = cc_v_getm(cc_v_atm(arr, k), CC_K(toolkit, aliases));
 
                                         for (size_t a = 0; a < cc_v_len(al); a++)
                                                 if (cc_tree_path_eq(m->tree, cc_v_as_str(cc_v_at(al, a)), cand.v[i]))
@@ -287,45 +295,46 @@ static cc_value *toolkit_facts(cc_machine *m, cc_error *err)
                         goto fail;
                 }
                 tk = cc_v_object(err);
-                if (cc_v_push(arr, tk, err) < 0 || cc_v_set_str(tk, "prefix", r.canonical, err) < 0 ||
-                    cc_v_set(tk, "aliases", cc_v_array(err), err) < 0) {
+                if (cc_v_push(arr, tk, err) < 0 || cc_v_set_str(tk, CC_K(toolkit, prefix), r.canonical, err) < 0 ||
+                    cc_v_set(tk, CC_K(toolkit, aliases), al = cc_v_array(err), err) < 0) {
                         cc_tree_res_free(&r);
                         goto fail;
                 }
                 if (!cc_tree_path_eq(m->tree, cand.v[i], r.canonical) &&
-                    cc_v_push(cc_v_getm(tk, "aliases"), cc_v_str(cand.v[i], err), err) < 0) {
+                    cc_v_push(al, cc_v_str(cand.v[i], err), err) < 0) {
                         cc_tree_res_free(&r);
                         goto fail;
                 }
                 cc_tree_res_free(&r);
-                TRY(toolkit_version(m, cc_v_get_str(tk, "prefix"), tk, err));
-                nvcc = cc_asprintf(err, "%s%cbin%c%s", cc_v_get_str(tk, "prefix"), w ? '\\' : '/', w ? '\\' : '/',
-                                   w ? "nvcc.exe" : "nvcc");
+                cc_vw_toolkit_read(tk, &tv, NULL);
+                TRY(toolkit_version(m, tv.prefix, tk, &has_version, err));
+                nvcc =
+                    cc_asprintf(err, "%s%cbin%c%s", tv.prefix, w ? '\\' : '/', w ? '\\' : '/', w ? "nvcc.exe" : "nvcc");
                 if (nvcc == NULL)
                         goto fail;
                 if (cc_tree_stat(m->tree, nvcc, &st, NULL) == 0 && st.type == CC_FT_FILE) {
-                        if (cc_v_set_str(tk, "nvcc", nvcc, err) < 0) {
+                        if (cc_v_set_str(tk, CC_K(toolkit, nvcc), nvcc, err) < 0) {
                                 free(nvcc);
                                 goto fail;
                         }
-                } else if (cc_v_set_null(tk, "nvcc", err) < 0) {
+                } else if (cc_v_set_null(tk, CC_K(toolkit, nvcc), err) < 0) {
                         free(nvcc);
                         goto fail;
                 }
                 free(nvcc);
-                if (cc_v_get(tk, "version") == NULL) {
+                if (!has_version) {
                         /* a directory named cuda-12.4 / v12.4 is evidence too, if weaker */
-                        const char *b = cc_basename(cc_v_get_str(tk, "prefix"));
+                        const char *b = cc_basename(tv.prefix);
                         cudnnctl_ver v;
 
                         if (!w && cc_starts_with(b, "cuda-") && cudnnctl_ver_parse(b + 5, &v) == 0) {
-                                TRY(cc_v_set_str(tk, "version", b + 5, err));
-                                TRY(cc_v_set_str(tk, "version_source", "directory-name", err));
+                                TRY(cc_v_set_str(tk, CC_K(toolkit, version), b + 5, err));
+                                TRY(cc_v_set_str(tk, CC_K(toolkit, version_source), "directory-name", err));
                         } else if (w && (b[0] == 'v' || b[0] == 'V') && cudnnctl_ver_parse(b + 1, &v) == 0) {
-                                TRY(cc_v_set_str(tk, "version", b + 1, err));
-                                TRY(cc_v_set_str(tk, "version_source", "directory-name", err));
+                                TRY(cc_v_set_str(tk, CC_K(toolkit, version), b + 1, err));
+                                TRY(cc_v_set_str(tk, CC_K(toolkit, version_source), "directory-name", err));
                         } else {
-                                TRY(cc_v_set_null(tk, "version", err));
+                                TRY(cc_v_set_null(tk, CC_K(toolkit, version), err));
                         }
                 }
         }
@@ -373,14 +382,22 @@ static cc_value *driver_files(cc_machine *m, cc_error *err)
                                 continue;
                         f = cc_v_object(err);
                         TRY(cc_v_push(files, f, err));
-                        TRY(cc_v_set_str(f, "path", dlls[i], err));
+                        TRY(cc_v_set_str(f, CC_K(driver_file, path), dlls[i], err));
                         memset(&io, 0, sizeof(io));
                         io.root = cc_tree_root(m->tree);
                         io.system = CUDNNCTL_SYSTEM_WINDOWS;
                         if (cudnnctl_inspect(dlls[i], &io, &doc, &ie) == 0) {
-                                const char *fv = cc_v_get_str(cc_v_path(doc, "pe/version_info"), "file_version");
+                                cc_vw_ins_facts fa;
+                                cc_vw_ins_pe pe;
+                                cc_vw_ins_pe_version vi;
+                                const char *fv;
 
-                                TRY(cc_v_set_str(f, "file_version", fv, err));
+                                cc_vw_ins_facts_read(doc, &fa, NULL);
+                                cc_vw_ins_pe_read(fa.pe, &pe, NULL);
+                                cc_vw_ins_pe_version_read(pe.version_info, &vi, NULL);
+                                fv = vi.file_version;
+
+                                TRY(cc_v_set_str(f, CC_K(driver_file, file_version), fv, err));
                                 if (fv != NULL) {
                                         /* 32.0.15.8088 -> 580.88: the last five digits */
                                         cudnnctl_ver v;
@@ -388,13 +405,13 @@ static cc_value *driver_files(cc_machine *m, cc_error *err)
                                         if (cudnnctl_ver_parse(fv, &v) == 0 && v.n == 4) {
                                                 long dv = (v.part[2] % 10) * 10000 + v.part[3];
 
-                                                TRY(cc_v_set(f, "driver_version",
+                                                TRY(cc_v_set(f, CC_K(driver_file, driver_version),
                                                              cc_v_strf(err, "%ld.%02ld", dv / 100, dv % 100), err));
                                         }
                                 }
                                 cc_v_free(doc);
                         } else {
-                                TRY(cc_v_set_str(f, "error", ie.msg, err));
+                                TRY(cc_v_set_str(f, CC_K(driver_file, error), ie.msg, err));
                         }
                 }
         } else {
@@ -413,34 +430,40 @@ static cc_value *driver_files(cc_machine *m, cc_error *err)
                         cc_stat st;
 
                         TRY(cc_v_push(files, f, err));
-                        TRY(cc_v_set_str(f, "path", found.v[i], err));
-                        TRY(cc_v_set_bool(f, "symlink",
+                        TRY(cc_v_set_str(f, CC_K(driver_file, path), found.v[i], err));
+                        TRY(cc_v_set_bool(f, CC_K(driver_file, symlink),
                                           cc_tree_lstat(m->tree, found.v[i], &st, NULL) == 0 && st.type == CC_FT_LINK,
                                           err));
                         if (cc_starts_with(b, "libcuda.so.") && cudnnctl_ver_parse(b + 11, &v) == 0 && v.n >= 2)
-                                TRY(cc_v_set_str(f, "driver_version", b + 11, err));
+                                TRY(cc_v_set_str(f, CC_K(driver_file, driver_version), b + 11, err));
                 }
                 if (read_small(m, "/proc/driver/nvidia/version", &text, &len) == 0) {
                         char vb[64];
                         char *nl = strchr(text, '\n');
 
                         if (cc_nvrm_version(text, vb, sizeof(vb)) == 0)
-                                TRY(cc_v_set_str(o, "kernel_module_version", vb, err));
+                                TRY(cc_v_set_str(o, CC_K(driver_files, kernel_module_version), vb, err));
                         if (nl != NULL)
                                 *nl = '\0';
-                        TRY(cc_v_set_str(o, "proc_version", text, err));
+                        TRY(cc_v_set_str(o, CC_K(driver_files, proc_version), text, err));
                 }
         }
-        TRY(cc_v_set(o, "files", files, err));
+        TRY(cc_v_set(o, CC_K(driver_files, files), files, err));
         files = NULL;
         {
                 /* the version the files agree on, or null */
-                const cc_value *fl = cc_v_get(o, "files");
-                const char *agreed = cc_v_get_str(o, "kernel_module_version");
+                cc_vw_driver_files df;
+                const char *agreed;
                 int conflict = 0;
 
-                for (i = 0; i < cc_v_len(fl); i++) {
-                        const char *dv = cc_v_get_str(cc_v_at(fl, i), "driver_version");
+                cc_vw_driver_files_read(o, &df, NULL);
+                agreed = df.kernel_module_version;
+                for (i = 0; i < cc_v_len(df.files); i++) {
+                        cc_vw_driver_file dfile;
+                        const char *dv;
+
+                        cc_vw_driver_file_at(df.files, i, &dfile, NULL);
+                        dv = dfile.driver_version;
 
                         if (dv == NULL)
                                 continue;
@@ -449,8 +472,8 @@ static cc_value *driver_files(cc_machine *m, cc_error *err)
                         else if (strcmp(agreed, dv) != 0)
                                 conflict = 1;
                 }
-                TRY(cc_v_set_str(o, "version", conflict ? NULL : agreed, err));
-                TRY(cc_v_set_bool(o, "versions_disagree", conflict, err));
+                TRY(cc_v_set_str(o, CC_K(driver_files, version), conflict ? NULL : agreed, err));
+                TRY(cc_v_set_bool(o, CC_K(driver_files, versions_disagree), conflict, err));
         }
         free(text);
         cc_strv_free(&found);
@@ -474,6 +497,7 @@ static cc_value *include_facts(cc_machine *m, cc_error *err)
         cc_strv dirs = {0};
         cc_value *o = cc_v_object(err), *arr = cc_v_array(err);
         size_t i, k;
+        int have[2] = {0, 0}; /* cudnn_version.h, cudnn.h found */
 
         if (o == NULL || arr == NULL)
                 goto fail;
@@ -506,18 +530,18 @@ static cc_value *include_facts(cc_machine *m, cc_error *err)
                 for (i = 0; i < CC_ARRAY_LEN(lin); i++)
                         TRY(cc_strv_push(&dirs, lin[i], err));
         }
-        TRY(cc_v_set(o, "dirs", cc_v_strv(&dirs, err), err));
-        TRY(cc_v_set_null(o, "cudnn_h", err));
-        TRY(cc_v_set_null(o, "cudnn_version_h", err));
+        TRY(cc_v_set(o, CC_K(include_search, dirs), cc_v_strv(&dirs, err), err));
+        TRY(cc_v_set_null(o, CC_K(include_search, cudnn_h), err));
+        TRY(cc_v_set_null(o, CC_K(include_search, cudnn_version_h), err));
         for (i = 0; i < dirs.n; i++) {
                 static const char *const names[] = {"cudnn_version.h", "cudnn.h"};
-                static const char *const keys[] = {"cudnn_version_h", "cudnn_h"};
+                const char *keys[] = {CC_K(include_search, cudnn_version_h), CC_K(include_search, cudnn_h)};
 
                 for (k = 0; k < 2; k++) {
                         char *p;
                         cc_tree_res r;
 
-                        if (cc_v_type(cc_v_get(o, keys[k])) != CUDNNCTL_NULL)
+                        if (have[k]) /* the first directory that has it wins */
                                 continue;
                         p = cc_tree_join(m->tree, dirs.v[i], names[k], err);
                         if (p == NULL)
@@ -529,6 +553,7 @@ static cc_value *include_facts(cc_machine *m, cc_error *err)
                                         free(p);
                                         goto fail;
                                 }
+                                have[k] = 1;
                         }
                         cc_tree_res_free(&r);
                         free(p);
@@ -642,26 +667,27 @@ fail:
 
 /* The file of installation inst with role `role` that a loader would open:
  * a regular file or a link that resolves, shared library or DLL. */
-static const char *inst_lib(const cc_value *inst, const char *role)
+static const char *inst_lib(const cc_vw_installation *inst, const char *role)
 {
-        const cc_value *files = cc_v_get(inst, "files");
         const char *best = NULL;
         size_t i;
 
-        for (i = 0; i < cc_v_len(files); i++) {
-                const cc_value *f = cc_v_at(files, i);
-                const char *kind = cc_v_get_str(f, "kind"), *r = cc_v_get_str(f, "role");
-                const char *ls = cc_v_get_str(f, "link_state");
+        for (i = 0; i < cc_v_len(inst->files); i++) {
+                cc_vw_file f;
+                const char *kind, *r, *ls;
 
+                cc_vw_file_at(inst->files, i, &f, NULL);
+                kind = f.kind;
+                r = f.role;
+                ls = f.link_state;
                 if (r == NULL || strcmp(r, role) != 0 || kind == NULL ||
                     (strcmp(kind, "shared-library") != 0 && strcmp(kind, "dll") != 0))
                         continue;
                 if (ls != NULL && strcmp(ls, "ok") != 0)
                         continue;
                 /* prefer the SONAME-named file (libcudnn.so.9) over the fully versioned one */
-                if (best == NULL || (cc_v_get_str(f, "soname") != NULL &&
-                                     strcmp(cc_basename(cc_v_get_str(f, "path")), cc_v_get_str(f, "soname")) == 0))
-                        best = cc_v_get_str(f, "path");
+                if (best == NULL || (f.soname != NULL && strcmp(cc_basename(f.path), f.soname) == 0))
+                        best = f.path;
         }
         return best;
 }
@@ -680,25 +706,45 @@ static void cuda_majors(const cc_value *list, const cc_value *verify, const cc_v
                 if (m_ >= 9 && m_ <= 20 && !have_ && *n < 8)                                                           \
                         majors[(*n)++] = m_;                                                                           \
         } while (0)
+        cc_vw_list_doc ld;
+
         for (i = 0; i < cc_v_len(toolkits); i++) {
+                cc_vw_toolkit tk;
                 cudnnctl_ver v;
 
-                if (cudnnctl_ver_parse(cc_v_get_str(cc_v_at(toolkits, i), "version"), &v) == 0)
+                cc_vw_toolkit_at(toolkits, i, &tk, NULL);
+                if (cudnnctl_ver_parse(tk.version, &v) == 0)
                         ADD_MAJOR((int)v.part[0]);
         }
-        for (i = 0; i < cc_v_len(cc_v_get(list, "installations")); i++) {
-                const cc_value *vs = cc_v_get(cc_v_at(cc_v_get(list, "installations"), i), "versions");
+        cc_vw_list_doc_read(list, &ld, NULL);
+        for (i = 0; i < cc_v_len(ld.installations); i++) {
+                cc_vw_installation in;
 
-                for (j = 0; j < cc_v_len(vs); j++)
-                        if (cc_v_get(cc_v_at(vs, j), "cuda_major") != NULL)
-                                ADD_MAJOR((int)cc_v_as_int(cc_v_get(cc_v_at(vs, j), "cuda_major")));
+                cc_vw_installation_at(ld.installations, i, &in, NULL);
+                for (j = 0; j < cc_v_len(in.versions); j++) {
+                        cc_vw_version ve;
+
+                        /* a wheel's dist-info says the CUDA major it was built for (null: unknown) */
+                        cc_vw_version_at(in.versions, j, &ve, NULL);
+                        if (CC_VW_HAS(&ve, version, cuda_major))
+                                ADD_MAJOR((int)ve.cuda_major);
+                }
         }
         for (i = 0; i < cc_v_len(verify); i++) {
-                const cc_value *doc = cc_v_get(cc_v_at(verify, i), "document");
-                int64_t cv = cc_v_as_int(cc_v_path(doc, "probes/cudnn/facts/cudart_version/value"));
+                /* what cudnnGetCudartVersion returned: entry, document, probes, cudnn, facts */
+                cc_vw_verify_entry e;
+                cc_vw_verify_doc d;
+                cc_vw_verify_probes ps;
+                cc_vw_probe p;
+                cc_vw_cudnn_facts cf;
+                int64_t cv;
 
-                if (cv == 0)
-                        cv = cc_v_as_int(cc_v_path(doc, "probes/cudnn/facts/cudart_version"));
+                cc_vw_verify_entry_at(verify, i, &e, NULL);
+                cc_vw_verify_doc_read(e.document, &d, NULL);
+                cc_vw_verify_probes_read(d.probes, &ps, NULL);
+                cc_vw_probe_read(ps.cudnn, &p, NULL);
+                cc_vw_cudnn_facts_read(p.facts, &cf, NULL);
+                cv = cf.cudart_version;
                 if (cv >= 9000)
                         ADD_MAJOR((int)(cv / 1000));
         }
@@ -757,15 +803,16 @@ fail:
 /* The shim of the installation a plain program gets (which "cudnn"), or 0. */
 static int64_t plain_install(const cudnnctl_value *w)
 {
-        const cc_value *res = cc_v_get(w, "results");
+        cc_vw_which_doc wd;
         size_t i;
 
-        for (i = 0; i < cc_v_len(res); i++) {
-                const cc_value *r = cc_v_at(res, i);
+        cc_vw_which_doc_read(w, &wd, NULL);
+        for (i = 0; i < cc_v_len(wd.results); i++) {
+                cc_vw_resolution r;
 
-                if (cc_v_as_bool(cc_v_get(r, "found")) && cc_v_get(r, "installation") != NULL &&
-                    cc_v_type(cc_v_get(r, "installation")) == CUDNNCTL_INT)
-                        return cc_v_as_int(cc_v_get(r, "installation"));
+                cc_vw_resolution_at(wd.results, i, &r, NULL);
+                if (r.found && CC_VW_HAS(&r, resolution, installation))
+                        return r.installation;
         }
         return 0;
 }
@@ -777,51 +824,61 @@ static int64_t plain_install(const cudnnctl_value *w)
 static int set_document(cc_value *e, int rc, cc_value **doc, const cc_error *why, cc_error *err)
 {
         if (rc == 0)
-                return cc_v_set(e, "document", *doc, err);
+                return cc_v_set(e, CC_K(verify_entry, document), *doc, err);
         if (why->code == CC_ERR_NOMEM) {
                 *err = *why;
                 return -1;
         }
-        if (cc_v_set_str(e, "error", why->msg, err) < 0)
+        if (cc_v_set_str(e, CC_K(verify_entry, error), why->msg, err) < 0)
                 return -1;
-        return cc_v_set_null(e, "document", err);
+        return cc_v_set_null(e, CC_K(verify_entry, document), err);
 }
 
 /* The path of the shim a plain program gets, or NULL. */
 static const char *plain_path(const cudnnctl_value *w)
 {
-        const cc_value *res = cc_v_get(w, "results");
+        cc_vw_which_doc wd;
         size_t i;
 
-        for (i = 0; i < cc_v_len(res); i++)
-                if (cc_v_as_bool(cc_v_get(cc_v_at(res, i), "found")))
-                        return cc_v_get_str(cc_v_at(res, i), "path");
+        cc_vw_which_doc_read(w, &wd, NULL);
+        for (i = 0; i < cc_v_len(wd.results); i++) {
+                cc_vw_resolution r;
+
+                cc_vw_resolution_at(wd.results, i, &r, NULL);
+                if (r.found)
+                        return r.path;
+        }
         return NULL;
 }
 
 static cc_value *verify_facts(cc_machine *m, const cudnnctl_doctor_options *o, const cc_value *list, int64_t plain,
                               cc_error *err)
 {
-        const cc_value *insts = cc_v_get(list, "installations");
+        cc_vw_list_doc ld;
         cc_value *arr = cc_v_array(err), *driver = NULL; /* one driver probe for all */
-        size_t i, n = cc_v_len(insts), done = 0;
+        size_t i, n, done = 0;
         int pass;
 
         if (arr == NULL)
                 return NULL;
+        cc_vw_list_doc_read(list, &ld, NULL);
+        n = cc_v_len(ld.installations);
         /* the one a plain program loads first (with GPU work and compile), then the others */
         for (pass = 0; pass < 2; pass++)
                 for (i = 0; i < n && done < MAX_VERIFY; i++) {
-                        int64_t id = cc_v_as_int(cc_v_get(cc_v_at(insts, i), "id"));
-                        int first = plain != 0 ? id == plain : i == 0;
+                        cc_vw_installation in;
+                        int64_t id;
+                        int first;
                         cudnnctl_verify_options vo;
                         cudnnctl_value *doc = NULL;
                         cc_error ve = {0};
                         char ids[32];
                         cc_value *e;
 
-                        if ((pass == 0) != first || !cc_v_get(cc_v_at(insts, i), "majors") ||
-                            cc_v_len(cc_v_get(cc_v_at(insts, i), "majors")) == 0)
+                        cc_vw_installation_at(ld.installations, i, &in, NULL);
+                        id = in.id;
+                        first = plain != 0 ? id == plain : i == 0;
+                        if ((pass == 0) != first || cc_v_len(in.majors) == 0)
                                 continue;
                         snprintf(ids, sizeof(ids), "%lld", (long long)id);
                         memset(&vo, 0, sizeof(vo));
@@ -832,8 +889,9 @@ static cc_value *verify_facts(cc_machine *m, const cudnnctl_doctor_options *o, c
                         vo.no_compile = o->no_compile || !first;
                         e = cc_v_object(err);
                         TRY(cc_v_push(arr, e, err));
-                        TRY(cc_v_set_int(e, "installation", id, err));
-                        TRY(cc_v_set_str(e, "role", first ? (plain ? "plain-program" : "first-found") : "other", err));
+                        TRY(cc_v_set_int(e, CC_K(verify_entry, installation), id, err));
+                        TRY(cc_v_set_str(e, CC_K(verify_entry, role),
+                                         first ? (plain ? "plain-program" : "first-found") : "other", err));
                         done++;
                         TRY(set_document(e, cc_verify_listed(m, &vo, list, &driver, &doc, &ve), &doc, &ve, err));
                 }
@@ -847,30 +905,31 @@ fail:
 
 static cc_value *deps_facts(cc_machine *m, const cc_value *list, int64_t plain, const char *plain_path, cc_error *err)
 {
-        const cc_value *insts = cc_v_get(list, "installations");
+        cc_vw_list_doc ld;
         cc_value *arr = cc_v_array(err);
         size_t i;
 
         if (arr == NULL)
                 return NULL;
-        for (i = 0; i < cc_v_len(insts) && cc_v_len(arr) < MAX_DEPS; i++) {
-                const cc_value *inst = cc_v_at(insts, i);
-                /* the shim the loader picks for the installation a plain program gets (an
-                 * installer layout holds one per CUDA variant), else its first */
-                const char *target = plain != 0 && cc_v_as_int(cc_v_get(inst, "id")) == plain && plain_path != NULL
-                                         ? plain_path
-                                         : inst_lib(inst, "cudnn");
+        cc_vw_list_doc_read(list, &ld, NULL);
+        for (i = 0; i < cc_v_len(ld.installations) && cc_v_len(arr) < MAX_DEPS; i++) {
+                cc_vw_installation inst;
+                const char *target;
                 cudnnctl_deps_options dopt;
                 cudnnctl_value *doc = NULL;
                 cc_error de = {0};
                 cc_value *e;
 
+                cc_vw_installation_at(ld.installations, i, &inst, NULL);
+                /* the shim the loader picks for the installation a plain program gets (an
+                 * installer layout holds one per CUDA variant), else its first */
+                target = plain != 0 && inst.id == plain && plain_path != NULL ? plain_path : inst_lib(&inst, "cudnn");
                 if (target == NULL)
                         continue;
                 e = cc_v_object(err);
                 TRY(cc_v_push(arr, e, err));
-                TRY(cc_v_set_int(e, "installation", cc_v_as_int(cc_v_get(inst, "id")), err));
-                TRY(cc_v_set_str(e, "target", target, err));
+                TRY(cc_v_set_int(e, CC_K(deps_entry, installation), inst.id, err));
+                TRY(cc_v_set_str(e, CC_K(deps_entry, target), target, err));
                 memset(&dopt, 0, sizeof(dopt));
                 TRY(set_document(e, cudnnctl_deps(m, target, &dopt, &doc, &de), &doc, &de, err));
         }
@@ -934,6 +993,8 @@ int cudnnctl_doctor(cudnnctl_machine *m, const cudnnctl_doctor_options *opts, cu
         cudnnctl_value *w0 = NULL;
         const char *names[] = {"cudnn"};
         cudnnctl_which_options wo;
+        cc_vw_host hv;
+        cc_vw_doctor_facts fv;
 
         if (out == NULL || m == NULL)
                 return cc_err(err, CC_ERR_USAGE, "cudnnctl_doctor: no machine or no place for the result");
@@ -964,7 +1025,8 @@ int cudnnctl_doctor(cudnnctl_machine *m, const cudnnctl_doctor_options *opts, cu
         verify = verify_facts(m, opts, list, plain, err);
         if (verify == NULL)
                 goto fail;
-        which = which_facts(m, list, verify, cc_v_get(host, "toolkits"), err);
+        cc_vw_host_read(host, &hv, NULL);
+        which = which_facts(m, list, verify, hv.toolkits, err);
         if (which == NULL)
                 goto fail;
         TRY(cc_v_set(facts, "host", host, err));
@@ -973,17 +1035,20 @@ int cudnnctl_doctor(cudnnctl_machine *m, const cudnnctl_doctor_options *opts, cu
         list = NULL;
         TRY(cc_v_set(facts, "which", which, err));
         which = NULL;
-        TRY(cc_v_set(facts, "deps", deps_facts(m, cc_v_get(facts, "list"), plain, plain_path(w0), err), err));
+        cc_vw_doctor_facts_read(facts, &fv, NULL); /* fv.list: the list, now in facts */
+        TRY(cc_v_set(facts, CC_K(doctor_facts, deps), deps_facts(m, fv.list, plain, plain_path(w0), err), err));
         cc_v_free(w0);
         w0 = NULL;
         TRY(cc_v_set(facts, "verify", verify, err));
         verify = NULL;
-        TRY(cc_v_set(facts, "frameworks", frameworks_facts(m, opts, cc_v_get(facts, "list"), err), err));
+        TRY(cc_v_set(facts, CC_K(doctor_facts, frameworks), frameworks_facts(m, opts, fv.list, err), err));
         TRY(cc_v_set_int(facts, "gather_ms", (cc_monotonic_us() - t0) / 1000, err));
         TRY(cc_v_set(doc, "facts", facts, err));
         facts = NULL;
         TRY(cc_doctor_run_checks(doc, err));
-        TRY(cc_v_set_int(cc_v_getm(doc, "summary"), "wall_ms", (cc_monotonic_us() - t0) / 1000, err));
+        /* the summary the checks wrote, to complete: the view's is read-only */
+        TRY(cc_v_set_int(cc_v_getm(doc, CC_K(doctor, summary)), CC_K(doctor_summary, wall_ms),
+                         (cc_monotonic_us() - t0) / 1000, err));
         *out = doc;
         return 0;
 fail:
@@ -1000,25 +1065,25 @@ fail:
 int cudnnctl_doctor_recheck(const cudnnctl_value *in, cudnnctl_value **out, cudnnctl_error *err)
 {
         cc_value *doc = NULL;
-        const char *cmd;
+        cc_vw_doctor d;
 
         *out = NULL;
-        cmd = cc_v_get_str(in, "command");
-        if (cc_v_type(in) != CUDNNCTL_OBJECT || cmd == NULL || strcmp(cmd, "doctor") != 0 ||
-            cc_v_type(cc_v_get(in, "facts")) != CUDNNCTL_OBJECT)
+        cc_vw_doctor_read(in, &d, NULL);
+        if (cc_v_type(in) != CUDNNCTL_OBJECT || d.command == NULL || strcmp(d.command, "doctor") != 0 ||
+            d.facts == NULL)
                 return cc_err(err, CC_ERR_FORMAT,
                               "not a 'cudnnctl doctor --json' document (no command \"doctor\" "
                               "with a \"facts\" object)");
-        if (cc_v_as_int(cc_v_get(in, "schema_version")) > CUDNNCTL_JSON_SCHEMA_VERSION)
+        if (d.schema_version > CUDNNCTL_JSON_SCHEMA_VERSION)
                 return cc_err(err, CC_ERR_UNSUPPORTED, "schema_version %lld is newer than this tool reads (%d)",
-                              (long long)cc_v_as_int(cc_v_get(in, "schema_version")), CUDNNCTL_JSON_SCHEMA_VERSION);
+                              (long long)d.schema_version, CUDNNCTL_JSON_SCHEMA_VERSION);
         doc = cc_v_copy(in, err);
         if (doc == NULL)
                 return -1;
-        cc_v_free(cc_v_take(doc, "areas"));
-        cc_v_free(cc_v_take(doc, "findings"));
-        cc_v_free(cc_v_take(doc, "summary"));
-        if (cc_v_set_bool(doc, "rechecked", 1, err) < 0 || cc_doctor_run_checks(doc, err) < 0) {
+        cc_v_free(cc_v_take(doc, CC_K(doctor, areas)));
+        cc_v_free(cc_v_take(doc, CC_K(doctor, findings)));
+        cc_v_free(cc_v_take(doc, CC_K(doctor, summary)));
+        if (cc_v_set_bool(doc, CC_K(doctor, rechecked), 1, err) < 0 || cc_doctor_run_checks(doc, err) < 0) {
                 cc_v_free(doc);
                 return -1;
         }

@@ -3,6 +3,7 @@
  * loads, runs the framework probe in every interpreter found
  * (frameworks/frameworks.c), judges each framework (frameworks/judge.c), and
  * builds the document (docs/json.md, command "frameworks"). */
+#include "../facts/views.h"
 #include "../frameworks/frameworks.h"
 #include "../platform/platform.h"
 
@@ -14,19 +15,23 @@ static int plain_program(cc_machine *m, cudnnctl_value **w, const cc_value **res
 {
         const char *names[] = {"cudnn"};
         cudnnctl_which_options wo;
-        const cc_value *rs;
+        cc_vw_which_doc wd;
         size_t i;
 
         *res = NULL;
         memset(&wo, 0, sizeof(wo));
         if (cudnnctl_which(m, names, 1, &wo, w, err) < 0)
                 return -1;
-        rs = cc_v_get(*w, "results");
-        for (i = 0; i < cc_v_len(rs); i++)
-                if (cc_v_as_bool(cc_v_get(cc_v_at(rs, i), "found"))) {
-                        *res = cc_v_at(rs, i);
+        cc_vw_which_doc_read(*w, &wd, NULL);
+        for (i = 0; i < cc_v_len(wd.results); i++) {
+                cc_vw_resolution r;
+
+                cc_vw_resolution_at(wd.results, i, &r, NULL);
+                if (r.found) {
+                        *res = r.node_;
                         break;
                 }
+        }
         return 0;
 }
 
@@ -58,17 +63,18 @@ int cudnnctl_frameworks(cudnnctl_machine *m, const cudnnctl_frameworks_options *
         doc = cc_doc_new("frameworks", m, err);
         if (doc == NULL)
                 goto fail;
-        TRY(cc_v_set_str(doc, "gpu_requested",
+        TRY(cc_v_set_str(doc, CC_K(fw_doc, gpu_requested),
                          opts->gpu == CUDNNCTL_GPU_ON    ? "on"
                          : opts->gpu == CUDNNCTL_GPU_OFF ? "off"
                                                          : "auto",
                          err));
-        TRY(cc_v_set_str(doc, "expect", opts->expect, err));
-        TRY(cc_v_set(doc, "plain_program", plain ? cc_v_copy(plain, err) : cc_v_null(err), err));
-        TRY(cc_v_set(doc, "interpreters", interps, err));
+        TRY(cc_v_set_str(doc, CC_K(fw_doc, expect), opts->expect, err));
+        TRY(cc_v_set(doc, CC_K(fw_doc, plain_program), plain ? cc_v_copy(plain, err) : cc_v_null(err), err));
+        TRY(cc_v_set(doc, CC_K(fw_doc, interpreters), interps, err));
         interps = NULL;
         TRY(cc_fw_summary(doc, err));
-        TRY(cc_v_set_int(cc_v_getm(doc, "summary"), "wall_ms", (cc_monotonic_us() - t0) / 1000, err));
+        TRY(cc_v_set_int(cc_v_getm(doc, CC_K(fw_doc, summary)), CC_K(fw_summary, wall_ms),
+                         (cc_monotonic_us() - t0) / 1000, err));
         cc_v_free(list);
         cc_v_free(w);
         *out = doc;

@@ -1,6 +1,7 @@
 /* cudnnctl_which: where the loader finds a name, what it shadows, and the
  * copies that are on the machine but on no search path. */
 #include "../discover/discover.h"
+#include "../facts/views.h"
 #include "../inspect/inspect.h"
 #include "../resolve/resolve.h"
 
@@ -8,7 +9,8 @@
 #include <string.h>
 
 /* Add "versions" (and "installation") to each found/shadowed entry of a
- * resolution's facts. */
+ * resolution's facts (a RESOLUTION, a step of its `shadowed`, an entry of its
+ * `elsewhere`: the keys are the same in the three). */
 static int annotate(cc_machine *m, const cc_discovery *d, cc_value *entry, const char *path, const char *real,
                     cc_error *err)
 {
@@ -22,12 +24,12 @@ static int annotate(cc_machine *m, const cc_discovery *d, cc_value *entry, const
                 return -1;
         v = cc_file_versions_ex(m, abs, &problems, err);
         free(abs);
-        if (cc_v_set(entry, "versions", v, err) < 0) {
+        if (cc_v_set(entry, CC_K(resolution, versions), v, err) < 0) {
                 cc_v_free(problems);
                 return -1;
         }
         if (cc_v_len(problems) > 0) {
-                if (cc_v_set(entry, "problems", problems, err) < 0)
+                if (cc_v_set(entry, CC_K(resolution, problems), problems, err) < 0)
                         return -1;
         } else {
                 cc_v_free(problems);
@@ -35,13 +37,13 @@ static int annotate(cc_machine *m, const cc_discovery *d, cc_value *entry, const
         if (d != NULL) {
                 int id = cc_discovery_install_of(d, real);
 
-                const cc_value *inst = id ? cc_discovery_install_facts(d, id) : NULL;
+                cc_vw_installation inst;
 
-                if (cc_v_set(entry, "installation", id ? cc_v_int(id, err) : cc_v_null(err), err) < 0)
+                if (cc_v_set(entry, CC_K(resolution, installation), id ? cc_v_int(id, err) : cc_v_null(err), err) < 0)
                         return -1;
                 /* the installation's summary version: what a shim without a version of its own belongs to */
-                if (inst != NULL &&
-                    cc_v_set(entry, "installation_version", cc_v_str(cc_v_get_str(inst, "version"), err), err) < 0)
+                if (id && cc_vw_installation_read(cc_discovery_install_facts(d, id), &inst, NULL) == 0 &&
+                    cc_v_set(entry, CC_K(resolution, installation_version), cc_v_str(inst.version, err), err) < 0)
                         return -1;
         }
         return 0;
@@ -49,16 +51,19 @@ static int annotate(cc_machine *m, const cc_discovery *d, cc_value *entry, const
 
 static int annotate_result(cc_machine *m, const cc_discovery *d, cc_value *res, cc_error *err)
 {
-        cc_value *sh = cc_v_getm(res, "shadowed");
+        cc_value *sh = cc_v_getm(res, CC_K(resolution, shadowed));
+        cc_vw_resolution r;
         size_t i;
 
-        if (cc_v_as_bool(cc_v_get(res, "found")) &&
-            annotate(m, d, res, cc_v_get_str(res, "path"), cc_v_get_str(res, "realpath"), err) < 0)
+        /* the strings the views borrow stay where they are while keys are added */
+        cc_vw_resolution_read(res, &r, NULL);
+        if (r.found && annotate(m, d, res, r.path, r.realpath, err) < 0)
                 return -1;
         for (i = 0; i < cc_v_len(sh); i++) {
-                cc_value *e = cc_v_atm(sh, i);
+                cc_vw_step e;
 
-                if (annotate(m, d, e, cc_v_get_str(e, "path"), cc_v_get_str(e, "realpath"), err) < 0)
+                cc_vw_step_at(sh, i, &e, NULL);
+                if (annotate(m, d, cc_v_atm(sh, i), e.path, e.realpath, err) < 0)
                         return -1;
         }
         return 0;
@@ -93,14 +98,15 @@ static int elsewhere(cc_machine *m, const cc_discovery *d, const cc_resolution *
                         continue;
                 }
                 e = cc_v_object(err);
-                if (cc_v_push(arr, e, err) < 0 || cc_v_set_str(e, "path", paths.v[i], err) < 0 ||
-                    cc_v_set_str(e, "realpath", real, err) < 0 || annotate(m, d, e, paths.v[i], real, err) < 0) {
+                if (cc_v_push(arr, e, err) < 0 || cc_v_set_str(e, CC_K(elsewhere, path), paths.v[i], err) < 0 ||
+                    cc_v_set_str(e, CC_K(elsewhere, realpath), real, err) < 0 ||
+                    annotate(m, d, e, paths.v[i], real, err) < 0) {
                         free(real);
                         goto done;
                 }
                 free(real);
         }
-        rv = cc_v_set(res, "elsewhere", arr, err);
+        rv = cc_v_set(res, CC_K(resolution, elsewhere), arr, err);
         arr = NULL;
 done:
         cc_v_free(arr);
@@ -154,8 +160,8 @@ int cudnnctl_which(cudnnctl_machine *m, const char *const *queries, size_t nq, c
                         goto done;
                 }
                 doc = cc_doc_new("which", m, err);
-                if (doc == NULL || cc_v_set(doc, "queries", cc_v_strv(&qv, err), err) < 0 ||
-                    cc_v_set(doc, "names", cc_v_strv(&names, err), err) < 0) {
+                if (doc == NULL || cc_v_set(doc, CC_K(which_doc, queries), cc_v_strv(&qv, err), err) < 0 ||
+                    cc_v_set(doc, CC_K(which_doc, names), cc_v_strv(&names, err), err) < 0) {
                         cc_strv_free(&qv);
                         goto done;
                 }
@@ -172,7 +178,7 @@ int cudnnctl_which(cudnnctl_machine *m, const char *const *queries, size_t nq, c
                                st.type == CC_FT_NONE ? "no such file" : "not a regular file");
                         goto done;
                 }
-                if (cc_v_set_str(doc, "from", from_abs, err) < 0)
+                if (cc_v_set_str(doc, CC_K(which_doc, from), from_abs, err) < 0)
                         goto done;
         }
         from_program = from_abs != NULL && cc_is_program(m, from_abs);
@@ -194,14 +200,14 @@ int cudnnctl_which(cudnnctl_machine *m, const char *const *queries, size_t nq, c
                                 from.origin = o;
                         }
                 }
-                if (cc_v_set(doc, "loader", cc_lnx_ctx_facts(lc, err), err) < 0)
+                if (cc_v_set(doc, CC_K(which_doc, loader), cc_lnx_ctx_facts(lc, err), err) < 0)
                         goto done;
         } else {
                 const char *app = from_program ? from_abs : NULL;
 
                 if (cc_win_ctx_open(m, app, opts, &wc, err) < 0)
                         goto done;
-                if (cc_v_set(doc, "loader", cc_win_ctx_facts(wc, err), err) < 0)
+                if (cc_v_set(doc, CC_K(which_doc, loader), cc_win_ctx_facts(wc, err), err) < 0)
                         goto done;
         }
         {
@@ -214,7 +220,7 @@ int cudnnctl_which(cudnnctl_machine *m, const char *const *queries, size_t nq, c
                                 goto done;
                         }
                         disc = NULL; /* copies elsewhere are then not listed */
-                        if (cc_v_set_str(doc, "discovery_error", derr.msg, err) < 0)
+                        if (cc_v_set_str(doc, CC_K(which_doc, discovery_error), derr.msg, err) < 0)
                                 goto done;
                 }
         }
@@ -243,14 +249,18 @@ int cudnnctl_which(cudnnctl_machine *m, const char *const *queries, size_t nq, c
                 }
                 cc_resolution_free(&r);
         }
-        if (cc_v_set(doc, "results", results, err) < 0) {
+        if (cc_v_set(doc, CC_K(which_doc, results), results, err) < 0) {
                 results = NULL;
                 goto done;
         }
         results = NULL;
         for (i = 0; i < nq; i++)
                 unsatisfied += !satisfied[i];
-        if (cc_v_set_str(doc, "verdict", unsatisfied == 0 ? "found" : any_failed ? "fails" : "not-found", err) < 0)
+        if (cc_v_set_str(doc, CC_K(which_doc, verdict),
+                         unsatisfied == 0 ? "found"
+                         : any_failed     ? "fails"
+                                          : "not-found",
+                         err) < 0)
                 goto done;
         *out = doc;
         doc = NULL;

@@ -4,6 +4,8 @@
  * or have the same size and identity. Decides nothing about installations. */
 #include "group.h"
 
+#include "../facts/views.h"
+
 #include "../inspect/inspect.h"
 
 #include <stdio.h>
@@ -64,18 +66,18 @@ static int facts_of_same(cc_dfile *f, const cc_dfile *same, uint64_t size, cc_er
                 char vb[64];
                 cc_value *e = cc_v_object(err);
 
-                if (cc_v_push(f->versions, e, err) < 0 || cc_v_set_str(e, "component", "cudnn", err) < 0 ||
-                    cc_v_set_str(e, "source", "file-name", err) < 0 ||
-                    cc_v_set_str(e, "version", cudnnctl_ver_str(&f->ln.version, vb, sizeof(vb)), err) < 0)
+                if (cc_v_push(f->versions, e, err) < 0 || cc_v_set_str(e, CC_K(version, component), "cudnn", err) < 0 ||
+                    cc_v_set_str(e, CC_K(version, source), "file-name", err) < 0 ||
+                    cc_v_set_str(e, CC_K(version, version), cudnnctl_ver_str(&f->ln.version, vb, sizeof(vb)), err) < 0)
                         return -1;
         }
         for (i = 0; i < cc_v_len(same->versions); i++) {
-                const cc_value *e = cc_v_at(same->versions, i);
-                const char *src = cc_v_get_str(e, "source");
+                cc_vw_version e;
 
-                if (src != NULL && strcmp(src, "file-name") == 0)
+                cc_vw_version_at(same->versions, i, &e, NULL);
+                if (e.source != NULL && strcmp(e.source, "file-name") == 0)
                         continue;
-                if (cc_v_push(f->versions, cc_v_copy(e, err), err) < 0)
+                if (cc_v_push(f->versions, cc_v_copy(cc_v_at(same->versions, i), err), err) < 0)
                         return -1;
         }
         return 0;
@@ -91,6 +93,8 @@ static int inspect_host(cc_discovery *d, cc_smap *ids, size_t fi, const char *ho
         cc_map mp;
         cc_error merr = {0};
         cc_value *obj = NULL, *vers;
+        cc_vw_ins_facts fx;
+        cc_vw_ins_elf elf;
         const char *s;
         char key[48] = "";
         void *v;
@@ -141,13 +145,15 @@ static int inspect_host(cc_discovery *d, cc_smap *ids, size_t fi, const char *ho
         cc_unmap(&mp);
         if (key[0] != '\0' && !cc_smap_get(ids, key, NULL) && cc_smap_put(ids, key, ix(fi), NULL, err) < 0)
                 goto fail;
-        if ((s = cc_v_get_str(obj, "kind")) != NULL && (f->kind = cc_strdup(err, s)) == NULL)
+        cc_vw_ins_facts_read(obj, &fx, NULL);
+        cc_vw_ins_elf_read(fx.elf, &elf, NULL);
+        if ((s = fx.kind) != NULL && (f->kind = cc_strdup(err, s)) == NULL)
                 goto fail;
-        if ((s = cc_v_as_str(cc_v_path(obj, "elf/soname"))) != NULL && (f->soname = cc_strdup(err, s)) == NULL)
+        if ((s = elf.soname) != NULL && (f->soname = cc_strdup(err, s)) == NULL)
                 goto fail;
-        if ((s = cc_v_get_str(obj, "error")) != NULL && (f->error = cc_strdup(err, s)) == NULL)
+        if ((s = fx.error) != NULL && (f->error = cc_strdup(err, s)) == NULL)
                 goto fail;
-        vers = cc_v_take(obj, "versions");
+        vers = cc_v_take(obj, CC_K(ins_facts, versions));
         f->versions = vers ? vers : cc_v_array(err);
         if (f->versions == NULL)
                 goto fail;

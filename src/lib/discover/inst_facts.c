@@ -3,6 +3,8 @@
  * majors, counts, problems and notes, built once and kept. */
 #include "group.h"
 
+#include "../facts/views.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,8 +41,9 @@ static cc_value *file_facts(const cc_discovery *d, const cc_dfile *f, cc_error *
                 for (i = 0; i + 1 < f->chain.n; i += 2) {
                         cc_value *s = cc_v_object(err);
 
-                        if (cc_v_push(ch, s, err) < 0 || cc_v_set_str(s, "path", f->chain.v[i], err) < 0 ||
-                            cc_v_set_str(s, "target", f->chain.v[i + 1], err) < 0)
+                        if (cc_v_push(ch, s, err) < 0 ||
+                            cc_v_set_str(s, CC_K(chain_link, path), f->chain.v[i], err) < 0 ||
+                            cc_v_set_str(s, CC_K(chain_link, target), f->chain.v[i + 1], err) < 0)
                                 goto fail;
                 }
                 TRY(cc_v_set(o, "resolves_to", cc_v_str(f->resolves_to, err), err));
@@ -81,6 +84,7 @@ static int majors_of(const cc_discovery *d, const cc_dinst *in, const struct cc_
 static int count_files(const cc_discovery *d, const cc_dinst *in, cc_value *o, cc_error *err)
 {
         int64_t libs = 0, hdrs = 0, imp = 0, sta = 0, links = 0;
+        cc_vw_provenance p;
         size_t i;
 
         for (i = 0; i < in->nfiles; i++) {
@@ -97,10 +101,13 @@ static int count_files(const cc_discovery *d, const cc_dinst *in, cc_value *o, c
                 else if (f->ln.kind == CC_FK_STATIC)
                         sta++;
         }
-        if (cc_v_set_int(o, "libraries", libs, err) < 0 || cc_v_set_int(o, "headers", hdrs, err) < 0 ||
-            cc_v_set_int(o, "import_libraries", imp, err) < 0 || cc_v_set_int(o, "static_libraries", sta, err) < 0 ||
-            cc_v_set_int(o, "symlinks", links, err) < 0 ||
-            cc_v_set_int(o, "dist_info", (int64_t)cc_v_len(cc_v_get(in->provenance, "packages")), err) < 0)
+        cc_vw_provenance_read(in->provenance, &p, NULL);
+        if (cc_v_set_int(o, CC_K(inst_counts, libraries), libs, err) < 0 ||
+            cc_v_set_int(o, CC_K(inst_counts, headers), hdrs, err) < 0 ||
+            cc_v_set_int(o, CC_K(inst_counts, import_libraries), imp, err) < 0 ||
+            cc_v_set_int(o, CC_K(inst_counts, static_libraries), sta, err) < 0 ||
+            cc_v_set_int(o, CC_K(inst_counts, symlinks), links, err) < 0 ||
+            cc_v_set_int(o, CC_K(inst_counts, dist_info), (int64_t)cc_v_len(p.packages), err) < 0)
                 return -1;
         return 0;
 }
@@ -134,7 +141,7 @@ cc_value *cc_disc_inst_facts(cc_discovery *d, size_t id, cc_error *err)
         TRY(cc_v_set(o, "versions", vers, err));
         vers = NULL;
         counts = cc_v_object(err);
-        if (cc_v_set(o, "counts", counts, err) < 0 || count_files(d, in, counts, err) < 0)
+        if (cc_v_set(o, CC_K(installation, counts), counts, err) < 0 || count_files(d, in, counts, err) < 0)
                 goto fail;
         /* directories, with the aliases that reached them and their place in the prefix */
         arr = cc_v_array(err);

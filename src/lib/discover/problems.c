@@ -4,6 +4,8 @@
  * incomplete. Each is a problem with its kind, failure mode and paths. */
 #include "group.h"
 
+#include "../facts/views.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,11 +26,11 @@ static int file_version(const cc_dfile *f, cudnnctl_ver *out)
 
         for (k = 0; k < CC_ARRAY_LEN(order); k++)
                 for (j = 0; j < cc_v_len(f->versions); j++) {
-                        const cc_value *e = cc_v_at(f->versions, j);
-                        const char *s = cc_v_get_str(e, "source");
+                        cc_vw_version e;
 
-                        if (s == NULL || strcmp(s, order[k]) != 0 ||
-                            cudnnctl_ver_parse(cc_v_get_str(e, "version"), out) < 0 || out->n < 3)
+                        cc_vw_version_at(f->versions, j, &e, NULL);
+                        if (e.source == NULL || strcmp(e.source, order[k]) != 0 ||
+                            cudnnctl_ver_parse(e.version, out) < 0 || out->n < 3)
                                 continue;
                         if (k == 1 && f->ln.major >= 0 && out->part[0] != f->ln.major)
                                 continue;

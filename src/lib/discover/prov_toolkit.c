@@ -5,6 +5,8 @@
  * MAJOR.MINOR only when they agree. */
 #include "group.h"
 
+#include "../facts/views.h"
+
 #include "../formats/cheader.h"
 
 #include <stdio.h>
@@ -53,8 +55,9 @@ static int toolkit_source(cc_value *srcs, const char *source, const char *versio
 
         if (cc_v_push(srcs, o, err) < 0)
                 return -1;
-        if (cc_v_set_str(o, "source", source, err) < 0 || cc_v_set_str(o, "version", version, err) < 0 ||
-            cc_v_set(o, "file", cc_v_str(file, err), err) < 0)
+        if (cc_v_set_str(o, CC_K(toolkit_source, source), source, err) < 0 ||
+            cc_v_set_str(o, CC_K(toolkit_source, version), version, err) < 0 ||
+            cc_v_set(o, CC_K(toolkit_source, file), cc_v_str(file, err), err) < 0)
                 return -1;
         return 0;
 }
@@ -143,7 +146,7 @@ int cc_disc_prov_toolkit(struct cc_dprov *c, int *matched)
         *matched = 0;
         tk = cc_v_object(err);
         srcs = cc_v_array(err);
-        if (tk == NULL || cc_v_set(tk, "sources", srcs, err) < 0)
+        if (tk == NULL || cc_v_set(tk, CC_K(prov_toolkit, sources), srcs, err) < 0)
                 goto fail;
         /* bin/nvcc */
         p = cc_asprintf(err, "%s%cbin%c%s", in->prefix, d->sep, d->sep, win ? "nvcc.exe" : "nvcc");
@@ -248,9 +251,11 @@ int cc_disc_prov_toolkit(struct cc_dprov *c, int *matched)
         TRY(toolkit_distinfo(c, srcs, &cudnn_from, err));
         /* the toolkit's version: MAJOR.MINOR when every source agrees */
         for (i = 0; i < cc_v_len(srcs); i++) {
+                cc_vw_toolkit_source ts;
                 cudnnctl_ver sv;
 
-                if (cudnnctl_ver_parse(cc_v_get_str(cc_v_at(srcs, i), "version"), &sv) < 0 || sv.n < 2)
+                cc_vw_toolkit_source_at(srcs, i, &ts, NULL);
+                if (cudnnctl_ver_parse(ts.version, &sv) < 0 || sv.n < 2)
                         continue;
                 sv.n = 2;
                 if (agreed.n == 0)
@@ -258,14 +263,14 @@ int cc_disc_prov_toolkit(struct cc_dprov *c, int *matched)
                 else if (cudnnctl_ver_cmp(&agreed, &sv) != 0)
                         agree = 0;
         }
-        TRY(cc_v_set(tk, "version",
+        TRY(cc_v_set(tk, CC_K(prov_toolkit, version),
                      agree && agreed.n ? cc_v_str(cudnnctl_ver_str(&agreed, vb, sizeof(vb)), err) : cc_v_null(err),
                      err));
         if (!agree)
                 TRY(cc_disc_inst_note(in, err,
                                       "the CUDA toolkit's own version sources disagree (see provenance.toolkit)"));
         TRY(cc_v_set_str(c->prov, "kind", "cuda-toolkit", err));
-        TRY(cc_v_set(c->prov, "toolkit", tk, err));
+        TRY(cc_v_set(c->prov, CC_K(provenance, toolkit), tk, err));
         tk = NULL;
         TRY(cc_v_set_bool(c->prov, "copied_in", !cudnn_from, err));
         if (!cudnn_from)

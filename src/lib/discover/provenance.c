@@ -6,6 +6,8 @@
  * helpers the steps share. */
 #include "group.h"
 
+#include "../facts/views.h"
+
 #include "../formats/distinfo.h"
 
 #include <stdarg.h>
@@ -133,10 +135,10 @@ cc_value *cc_disc_package_obj(const char *manager, const char *name, const char 
 
 cc_value *cc_disc_packages_of(struct cc_dprov *c)
 {
-        cc_value *p = cc_v_getm(c->prov, "packages");
+        cc_value *p = cc_v_getm(c->prov, CC_K(provenance, packages));
 
-        if (p == NULL && cc_v_set(c->prov, "packages", cc_v_array(c->err), c->err) == 0)
-                p = cc_v_getm(c->prov, "packages");
+        if (p == NULL && cc_v_set(c->prov, CC_K(provenance, packages), cc_v_array(c->err), c->err) == 0)
+                p = cc_v_getm(c->prov, CC_K(provenance, packages));
         return p;
 }
 

@@ -4,6 +4,8 @@
  * when headers and libraries, or renamed files, disagree. */
 #include "group.h"
 
+#include "../facts/views.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,10 +16,12 @@ static int already_flagged(const cc_dinst *in, const char *kind, const char *pat
         size_t i;
 
         for (i = 0; i < cc_v_len(in->problems); i++) {
-                const cc_value *p = cc_v_at(in->problems, i);
-                const char *first = cc_v_as_str(cc_v_path(p, "paths/0"));
+                cc_vw_problem p;
+                const char *first;
 
-                if (strcmp(cc_v_get_str(p, "kind"), kind) == 0 && first != NULL && strcmp(first, path) == 0)
+                cc_vw_problem_at(in->problems, i, &p, NULL);
+                first = cc_v_as_str(cc_v_at(p.paths, 0));
+                if (strcmp(p.kind, kind) == 0 && first != NULL && strcmp(first, path) == 0)
                         return 1;
         }
         return 0;
@@ -37,15 +41,18 @@ int cc_disc_collect_versions(cc_discovery *d, cc_dinst *in, cc_value *arr, struc
                 const cc_value *fv = f ? f->versions : in->extra;
 
                 for (j = 0; j < cc_v_len(fv); j++) {
-                        const cc_value *e = cc_v_at(fv, j);
-                        cc_value *c = cc_v_copy(e, err);
-                        const char *comp = cc_v_get_str(e, "component"), *src = cc_v_get_str(e, "source");
-                        const char *vs = cc_v_get_str(e, "version");
+                        cc_vw_version e;
+                        cc_value *c = cc_v_copy(cc_v_at(fv, j), err);
+                        const char *comp, *src, *vs;
                         struct cc_dvent ve;
 
+                        cc_vw_version_at(fv, j, &e, NULL);
+                        comp = e.component;
+                        src = e.source;
+                        vs = e.version;
                         if (c == NULL)
                                 return -1;
-                        if (f != NULL && cc_v_set_str(c, "file", f->canonical, err) < 0) {
+                        if (f != NULL && cc_v_set_str(c, CC_K(version, file), f->canonical, err) < 0) {
                                 cc_v_free(c);
                                 return -1;
                         }
@@ -55,7 +62,7 @@ int cc_disc_collect_versions(cc_discovery *d, cc_dinst *in, cc_value *arr, struc
                             cudnnctl_ver_parse(vs, &ve.v) < 0)
                                 continue;
                         ve.source = src;
-                        ve.file = f ? f->canonical : cc_v_get_str(e, "file");
+                        ve.file = f ? f->canonical : e.file;
                         ve.shown = vs;
                         ve.header = f && f->ln.kind == CC_FK_HEADER;
                         ve.lib = f && !ve.header;
@@ -191,8 +198,9 @@ int cc_disc_summarize_versions(cc_dinst *in, const struct cc_dvent *e, size_t n,
                                 goto fail;
                         srcs = cc_v_array(err);
                         files = cc_v_array(err);
-                        if (cc_v_set_str(g, "version", keys.v[i], err) < 0 || cc_v_set(g, "sources", srcs, err) < 0 ||
-                            cc_v_set(g, "files", files, err) < 0)
+                        if (cc_v_set_str(g, CC_K(disagreement, version), keys.v[i], err) < 0 ||
+                            cc_v_set(g, CC_K(disagreement, sources), srcs, err) < 0 ||
+                            cc_v_set(g, CC_K(disagreement, files), files, err) < 0)
                                 goto fail;
                         for (j = 0; j < n; j++) {
                                 size_t k;
@@ -213,7 +221,7 @@ int cc_disc_summarize_versions(cc_dinst *in, const struct cc_dvent *e, size_t n,
                         }
                 }
         }
-        TRY(cc_v_set(out, "disagreements", dis, err));
+        TRY(cc_v_set(out, CC_K(installation, disagreements), dis, err));
         dis = NULL;
         /* headers against libraries */
         if (conflict) {

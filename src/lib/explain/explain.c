@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "facts/views.h"
 #include "kb/kb.h"
 
 enum {
@@ -165,13 +166,13 @@ cc_value *cc_catalog_entry(const char *id, const cc_value *captures, cc_error *e
                 cc_err(err, CC_ERR_NOTFOUND, "failure catalog: no entry '%s'", id);
                 return NULL;
         }
-        if ((o = cc_v_object(err)) == NULL || cc_v_set_str(o, "id", id, err) < 0)
+        if ((o = cc_v_object(err)) == NULL || cc_v_set_str(o, CC_K(catalog_entry, id), id, err) < 0)
                 goto fail;
         for (i = 0; i < CC_ARRAY_LEN(cols); i++)
                 if (cc_v_set_str(o, cols[i], cc_kb_cell(cat, (size_t)r, cols[i]), err) < 0)
                         goto fail;
         if (split_list(cc_kb_cell(cat, (size_t)r, "causes"), &causes, err) < 0 ||
-            cc_v_set(o, "causes", cc_v_strv(&causes, err), err) < 0 ||
+            cc_v_set(o, CC_K(catalog_entry, causes), cc_v_strv(&causes, err), err) < 0 ||
             split_list(cc_kb_cell(cat, (size_t)r, "commands"), &commands, err) < 0 || (cmds = cc_v_array(err)) == NULL)
                 goto fail;
         for (i = 0; i < commands.n; i++) {
@@ -181,19 +182,21 @@ cc_value *cc_catalog_entry(const char *id, const cc_value *captures, cc_error *e
                 cc_value *c = cc_v_object(err);
 
                 free(cmd);
-                if (c == NULL || cc_v_set(c, "command", filled ? cc_v_str(filled, err) : NULL, err) < 0 ||
-                    cc_v_set_str(c, "shows", sep ? sep + 2 : NULL, err) < 0 || cc_v_push(cmds, c, err) < 0) {
+                if (c == NULL ||
+                    cc_v_set(c, CC_K(explain_command, command), filled ? cc_v_str(filled, err) : NULL, err) < 0 ||
+                    cc_v_set_str(c, CC_K(explain_command, shows), sep ? sep + 2 : NULL, err) < 0 ||
+                    cc_v_push(cmds, c, err) < 0) {
                         free(filled);
                         cc_v_free(c);
                         goto fail;
                 }
                 free(filled);
         }
-        if (cc_v_set(o, "commands", cmds, err) < 0)
+        if (cc_v_set(o, CC_K(catalog_entry, commands), cmds, err) < 0)
                 goto fail_set;
         cmds = NULL;
-        if (cc_v_set_str(o, "fix", cc_kb_cell(cat, (size_t)r, "fix"), err) < 0 ||
-            cc_v_set_str(o, "source", cc_kb_cell(cat, (size_t)r, "source"), err) < 0)
+        if (cc_v_set_str(o, CC_K(catalog_entry, fix), cc_kb_cell(cat, (size_t)r, "fix"), err) < 0 ||
+            cc_v_set_str(o, CC_K(catalog_entry, source), cc_kb_cell(cat, (size_t)r, "source"), err) < 0)
                 goto fail_set;
         cc_strv_free(&causes);
         cc_strv_free(&commands);
@@ -506,10 +509,14 @@ static int system_mismatch(const struct ctx *c, const char *system)
  * (the rule's lookup found nothing: the match is dropped). */
 static int apply_rule(struct ctx *c, const char *rule, const cc_value *caps, struct typed *ty, const char **rule_name)
 {
-        const char *arg = NULL;
-        const char *code_s = cc_v_get_str(caps, "code"), *name_s = cc_v_get_str(caps, "name");
-        long code = code_s ? strtol(code_s, NULL, 10) : -1;
+        const char *arg = NULL, *code_s, *name_s;
+        cc_vw_explain_captures cv;
+        long code;
 
+        cc_vw_explain_captures_read(caps, &cv, NULL);
+        code_s = cv.code;
+        name_s = cv.name;
+        code = code_s ? strtol(code_s, NULL, 10) : -1;
         memset(ty, 0, sizeof(*ty));
         *rule_name = NULL;
         if (rule == NULL)
@@ -891,7 +898,8 @@ static void drop_contained(struct ctx *c)
 /* The cuDNN version rule: same major, runtime minor >= build minor. */
 static cc_value *version_rule(const cc_value *caps, cc_error *err)
 {
-        const char *bs = cc_v_get_str(caps, "build"), *rs = cc_v_get_str(caps, "runtime");
+        cc_vw_explain_captures cv;
+        const char *bs, *rs;
         cudnnctl_ver b, r;
         cc_value *o = cc_v_object(err);
         char reason[256];
@@ -899,6 +907,9 @@ static cc_value *version_rule(const cc_value *caps, cc_error *err)
 
         if (o == NULL)
                 return NULL;
+        cc_vw_explain_captures_read(caps, &cv, NULL);
+        bs = cv.build;
+        rs = cv.runtime;
         if (bs == NULL || rs == NULL || cudnnctl_ver_parse(bs, &b) < 0 || cudnnctl_ver_parse(rs, &r) < 0) {
                 snprintf(reason, sizeof(reason), "the versions could not be read");
         } else if (b.part[0] != r.part[0]) {
@@ -917,11 +928,12 @@ static cc_value *version_rule(const cc_value *caps, cc_error *err)
                 snprintf(reason, sizeof(reason), "same major %ld, runtime minor %ld >= build minor %ld", r.part[0],
                          r.part[1], b.part[1]);
         }
-        if (cc_v_set_str(o, "name", "cudnn-version-rule", err) < 0 ||
-            cc_v_set_str(o, "statement", "same major, runtime minor >= build minor", err) < 0 ||
-            cc_v_set_str(o, "build", bs, err) < 0 || cc_v_set_str(o, "runtime", rs, err) < 0 ||
-            cc_v_set(o, "holds", holds < 0 ? cc_v_null(err) : cc_v_bool(holds, err), err) < 0 ||
-            cc_v_set_str(o, "reason", reason, err) < 0) {
+        if (cc_v_set_str(o, CC_K(explain_rule, name), "cudnn-version-rule", err) < 0 ||
+            cc_v_set_str(o, CC_K(explain_rule, statement), "same major, runtime minor >= build minor", err) < 0 ||
+            cc_v_set_str(o, CC_K(explain_rule, build), bs, err) < 0 ||
+            cc_v_set_str(o, CC_K(explain_rule, runtime), rs, err) < 0 ||
+            cc_v_set(o, CC_K(explain_rule, holds), holds < 0 ? cc_v_null(err) : cc_v_bool(holds, err), err) < 0 ||
+            cc_v_set_str(o, CC_K(explain_rule, reason), reason, err) < 0) {
                 cc_v_free(o);
                 return NULL;
         }
@@ -943,9 +955,10 @@ static cc_value *typed_codes(const struct typed *ty, cc_error *err)
                 if (!ok)
                         continue;
                 o = cc_v_object(err);
-                if (o == NULL || cc_v_set_int(o, "major", majors[k], err) < 0 || cc_v_set_int(o, "code", v, err) < 0 ||
-                    cc_v_set_str(o, "alias_of", majors[k] == 9 ? cc_kb_cell(ty->t, (size_t)ty->row, "alias_of") : NULL,
-                                 err) < 0 ||
+                if (o == NULL || cc_v_set_int(o, CC_K(explain_code, major), majors[k], err) < 0 ||
+                    cc_v_set_int(o, CC_K(explain_code, code), v, err) < 0 ||
+                    cc_v_set_str(o, CC_K(explain_code, alias_of),
+                                 majors[k] == 9 ? cc_kb_cell(ty->t, (size_t)ty->row, "alias_of") : NULL, err) < 0 ||
                     cc_v_push(a, o, err) < 0) {
                         cc_v_free(o);
                         cc_v_free(a);
@@ -996,6 +1009,7 @@ done:
 static cc_value *match_value(struct ctx *c, const struct hit *h)
 {
         cc_value *o = cc_v_object(c->err), *entry = NULL, *causes = NULL;
+        cc_vw_catalog_entry e; /* the catalog entry's keys (all absent without one) */
         const struct typed *ty = &h->ty;
         const char *id = h->ids.n ? h->ids.v[0] : NULL, *tsrc = NULL, *msrc = NULL;
         cc_strv also = {0}, own = {0};
@@ -1009,57 +1023,63 @@ static cc_value *match_value(struct ctx *c, const struct hit *h)
                         goto fail;
         if (id != NULL && (entry = cc_catalog_entry(id, h->captures, c->err)) == NULL)
                 goto fail;
+        cc_vw_catalog_entry_read(entry, &e, NULL);
         for (i = 0; i < h->start && i < c->len; i++)
                 line += c->text[i] == '\n';
-        if (cc_v_set_str(o, "kind", kind_name(h->kind), c->err) < 0 ||
-            cc_v_set_str(o, "recogniser", h->recog >= 0 ? cc_kb_cell(c->msg, (size_t)h->recog, "id") : NULL, c->err) <
-                0 ||
-            cc_v_set_str(o, "id", id, c->err) < 0 || cc_v_set(o, "also", cc_v_strv(&also, c->err), c->err) < 0 ||
-            cc_v_set_str(o, "title", cc_v_get_str(entry, "title"), c->err) < 0 ||
-            cc_v_set_str(o, "catalog_number", cc_v_get_str(entry, "catalog_number"), c->err) < 0 ||
-            cc_v_set_str(o, "platform", cc_v_get_str(entry, "platform"), c->err) < 0)
+        if (cc_v_set_str(o, CC_K(explain_match, kind), kind_name(h->kind), c->err) < 0 ||
+            cc_v_set_str(o, CC_K(explain_match, recogniser),
+                         h->recog >= 0 ? cc_kb_cell(c->msg, (size_t)h->recog, "id") : NULL, c->err) < 0 ||
+            cc_v_set_str(o, CC_K(explain_match, id), id, c->err) < 0 ||
+            cc_v_set(o, CC_K(explain_match, also), cc_v_strv(&also, c->err), c->err) < 0 ||
+            cc_v_set_str(o, CC_K(explain_match, title), e.title, c->err) < 0 ||
+            cc_v_set_str(o, CC_K(explain_match, catalog_number), e.catalog_number, c->err) < 0 ||
+            cc_v_set_str(o, CC_K(explain_match, platform), e.platform, c->err) < 0)
                 goto fail;
-        if ((ty->kind && ty->has_code ? cc_v_set_int(o, "code", ty->code, c->err) : cc_v_set_null(o, "code", c->err)) <
-            0)
+        if ((ty->kind && ty->has_code ? cc_v_set_int(o, CC_K(explain_match, code), ty->code, c->err)
+                                      : cc_v_set_null(o, CC_K(explain_match, code), c->err)) < 0)
                 goto fail;
-        if (cc_v_set_str(o, "name", typed_name(ty), c->err) < 0 ||
-            (ty->kind == K_STATUS && ty->major ? cc_v_set_int(o, "major", ty->major, c->err)
-                                               : cc_v_set_null(o, "major", c->err)) < 0)
+        if (cc_v_set_str(o, CC_K(explain_match, name), typed_name(ty), c->err) < 0 ||
+            (ty->kind == K_STATUS && ty->major ? cc_v_set_int(o, CC_K(explain_match, major), ty->major, c->err)
+                                               : cc_v_set_null(o, CC_K(explain_match, major), c->err)) < 0)
                 goto fail;
-        if (ty->kind == K_STATUS && cc_v_set(o, "codes", typed_codes(ty, c->err), c->err) < 0)
+        if (ty->kind == K_STATUS && cc_v_set(o, CC_K(explain_match, codes), typed_codes(ty, c->err), c->err) < 0)
                 goto fail;
         if (ty->kind == K_CUDA &&
-            (cc_v_set_str(o, "api", cc_kb_cell(ty->t, (size_t)ty->row, "api"), c->err) < 0 ||
-             cc_v_set_str(o, "equivalent", cc_kb_cell(ty->t, (size_t)ty->row, "equivalent"), c->err) < 0))
+            (cc_v_set_str(o, CC_K(explain_match, api), cc_kb_cell(ty->t, (size_t)ty->row, "api"), c->err) < 0 ||
+             cc_v_set_str(o, CC_K(explain_match, equivalent), cc_kb_cell(ty->t, (size_t)ty->row, "equivalent"),
+                          c->err) < 0))
                 goto fail;
-        if (ty->kind == K_WIN && cc_v_set_str(o, "hex", cc_kb_cell(ty->t, (size_t)ty->row, "hex"), c->err) < 0)
+        if (ty->kind == K_WIN &&
+            cc_v_set_str(o, CC_K(explain_match, hex), cc_kb_cell(ty->t, (size_t)ty->row, "hex"), c->err) < 0)
                 goto fail;
         if ((ty->kind == K_WIN || ty->kind == K_CUDA) &&
-            cc_v_set_str(o, "message", cc_kb_cell(ty->t, (size_t)ty->row, "message"), c->err) < 0)
+            cc_v_set_str(o, CC_K(explain_match, message), cc_kb_cell(ty->t, (size_t)ty->row, "message"), c->err) < 0)
                 goto fail;
-        if (cc_v_set(o, "captures", cc_v_copy(h->captures, c->err), c->err) < 0)
+        if (cc_v_set(o, CC_K(explain_match, captures), cc_v_copy(h->captures, c->err), c->err) < 0)
                 goto fail;
-        if (h->rule_name != NULL && cc_v_set(o, "rule", version_rule(h->captures, c->err), c->err) < 0)
+        if (h->rule_name != NULL &&
+            cc_v_set(o, CC_K(explain_match, rule), version_rule(h->captures, c->err), c->err) < 0)
                 goto fail;
-        if (cc_v_set(o, "text", cc_v_strn(c->text + h->start, tl > TEXT_ECHO ? TEXT_ECHO : tl, c->err), c->err) < 0 ||
-            cc_v_set_int(o, "line", (int64_t)line, c->err) < 0 ||
-            cc_v_set_int(o, "count", (int64_t)h->count, c->err) < 0)
+        if (cc_v_set(o, CC_K(explain_match, text),
+                     cc_v_strn(c->text + h->start, tl > TEXT_ECHO ? TEXT_ECHO : tl, c->err), c->err) < 0 ||
+            cc_v_set_int(o, CC_K(explain_match, line), (int64_t)line, c->err) < 0 ||
+            cc_v_set_int(o, CC_K(explain_match, count), (int64_t)h->count, c->err) < 0)
                 goto fail;
         /* meaning: a message's is the catalog's (the code in it has code_meaning);
          * a code's is its own */
-        if (cc_v_set_str(o, "meaning",
-                         h->kind != K_MESSAGE && ty->kind ? cc_kb_cell(ty->t, (size_t)ty->row, "meaning")
-                                                          : cc_v_get_str(entry, "meaning"),
+        if (cc_v_set_str(o, CC_K(explain_match, meaning),
+                         h->kind != K_MESSAGE && ty->kind ? cc_kb_cell(ty->t, (size_t)ty->row, "meaning") : e.meaning,
                          c->err) < 0 ||
             (h->kind == K_MESSAGE && ty->kind &&
-             cc_v_set_str(o, "code_meaning", cc_kb_cell(ty->t, (size_t)ty->row, "meaning"), c->err) < 0))
+             cc_v_set_str(o, CC_K(explain_match, code_meaning), cc_kb_cell(ty->t, (size_t)ty->row, "meaning"), c->err) <
+                 0))
                 goto fail;
         /* causes: a code's own (CUDA, Windows) first, then the catalog's */
         if (h->kind != K_MESSAGE && ty->kind && cc_kb_col(ty->t, "causes") >= 0 &&
             split_list(cc_kb_cell(ty->t, (size_t)ty->row, "causes"), &own, c->err) < 0)
                 goto fail;
         if (entry != NULL) {
-                const cc_value *ec = cc_v_get(entry, "causes");
+                const cc_value *ec = e.causes;
 
                 for (i = 0; i < cc_v_len(ec); i++)
                         if (!cc_strv_contains(&own, cc_v_as_str(cc_v_at(ec, i))) &&
@@ -1067,19 +1087,22 @@ static cc_value *match_value(struct ctx *c, const struct hit *h)
                                 goto fail;
         }
         causes = cc_v_strv(&own, c->err);
-        if (cc_v_set(o, "causes", causes, c->err) < 0)
+        if (cc_v_set(o, CC_K(explain_match, causes), causes, c->err) < 0)
                 goto fail;
-        if (cc_v_set(o, "commands", entry ? cc_v_take(entry, "commands") : cc_v_array(c->err), c->err) < 0 ||
-            cc_v_set_str(o, "fix", cc_v_get_str(entry, "fix"), c->err) < 0)
+        /* taking commands out of the entry leaves e's other members valid:
+         * each is a value of its own */
+        if (cc_v_set(o, CC_K(explain_match, commands),
+                     entry ? cc_v_take(entry, CC_K(catalog_entry, commands)) : cc_v_array(c->err), c->err) < 0 ||
+            cc_v_set_str(o, CC_K(explain_match, fix), e.fix, c->err) < 0)
                 goto fail;
         tsrc = ty->kind ? cc_kb_cell(ty->t, (size_t)ty->row, "source") : NULL;
         msrc = h->recog >= 0 ? cc_kb_cell(c->msg, (size_t)h->recog, "source") : NULL;
-        if (cc_v_get_str(entry, "source") != NULL && cc_buf_puts(&src, cc_v_get_str(entry, "source"), c->err) < 0)
+        if (e.source != NULL && cc_buf_puts(&src, e.source, c->err) < 0)
                 goto fail;
         if (add_sources(&src, tsrc, c->err) < 0 || add_sources(&src, msrc, c->err) < 0)
                 goto fail;
-        if (cc_v_set_str(o, "source", src.data, c->err) < 0 ||
-            cc_v_set_str(o, "note", ty->kind && ty->note[0] ? ty->note : NULL, c->err) < 0)
+        if (cc_v_set_str(o, CC_K(explain_match, source), src.data, c->err) < 0 ||
+            cc_v_set_str(o, CC_K(explain_match, note), ty->kind && ty->note[0] ? ty->note : NULL, c->err) < 0)
                 goto fail;
         cc_buf_free(&src);
         cc_strv_free(&also);
@@ -1260,11 +1283,13 @@ int cudnnctl_explain(const char *input, const cudnnctl_explain_options *opts, cu
             cc_v_set_str(doc, "tool", "cudnnctl", err) < 0 ||
             cc_v_set_str(doc, "tool_version", cudnnctl_version(), err) < 0 ||
             cc_v_set_str(doc, "command", "explain", err) < 0 ||
-            cc_v_set(doc, "input", cc_v_strn(c.text, c.len > INPUT_ECHO ? INPUT_ECHO : c.len, err), err) < 0 ||
-            cc_v_set_int(doc, "input_bytes", (int64_t)c.len, err) < 0 ||
-            cc_v_set_bool(doc, "input_truncated", c.len > INPUT_ECHO, err) < 0 ||
-            (c.o->major ? cc_v_set_int(doc, "major", c.o->major, err) : cc_v_set_null(doc, "major", err)) < 0 ||
-            cc_v_set_str(doc, "system",
+            cc_v_set(doc, CC_K(explain_doc, input), cc_v_strn(c.text, c.len > INPUT_ECHO ? INPUT_ECHO : c.len, err),
+                     err) < 0 ||
+            cc_v_set_int(doc, CC_K(explain_doc, input_bytes), (int64_t)c.len, err) < 0 ||
+            cc_v_set_bool(doc, CC_K(explain_doc, input_truncated), c.len > INPUT_ECHO, err) < 0 ||
+            (c.o->major ? cc_v_set_int(doc, CC_K(explain_doc, major), c.o->major, err)
+                        : cc_v_set_null(doc, CC_K(explain_doc, major), err)) < 0 ||
+            cc_v_set_str(doc, CC_K(explain_doc, system),
                          c.o->system == CUDNNCTL_SYSTEM_LINUX     ? "linux"
                          : c.o->system == CUDNNCTL_SYSTEM_WINDOWS ? "windows"
                                                                   : "any",
@@ -1274,13 +1299,13 @@ int cudnnctl_explain(const char *input, const cudnnctl_explain_options *opts, cu
         for (i = 0; i < c.nhits; i++)
                 if (cc_v_push(matches, match_value(&c, &c.hits[i]), err) < 0)
                         goto done;
-        if (cc_v_set(doc, "matches", matches, err) < 0) {
+        if (cc_v_set(doc, CC_K(explain_doc, matches), matches, err) < 0) {
                 matches = NULL;
                 goto done;
         }
         matches = NULL;
-        if (cc_v_set(doc, "suggestions", cc_v_strv(&sugg, err), err) < 0 ||
-            cc_v_set(doc, "notes", cc_v_strv(&c.notes, err), err) < 0)
+        if (cc_v_set(doc, CC_K(explain_doc, suggestions), cc_v_strv(&sugg, err), err) < 0 ||
+            cc_v_set(doc, CC_K(explain_doc, notes), cc_v_strv(&c.notes, err), err) < 0)
                 goto done;
         *out = doc;
         doc = NULL;

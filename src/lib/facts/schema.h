@@ -440,7 +440,8 @@
 #define CC_SCHEMA_package(K)                                                                                           \
         K(package, manager, "manager", STR, CC_VW_REQ)                                                                 \
         K(package, name, "name", STR, CC_VW_REQ | CC_VW_NULL)                                                          \
-        K(package, version, "version", STR, CC_VW_REQ | CC_VW_NULL)
+        K(package, version, "version", STR, CC_VW_REQ | CC_VW_NULL)                                                    \
+        K(package, build, "build", STR, CC_VW_OPT) /* conda (group E) */
 
 /* The body of `deps --json`. */
 #define CC_SCHEMA_deps_doc(K)                                                                                          \
@@ -495,7 +496,8 @@
         K(python, bits, "bits", INT, CC_VW_OPT)                                                                        \
         K(python, virtual_env, "virtual_env", BOOL, CC_VW_OPT)                                                         \
         K(python, conda, "conda", BOOL, CC_VW_OPT)                                                                     \
-        K(python, site_packages, "site_packages", ARR, CC_VW_OPT)
+        K(python, site_packages, "site_packages", ARR, CC_VW_OPT)                                                      \
+        K(python, unsupported, "unsupported", STR, CC_VW_OPT) /* Python older than 3.6 (group F) */
 
 /* A distribution (an interpreter's, a framework's). */
 #define CC_SCHEMA_distribution(K)                                                                                      \
@@ -789,7 +791,693 @@
         K(win_memory, physical_total, "physical_total", INT, CC_VW_OPT)                                                \
         K(win_memory, physical_available, "physical_available", INT, CC_VW_OPT)
 
+/* ---- views for the list, which and deps texts and discovery (group E) ---- */
+
+/* ROOT of `list` (its `roots`). */
+#define CC_SCHEMA_root(K)                                                                                              \
+        K(root, path, "path", STR, CC_VW_REQ)                                                                          \
+        K(root, sources, "sources", ARR, CC_VW_REQ)                                                                    \
+        K(root, walk, "walk", STR, CC_VW_REQ)                                                                          \
+        K(root, depth, "depth", INT, CC_VW_OPT)                                                                        \
+        K(root, state, "state", STR, CC_VW_REQ)                                                                        \
+        K(root, reason, "reason", STR, CC_VW_OPT)                                                                      \
+        K(root, canonical, "canonical", STR, CC_VW_OPT)                                                                \
+        K(root, alias_of, "alias_of", STR, CC_VW_OPT)                                                                  \
+        K(root, found, "found", INT, CC_VW_REQ)
+
+/* A path `list` passed over (its `skipped`). */
+#define CC_SCHEMA_skipped(K)                                                                                           \
+        K(skipped, path, "path", STR, CC_VW_REQ)                                                                       \
+        K(skipped, reason, "reason", STR, CC_VW_REQ)
+
+/* `list`'s `stats`. */
+#define CC_SCHEMA_list_stats(K)                                                                                        \
+        K(list_stats, roots, "roots", INT, CC_VW_REQ)                                                                  \
+        K(list_stats, directories, "directories", INT, CC_VW_REQ)                                                      \
+        K(list_stats, entries, "entries", INT, CC_VW_REQ)                                                              \
+        K(list_stats, files, "files", INT, CC_VW_REQ)                                                                  \
+        K(list_stats, installations, "installations", INT, CC_VW_REQ)                                                  \
+        K(list_stats, max_dirs, "max_dirs", INT, CC_VW_REQ)                                                            \
+        K(list_stats, max_entries_per_directory, "max_entries_per_directory", INT, CC_VW_REQ)                          \
+        K(list_stats, truncated, "truncated", BOOL, CC_VW_REQ)
+
+/* An INSTALLATION's `counts`. */
+#define CC_SCHEMA_inst_counts(K)                                                                                       \
+        K(inst_counts, libraries, "libraries", INT, CC_VW_REQ)                                                         \
+        K(inst_counts, headers, "headers", INT, CC_VW_REQ)                                                             \
+        K(inst_counts, import_libraries, "import_libraries", INT, CC_VW_REQ)                                           \
+        K(inst_counts, static_libraries, "static_libraries", INT, CC_VW_REQ)                                           \
+        K(inst_counts, symlinks, "symlinks", INT, CC_VW_REQ)                                                           \
+        K(inst_counts, dist_info, "dist_info", INT, CC_VW_REQ)
+
+/* One version of an INSTALLATION whose sources disagree (`disagreements`). */
+#define CC_SCHEMA_disagreement(K)                                                                                      \
+        K(disagreement, version, "version", STR, CC_VW_REQ)                                                            \
+        K(disagreement, sources, "sources", ARR, CC_VW_REQ)                                                            \
+        K(disagreement, files, "files", ARR, CC_VW_REQ)
+
+/* One link of a FILE's `chain`. */
+#define CC_SCHEMA_chain_link(K)                                                                                        \
+        K(chain_link, path, "path", STR, CC_VW_REQ)                                                                    \
+        K(chain_link, target, "target", STR, CC_VW_REQ)
+
+/* A cuda-toolkit PROVENANCE's `toolkit`, and each of its `sources`. */
+#define CC_SCHEMA_prov_toolkit(K)                                                                                      \
+        K(prov_toolkit, version, "version", STR, CC_VW_REQ | CC_VW_NULL)                                               \
+        K(prov_toolkit, sources, "sources", ARR, CC_VW_REQ)
+
+#define CC_SCHEMA_toolkit_source(K)                                                                                    \
+        K(toolkit_source, source, "source", STR, CC_VW_REQ)                                                            \
+        K(toolkit_source, version, "version", STR, CC_VW_REQ)                                                          \
+        K(toolkit_source, file, "file", STR, CC_VW_REQ | CC_VW_NULL)
+
+/* A pip-wheel PROVENANCE's `bundled_in` (torch/lib). */
+#define CC_SCHEMA_bundled_in(K)                                                                                        \
+        K(bundled_in, name, "name", STR, CC_VW_REQ)                                                                    \
+        K(bundled_in, version, "version", STR, CC_VW_REQ)                                                              \
+        K(bundled_in, dist_info, "dist_info", STR, CC_VW_REQ)
+
+/* An archive-copy PROVENANCE's `archive`. */
+#define CC_SCHEMA_prov_archive(K)                                                                                      \
+        K(prov_archive, name, "name", STR, CC_VW_REQ)                                                                  \
+        K(prov_archive, era, "era", STR, CC_VW_REQ)                                                                    \
+        K(prov_archive, version, "version", STR, CC_VW_REQ | CC_VW_NULL)                                               \
+        K(prov_archive, cuda, "cuda", STR, CC_VW_REQ | CC_VW_NULL)                                                     \
+        K(prov_archive, platform, "platform", STR, CC_VW_REQ)
+
+/* A windows-installer PROVENANCE's `installer`. */
+#define CC_SCHEMA_prov_installer(K) K(prov_installer, version, "version", STR, CC_VW_REQ)
+
+/* A copy `which` found that no search reached (a RESOLUTION's `elsewhere`). */
+#define CC_SCHEMA_elsewhere(K)                                                                                         \
+        K(elsewhere, path, "path", STR, CC_VW_REQ)                                                                     \
+        K(elsewhere, realpath, "realpath", STR, CC_VW_REQ)                                                             \
+        K(elsewhere, versions, "versions", ARR, CC_VW_REQ)                                                             \
+        K(elsewhere, installation, "installation", INT, CC_VW_REQ | CC_VW_NULL)                                        \
+        K(elsewhere, installation_version, "installation_version", STR, CC_VW_OPT | CC_VW_NULL)                        \
+        K(elsewhere, problems, "problems", ARR, CC_VW_OPT)
+
+/* The `loader` of which and deps: the Linux loader's keys (a Windows loader
+ * writes others; both write notes). */
+#define CC_SCHEMA_loader(K)                                                                                            \
+        K(loader, program, "program", STR, CC_VW_OPT | CC_VW_NULL)                                                     \
+        K(loader, program_source, "program_source", STR, CC_VW_OPT)                                                    \
+        K(loader, elf_class, "elf_class", INT, CC_VW_OPT)                                                              \
+        K(loader, machine, "machine", STR, CC_VW_OPT | CC_VW_NULL)                                                     \
+        K(loader, interpreter, "interpreter", STR, CC_VW_OPT | CC_VW_NULL)                                             \
+        K(loader, interpreter_source, "interpreter_source", STR, CC_VW_OPT | CC_VW_NULL)                               \
+        K(loader, default_dirs, "default_dirs", ARR, CC_VW_OPT)                                                        \
+        K(loader, default_dirs_source, "default_dirs_source", STR, CC_VW_OPT)                                          \
+        K(loader, glibc, "glibc", STR, CC_VW_OPT | CC_VW_NULL)                                                         \
+        K(loader, dst_lib, "dst_lib", STR, CC_VW_OPT)                                                                  \
+        K(loader, dst_platform, "dst_platform", STR, CC_VW_OPT | CC_VW_NULL)                                           \
+        K(loader, subdirs, "subdirs", ARR, CC_VW_OPT)                                                                  \
+        K(loader, subdirs_source, "subdirs_source", STR, CC_VW_OPT)                                                    \
+        K(loader, ld_library_path, "ld_library_path", STR, CC_VW_OPT | CC_VW_NULL)                                     \
+        K(loader, ld_so_cache, "ld_so_cache", OBJ, CC_VW_OPT)                                                          \
+        K(loader, preload, "preload", ARR, CC_VW_OPT)                                                                  \
+        K(loader, ld_so_conf_dirs, "ld_so_conf_dirs", ARR, CC_VW_OPT)                                                  \
+        K(loader, ld_so_conf_warnings, "ld_so_conf_warnings", ARR, CC_VW_OPT)                                          \
+        K(loader, notes, "notes", ARR, CC_VW_REQ)
+
+/* The Linux loader's `ld_so_cache`. */
+#define CC_SCHEMA_ld_so_cache(K)                                                                                       \
+        K(ld_so_cache, path, "path", STR, CC_VW_REQ)                                                                   \
+        K(ld_so_cache, format, "format", STR, CC_VW_REQ | CC_VW_NULL)                                                  \
+        K(ld_so_cache, entries, "entries", INT, CC_VW_REQ)                                                             \
+        K(ld_so_cache, required_flags, "required_flags", STR, CC_VW_REQ | CC_VW_NULL)                                  \
+        K(ld_so_cache, error, "error", STR, CC_VW_REQ | CC_VW_NULL)                                                    \
+        K(ld_so_cache, generator, "generator", STR, CC_VW_REQ | CC_VW_NULL)
+
+/* ---- views for inspect and compat (group D) ---- */
+
+/* FACTS of one path (inspect): every kind writes path and kind; the rest by kind. */
+#define CC_SCHEMA_ins_facts(K)                                                                                         \
+        K(ins_facts, path, "path", STR, CC_VW_OPT)                                                                     \
+        K(ins_facts, kind, "kind", STR, CC_VW_REQ)                                                                     \
+        K(ins_facts, same_file_as, "same_file_as", STR, CC_VW_OPT)                                                     \
+        K(ins_facts, size, "size", INT, CC_VW_OPT)                                                                     \
+        K(ins_facts, link, "link", STR, CC_VW_OPT | CC_VW_NULL)                                                        \
+        K(ins_facts, error, "error", STR, CC_VW_OPT)                                                                   \
+        K(ins_facts, warnings, "warnings", ARR, CC_VW_OPT)                                                             \
+        K(ins_facts, file_name, "file_name", OBJ, CC_VW_OPT)                                                           \
+        K(ins_facts, archive_name, "archive_name", OBJ, CC_VW_OPT)                                                     \
+        K(ins_facts, versions, "versions", ARR, CC_VW_OPT)                                                             \
+        K(ins_facts, elf, "elf", OBJ, CC_VW_OPT)                                                                       \
+        K(ins_facts, pe, "pe", OBJ, CC_VW_OPT)                                                                         \
+        K(ins_facts, cudnn, "cudnn", OBJ, CC_VW_OPT)                                                                   \
+        K(ins_facts, header, "header", OBJ, CC_VW_OPT)                                                                 \
+        K(ins_facts, max_compute_capability, "max_compute_capability", STR, CC_VW_OPT)                                 \
+        K(ins_facts, distribution, "distribution", OBJ, CC_VW_OPT)                                                     \
+        K(ins_facts, dist_info_name, "dist_info_name", OBJ, CC_VW_OPT)                                                 \
+        K(ins_facts, implib, "implib", OBJ, CC_VW_OPT)                                                                 \
+        K(ins_facts, ar, "ar", OBJ, CC_VW_OPT)                                                                         \
+        K(ins_facts, archive, "archive", OBJ, CC_VW_OPT)                                                               \
+        K(ins_facts, directory, "directory", OBJ, CC_VW_OPT)
+
+/* What a cuDNN library or header name says (FACTS file_name). */
+#define CC_SCHEMA_ins_file_name(K)                                                                                     \
+        K(ins_file_name, role, "role", STR, CC_VW_REQ)                                                                 \
+        K(ins_file_name, file_kind, "file_kind", STR, CC_VW_REQ)                                                       \
+        K(ins_file_name, system, "system", STR, CC_VW_REQ)                                                             \
+        K(ins_file_name, major, "major", INT, CC_VW_REQ | CC_VW_NULL)                                                  \
+        K(ins_file_name, version, "version", STR, CC_VW_REQ | CC_VW_NULL)                                              \
+        K(ins_file_name, dev_link, "dev_link", BOOL, CC_VW_REQ)                                                        \
+        K(ins_file_name, known_role, "known_role", BOOL, CC_VW_REQ)
+
+/* What a cuDNN archive or wheel name says (FACTS archive_name, an archive's name). */
+#define CC_SCHEMA_ins_archive_name(K)                                                                                  \
+        K(ins_archive_name, era, "era", STR, CC_VW_REQ)                                                                \
+        K(ins_archive_name, format, "format", STR, CC_VW_REQ)                                                          \
+        K(ins_archive_name, version, "version", STR, CC_VW_REQ | CC_VW_NULL)                                           \
+        K(ins_archive_name, platform, "platform", STR, CC_VW_REQ)                                                      \
+        K(ins_archive_name, system, "system", STR, CC_VW_REQ)                                                          \
+        K(ins_archive_name, arch, "arch", STR, CC_VW_REQ)                                                              \
+        K(ins_archive_name, cuda, "cuda", STR, CC_VW_REQ | CC_VW_NULL)                                                 \
+        K(ins_archive_name, package, "package", STR, CC_VW_OPT | CC_VW_NULL)
+
+/* An ELF file's headers and dynamic section. */
+#define CC_SCHEMA_ins_elf(K)                                                                                           \
+        K(ins_elf, class, "class", INT, CC_VW_REQ)                                                                     \
+        K(ins_elf, endian, "endian", STR, CC_VW_REQ)                                                                   \
+        K(ins_elf, type, "type", STR, CC_VW_REQ | CC_VW_NULL)                                                          \
+        K(ins_elf, type_code, "type_code", INT, CC_VW_REQ)                                                             \
+        K(ins_elf, machine, "machine", STR, CC_VW_REQ)                                                                 \
+        K(ins_elf, machine_code, "machine_code", INT, CC_VW_REQ)                                                       \
+        K(ins_elf, osabi, "osabi", INT, CC_VW_REQ)                                                                     \
+        K(ins_elf, interp, "interp", STR, CC_VW_REQ | CC_VW_NULL)                                                      \
+        K(ins_elf, dynamic, "dynamic", BOOL, CC_VW_REQ)                                                                \
+        K(ins_elf, soname, "soname", STR, CC_VW_REQ | CC_VW_NULL)                                                      \
+        K(ins_elf, needed, "needed", ARR, CC_VW_REQ)                                                                   \
+        K(ins_elf, rpath, "rpath", STR, CC_VW_REQ | CC_VW_NULL)                                                        \
+        K(ins_elf, runpath, "runpath", STR, CC_VW_REQ | CC_VW_NULL)                                                    \
+        K(ins_elf, flags_1, "flags_1", INT, CC_VW_REQ)                                                                 \
+        K(ins_elf, nodeflib, "nodeflib", BOOL, CC_VW_REQ)                                                              \
+        K(ins_elf, exports_count, "exports_count", INT, CC_VW_REQ)                                                     \
+        K(ins_elf, exports, "exports", ARR, CC_VW_OPT)
+
+/* The cuDNN API a library exports (ELF or PE). */
+#define CC_SCHEMA_ins_cudnn(K)                                                                                         \
+        K(ins_cudnn, entry_points, "entry_points", ARR, CC_VW_REQ)                                                     \
+        K(ins_cudnn, version_constants, "version_constants", ARR, CC_VW_OPT)
+
+/* A PE file's headers, imports, exports and version resource. */
+#define CC_SCHEMA_ins_pe(K)                                                                                            \
+        K(ins_pe, machine, "machine", STR, CC_VW_REQ)                                                                  \
+        K(ins_pe, machine_code, "machine_code", INT, CC_VW_REQ)                                                        \
+        K(ins_pe, type, "type", STR, CC_VW_REQ)                                                                        \
+        K(ins_pe, pe32plus, "pe32plus", BOOL, CC_VW_REQ)                                                               \
+        K(ins_pe, subsystem, "subsystem", INT, CC_VW_REQ)                                                              \
+        K(ins_pe, timestamp, "timestamp", INT, CC_VW_REQ)                                                              \
+        K(ins_pe, imports, "imports", ARR, CC_VW_REQ)                                                                  \
+        K(ins_pe, delay_imports, "delay_imports", ARR, CC_VW_REQ)                                                      \
+        K(ins_pe, export_name, "export_name", STR, CC_VW_REQ | CC_VW_NULL)                                             \
+        K(ins_pe, exports_count, "exports_count", INT, CC_VW_REQ)                                                      \
+        K(ins_pe, exports, "exports", ARR, CC_VW_OPT)                                                                  \
+        K(ins_pe, exports_by_ordinal_only, "exports_by_ordinal_only", INT, CC_VW_REQ)                                  \
+        K(ins_pe, version_info, "version_info", OBJ, CC_VW_REQ | CC_VW_NULL)
+
+#define CC_SCHEMA_ins_pe_version(K)                                                                                    \
+        K(ins_pe_version, file_version, "file_version", STR, CC_VW_REQ | CC_VW_NULL)                                   \
+        K(ins_pe_version, product_version, "product_version", STR, CC_VW_REQ | CC_VW_NULL)                             \
+        K(ins_pe_version, file_flags_mask, "file_flags_mask", INT, CC_VW_OPT)                                          \
+        K(ins_pe_version, file_flags, "file_flags", INT, CC_VW_OPT)                                                    \
+        K(ins_pe_version, file_os, "file_os", INT, CC_VW_OPT)                                                          \
+        K(ins_pe_version, file_type, "file_type", INT, CC_VW_OPT)                                                      \
+        K(ins_pe_version, file_subtype, "file_subtype", INT, CC_VW_OPT)                                                \
+        K(ins_pe_version, strings, "strings", ARR, CC_VW_REQ)                                                          \
+        K(ins_pe_version, translations, "translations", ARR, CC_VW_REQ)
+
+/* One StringFileInfo string of a version resource. */
+#define CC_SCHEMA_ins_pe_string(K)                                                                                     \
+        K(ins_pe_string, table, "table", STR, CC_VW_REQ)                                                               \
+        K(ins_pe_string, key, "key", STR, CC_VW_REQ)                                                                   \
+        K(ins_pe_string, value, "value", STR, CC_VW_REQ)
+
+/* A COFF import library (implib) or a Unix static library (ar). */
+#define CC_SCHEMA_ins_implib(K)                                                                                        \
+        K(ins_implib, dlls, "dlls", ARR, CC_VW_REQ)                                                                    \
+        K(ins_implib, symbols, "symbols", INT, CC_VW_REQ)                                                              \
+        K(ins_implib, members, "members", INT, CC_VW_REQ)                                                              \
+        K(ins_implib, machine, "machine", STR, CC_VW_REQ | CC_VW_NULL)
+
+#define CC_SCHEMA_ins_header(K)                                                                                        \
+        K(ins_header, includes, "includes", ARR, CC_VW_REQ)                                                            \
+        K(ins_header, defines, "defines", INT, CC_VW_REQ)                                                              \
+        K(ins_header, macros, "macros", ARR, CC_VW_REQ)
+
+/* A version macro a header defines. */
+#define CC_SCHEMA_ins_macro(K)                                                                                         \
+        K(ins_macro, name, "name", STR, CC_VW_REQ)                                                                     \
+        K(ins_macro, definition, "definition", STR, CC_VW_REQ | CC_VW_NULL)                                            \
+        K(ins_macro, line, "line", INT, CC_VW_REQ)                                                                     \
+        K(ins_macro, value, "value", INT, CC_VW_REQ | CC_VW_NULL)                                                      \
+        K(ins_macro, warning, "warning", STR, CC_VW_OPT)                                                               \
+        K(ins_macro, error, "error", STR, CC_VW_OPT | CC_VW_NULL)
+
+/* A Python distribution's METADATA (and RECORD for a dist-info). */
+#define CC_SCHEMA_ins_dist(K)                                                                                          \
+        K(ins_dist, name, "name", STR, CC_VW_REQ | CC_VW_NULL)                                                         \
+        K(ins_dist, version, "version", STR, CC_VW_REQ | CC_VW_NULL)                                                   \
+        K(ins_dist, summary, "summary", STR, CC_VW_REQ | CC_VW_NULL)                                                   \
+        K(ins_dist, requires, "requires", ARR, CC_VW_REQ)                                                              \
+        K(ins_dist, files, "files", INT, CC_VW_OPT)                                                                    \
+        K(ins_dist, record_error, "record_error", STR, CC_VW_OPT)
+
+#define CC_SCHEMA_ins_archive(K)                                                                                       \
+        K(ins_archive, format, "format", STR, CC_VW_REQ | CC_VW_NULL)                                                  \
+        K(ins_archive, entries, "entries", INT, CC_VW_REQ)                                                             \
+        K(ins_archive, total_size, "total_size", INT, CC_VW_REQ)                                                       \
+        K(ins_archive, layout, "layout", STR, CC_VW_REQ)                                                               \
+        K(ins_archive, top_dir, "top_dir", STR, CC_VW_REQ | CC_VW_NULL)                                                \
+        K(ins_archive, system, "system", STR, CC_VW_REQ)                                                               \
+        K(ins_archive, arch, "arch", STR, CC_VW_REQ)                                                                   \
+        K(ins_archive, name, "name", OBJ, CC_VW_REQ | CC_VW_NULL)                                                      \
+        K(ins_archive, unsafe_paths, "unsafe_paths", ARR, CC_VW_REQ)                                                   \
+        K(ins_archive, warnings, "warnings", ARR, CC_VW_REQ)                                                           \
+        K(ins_archive, members, "members", ARR, CC_VW_REQ)                                                             \
+        K(ins_archive, truncated, "truncated", BOOL, CC_VW_REQ)                                                        \
+        K(ins_archive, truncated_reason, "truncated_reason", STR, CC_VW_OPT)                                           \
+        K(ins_archive, decompressed, "decompressed", INT, CC_VW_REQ)
+
+/* A member an install refuses. */
+#define CC_SCHEMA_ins_unsafe(K)                                                                                        \
+        K(ins_unsafe, path, "path", STR, CC_VW_REQ)                                                                    \
+        K(ins_unsafe, reason, "reason", STR, CC_VW_REQ)                                                                \
+        K(ins_unsafe, entry, "entry", INT, CC_VW_REQ)                                                                  \
+        K(ins_unsafe, problems, "problems", ARR, CC_VW_REQ)
+
+#define CC_SCHEMA_ins_member(K)                                                                                        \
+        K(ins_member, path, "path", STR, CC_VW_REQ)                                                                    \
+        K(ins_member, type, "type", STR, CC_VW_REQ)                                                                    \
+        K(ins_member, size, "size", INT, CC_VW_REQ | CC_VW_NULL)                                                       \
+        K(ins_member, link, "link", STR, CC_VW_REQ | CC_VW_NULL)                                                       \
+        K(ins_member, mode, "mode", INT, CC_VW_REQ)                                                                    \
+        K(ins_member, install_to, "install_to", STR, CC_VW_REQ | CC_VW_NULL)                                           \
+        K(ins_member, facts, "facts", OBJ, CC_VW_OPT | CC_VW_NULL)                                                     \
+        K(ins_member, facts_skipped, "facts_skipped", STR, CC_VW_OPT)
+
+/* A directory walk: the limits are said once, for the path given. */
+#define CC_SCHEMA_ins_directory(K)                                                                                     \
+        K(ins_directory, counts, "counts", OBJ, CC_VW_REQ)                                                             \
+        K(ins_directory, majors, "majors", ARR, CC_VW_REQ)                                                             \
+        K(ins_directory, versions, "versions", ARR, CC_VW_REQ)                                                         \
+        K(ins_directory, files, "files", ARR, CC_VW_REQ)                                                               \
+        K(ins_directory, skipped, "skipped", ARR, CC_VW_REQ)                                                           \
+        K(ins_directory, truncated, "truncated", BOOL, CC_VW_OPT)                                                      \
+        K(ins_directory, truncated_reason, "truncated_reason", STR, CC_VW_OPT)                                         \
+        K(ins_directory, max_depth, "max_depth", INT, CC_VW_OPT)                                                       \
+        K(ins_directory, not_entered_depth, "not_entered_depth", INT, CC_VW_OPT)
+
+#define CC_SCHEMA_ins_dir_counts(K)                                                                                    \
+        K(ins_dir_counts, libraries, "libraries", INT, CC_VW_REQ)                                                      \
+        K(ins_dir_counts, headers, "headers", INT, CC_VW_REQ)                                                          \
+        K(ins_dir_counts, import_libraries, "import_libraries", INT, CC_VW_REQ)                                        \
+        K(ins_dir_counts, static_libraries, "static_libraries", INT, CC_VW_REQ)                                        \
+        K(ins_dir_counts, symlinks, "symlinks", INT, CC_VW_REQ)                                                        \
+        K(ins_dir_counts, dist_info, "dist_info", INT, CC_VW_REQ)
+
+#define CC_SCHEMA_ins_skipped(K)                                                                                       \
+        K(ins_skipped, path, "path", STR, CC_VW_REQ)                                                                   \
+        K(ins_skipped, reason, "reason", STR, CC_VW_REQ)
+
+/* The compat document (kb/compat.c) and its answers. */
+#define CC_SCHEMA_compat_doc(K)                                                                                        \
+        K(compat_doc, query, "query", OBJ, CC_VW_REQ)                                                                  \
+        K(compat_doc, answers, "answers", ARR, CC_VW_REQ)                                                              \
+        K(compat_doc, summary, "summary", OBJ, CC_VW_REQ)
+
+#define CC_SCHEMA_compat_answer(K)                                                                                     \
+        K(compat_answer, id, "id", STR, CC_VW_REQ)                                                                     \
+        K(compat_answer, question, "question", STR, CC_VW_REQ)                                                         \
+        K(compat_answer, verdict, "verdict", STR, CC_VW_REQ)                                                           \
+        K(compat_answer, reason, "reason", STR, CC_VW_REQ)                                                             \
+        K(compat_answer, source, "source", STR, CC_VW_REQ | CC_VW_NULL)                                                \
+        K(compat_answer, releases, "releases", ARR, CC_VW_OPT)
+
+/* A release row of a cudnn-for-cuda answer. */
+#define CC_SCHEMA_compat_release(K)                                                                                    \
+        K(compat_release, cudnn, "cudnn", STR, CC_VW_REQ)                                                              \
+        K(compat_release, cudnn_last, "cudnn_last", STR, CC_VW_REQ | CC_VW_NULL)                                       \
+        K(compat_release, cuda_build, "cuda_build", STR, CC_VW_REQ)                                                    \
+        K(compat_release, match, "match", STR, CC_VW_REQ)                                                              \
+        K(compat_release, source, "source", STR, CC_VW_REQ)
+
+#define CC_SCHEMA_compat_summary(K)                                                                                    \
+        K(compat_summary, yes, "yes", INT, CC_VW_REQ)                                                                  \
+        K(compat_summary, no, "no", INT, CC_VW_REQ)                                                                    \
+        K(compat_summary, unknown, "unknown", INT, CC_VW_REQ)                                                          \
+        K(compat_summary, verdict, "verdict", STR, CC_VW_REQ)
+
+/* ---- views for the explain, verify and doctor texts, the doctor's gathering and the probe protocol (group G) ---- */
+
+/* The body of `explain --json` (after its header). */
+#define CC_SCHEMA_explain_doc(K)                                                                                       \
+        K(explain_doc, input, "input", STR, CC_VW_REQ)                                                                 \
+        K(explain_doc, input_bytes, "input_bytes", INT, CC_VW_REQ)                                                     \
+        K(explain_doc, input_truncated, "input_truncated", BOOL, CC_VW_REQ)                                            \
+        K(explain_doc, major, "major", INT, CC_VW_REQ | CC_VW_NULL)                                                    \
+        K(explain_doc, system, "system", STR, CC_VW_REQ)                                                               \
+        K(explain_doc, matches, "matches", ARR, CC_VW_REQ)                                                             \
+        K(explain_doc, suggestions, "suggestions", ARR, CC_VW_REQ)                                                     \
+        K(explain_doc, notes, "notes", ARR, CC_VW_REQ)
+
+/* MATCH of `explain` (explain/explain.c match_value), its `codes`, `rule` and
+ * `commands`, and the captures explain itself reads. */
+#define CC_SCHEMA_explain_match(K)                                                                                     \
+        K(explain_match, kind, "kind", STR, CC_VW_REQ)                                                                 \
+        K(explain_match, recogniser, "recogniser", STR, CC_VW_REQ | CC_VW_NULL)                                        \
+        K(explain_match, id, "id", STR, CC_VW_REQ | CC_VW_NULL)                                                        \
+        K(explain_match, also, "also", ARR, CC_VW_REQ)                                                                 \
+        K(explain_match, title, "title", STR, CC_VW_REQ | CC_VW_NULL)                                                  \
+        K(explain_match, catalog_number, "catalog_number", STR, CC_VW_REQ | CC_VW_NULL)                                \
+        K(explain_match, platform, "platform", STR, CC_VW_REQ | CC_VW_NULL)                                            \
+        K(explain_match, code, "code", INT, CC_VW_REQ | CC_VW_NULL)                                                    \
+        K(explain_match, name, "name", STR, CC_VW_REQ | CC_VW_NULL)                                                    \
+        K(explain_match, major, "major", INT, CC_VW_REQ | CC_VW_NULL)                                                  \
+        K(explain_match, codes, "codes", ARR, CC_VW_OPT)                                                               \
+        K(explain_match, api, "api", STR, CC_VW_OPT | CC_VW_NULL)                                                      \
+        K(explain_match, equivalent, "equivalent", STR, CC_VW_OPT | CC_VW_NULL)                                        \
+        K(explain_match, hex, "hex", STR, CC_VW_OPT | CC_VW_NULL)                                                      \
+        K(explain_match, message, "message", STR, CC_VW_OPT | CC_VW_NULL)                                              \
+        K(explain_match, captures, "captures", OBJ, CC_VW_REQ)                                                         \
+        K(explain_match, rule, "rule", OBJ, CC_VW_OPT)                                                                 \
+        K(explain_match, text, "text", STR, CC_VW_REQ)                                                                 \
+        K(explain_match, line, "line", INT, CC_VW_REQ)                                                                 \
+        K(explain_match, count, "count", INT, CC_VW_REQ)                                                               \
+        K(explain_match, meaning, "meaning", STR, CC_VW_REQ | CC_VW_NULL)                                              \
+        K(explain_match, code_meaning, "code_meaning", STR, CC_VW_OPT | CC_VW_NULL)                                    \
+        K(explain_match, causes, "causes", ARR, CC_VW_REQ)                                                             \
+        K(explain_match, commands, "commands", ARR, CC_VW_REQ)                                                         \
+        K(explain_match, fix, "fix", STR, CC_VW_REQ | CC_VW_NULL)                                                      \
+        K(explain_match, source, "source", STR, CC_VW_REQ | CC_VW_NULL)                                                \
+        K(explain_match, note, "note", STR, CC_VW_REQ | CC_VW_NULL)
+
+#define CC_SCHEMA_explain_code(K)                                                                                      \
+        K(explain_code, major, "major", INT, CC_VW_REQ)                                                                \
+        K(explain_code, code, "code", INT, CC_VW_REQ)                                                                  \
+        K(explain_code, alias_of, "alias_of", STR, CC_VW_REQ | CC_VW_NULL)
+
+#define CC_SCHEMA_explain_rule(K)                                                                                      \
+        K(explain_rule, name, "name", STR, CC_VW_REQ)                                                                  \
+        K(explain_rule, statement, "statement", STR, CC_VW_REQ)                                                        \
+        K(explain_rule, build, "build", STR, CC_VW_REQ | CC_VW_NULL)                                                   \
+        K(explain_rule, runtime, "runtime", STR, CC_VW_REQ | CC_VW_NULL)                                               \
+        K(explain_rule, holds, "holds", BOOL, CC_VW_REQ | CC_VW_NULL)                                                  \
+        K(explain_rule, reason, "reason", STR, CC_VW_REQ)
+
+#define CC_SCHEMA_explain_command(K)                                                                                   \
+        K(explain_command, command, "command", STR, CC_VW_REQ | CC_VW_NULL)                                            \
+        K(explain_command, shows, "shows", STR, CC_VW_REQ | CC_VW_NULL)
+
+/* The captures a recogniser's rule reads (the others are each pattern's own). */
+#define CC_SCHEMA_explain_captures(K)                                                                                  \
+        K(explain_captures, code, "code", STR, CC_VW_OPT)                                                              \
+        K(explain_captures, name, "name", STR, CC_VW_OPT)                                                              \
+        K(explain_captures, build, "build", STR, CC_VW_OPT)                                                            \
+        K(explain_captures, runtime, "runtime", STR, CC_VW_OPT)
+
+/* A failure catalog entry (cc_catalog_entry): what a MATCH takes from it. */
+#define CC_SCHEMA_catalog_entry(K)                                                                                     \
+        K(catalog_entry, id, "id", STR, CC_VW_REQ)                                                                     \
+        K(catalog_entry, catalog_number, "catalog_number", STR, CC_VW_REQ | CC_VW_NULL)                                \
+        K(catalog_entry, platform, "platform", STR, CC_VW_REQ | CC_VW_NULL)                                            \
+        K(catalog_entry, area, "area", STR, CC_VW_REQ | CC_VW_NULL)                                                    \
+        K(catalog_entry, title, "title", STR, CC_VW_REQ | CC_VW_NULL)                                                  \
+        K(catalog_entry, meaning, "meaning", STR, CC_VW_REQ | CC_VW_NULL)                                              \
+        K(catalog_entry, causes, "causes", ARR, CC_VW_REQ)                                                             \
+        K(catalog_entry, commands, "commands", ARR, CC_VW_REQ)                                                         \
+        K(catalog_entry, fix, "fix", STR, CC_VW_REQ | CC_VW_NULL)                                                      \
+        K(catalog_entry, source, "source", STR, CC_VW_REQ | CC_VW_NULL)
+
+/* The doctor document's `summary`, a FINDING's `catalog`, an evidence's
+ * `instances` (their own keys are each check's). */
+#define CC_SCHEMA_doctor_summary(K)                                                                                    \
+        K(doctor_summary, verdict, "verdict", STR, CC_VW_REQ)                                                          \
+        K(doctor_summary, errors, "errors", INT, CC_VW_REQ)                                                            \
+        K(doctor_summary, warnings, "warnings", INT, CC_VW_REQ)                                                        \
+        K(doctor_summary, infos, "infos", INT, CC_VW_REQ)                                                              \
+        K(doctor_summary, wall_ms, "wall_ms", INT, CC_VW_OPT)
+
+#define CC_SCHEMA_finding_catalog(K)                                                                                   \
+        K(finding_catalog, number, "number", STR, CC_VW_REQ | CC_VW_NULL)                                              \
+        K(finding_catalog, title, "title", STR, CC_VW_REQ | CC_VW_NULL)                                                \
+        K(finding_catalog, source, "source", STR, CC_VW_REQ | CC_VW_NULL)
+
+#define CC_SCHEMA_finding_instance(K) K(finding_instance, summary, "summary", STR, CC_VW_OPT)
+
+/* The evidence of verify's `gpu-work` check. */
+#define CC_SCHEMA_gpu_work_evidence(K)                                                                                 \
+        K(gpu_work_evidence, operations, "operations", ARR, CC_VW_REQ)                                                 \
+        K(gpu_work_evidence, seed, "seed", STR, CC_VW_REQ | CC_VW_NULL)
+
+/* A file of facts/host/driver_files. */
+#define CC_SCHEMA_driver_file(K)                                                                                       \
+        K(driver_file, path, "path", STR, CC_VW_REQ)                                                                   \
+        K(driver_file, symlink, "symlink", BOOL, CC_VW_OPT)                                                            \
+        K(driver_file, driver_version, "driver_version", STR, CC_VW_OPT)                                               \
+        K(driver_file, file_version, "file_version", STR, CC_VW_OPT | CC_VW_NULL)                                      \
+        K(driver_file, error, "error", STR, CC_VW_OPT)
+
+/* A CUDA toolkit's version.json, as far as the doctor reads it:
+ * {"cuda": {"version": ...}}. */
+#define CC_SCHEMA_cuda_version_json(K) K(cuda_version_json, cuda, "cuda", OBJ, CC_VW_OPT)
+
+#define CC_SCHEMA_cuda_version_part(K) K(cuda_version_part, version, "version", STR, CC_VW_OPT)
+
+/* One line of a probe child's protocol (probe/probe.h). */
+#define CC_SCHEMA_probe_line(K)                                                                                        \
+        K(probe_line, t, "t", STR, CC_VW_REQ)                                                                          \
+        K(probe_line, step, "step", STR, CC_VW_OPT)                                                                    \
+        K(probe_line, k, "k", STR, CC_VW_OPT)                                                                          \
+        K(probe_line, v, "v", ANY, CC_VW_OPT)
+
+/* ---- views for the frameworks text and the frameworks' gathering (group F) ---- */
+
+/* The body of `frameworks --json` (after its header) and its `summary`. */
+#define CC_SCHEMA_fw_doc(K)                                                                                            \
+        K(fw_doc, gpu_requested, "gpu_requested", STR, CC_VW_REQ)                                                      \
+        K(fw_doc, expect, "expect", STR, CC_VW_REQ | CC_VW_NULL)                                                       \
+        K(fw_doc, plain_program, "plain_program", OBJ, CC_VW_REQ | CC_VW_NULL)                                         \
+        K(fw_doc, interpreters, "interpreters", ARR, CC_VW_REQ)                                                        \
+        K(fw_doc, summary, "summary", OBJ, CC_VW_REQ)
+
+#define CC_SCHEMA_fw_summary(K)                                                                                        \
+        K(fw_summary, interpreters, "interpreters", INT, CC_VW_REQ)                                                    \
+        K(fw_summary, probed, "probed", INT, CC_VW_REQ)                                                                \
+        K(fw_summary, frameworks, "frameworks", INT, CC_VW_REQ)                                                        \
+        K(fw_summary, failed, "failed", INT, CC_VW_REQ)                                                                \
+        K(fw_summary, warnings, "warnings", INT, CC_VW_REQ)                                                            \
+        K(fw_summary, notes, "notes", INT, CC_VW_REQ)                                                                  \
+        K(fw_summary, wall_ms, "wall_ms", INT, CC_VW_OPT)
+
+/* The facts the probe script (frameworks/fwprobe.py) reports: `survey`
+ * gives python, distributions and found; `framework NAME` gives import, then
+ * query_error, or info, build, runtime, devices, gpu_call, modules and
+ * loaded_cudnn. The interpreter is not trusted: the framework's answers are
+ * of any type, and a FRAMEWORK carries them as they came (the text reads
+ * them from there through this view too). */
+#define CC_SCHEMA_fwprobe(K)                                                                                           \
+        K(fwprobe, python, "python", OBJ, CC_VW_OPT)                                                                   \
+        K(fwprobe, distributions, "distributions", ARR, CC_VW_OPT)                                                     \
+        K(fwprobe, found, "found", OBJ, CC_VW_OPT)                                                                     \
+        K(fwprobe, import, "import", ANY, CC_VW_OPT)                                                                   \
+        K(fwprobe, query_error, "query_error", ANY, CC_VW_OPT)                                                         \
+        K(fwprobe, info, "info", ANY, CC_VW_OPT)                                                                       \
+        K(fwprobe, build, "build", ANY, CC_VW_OPT)                                                                     \
+        K(fwprobe, runtime, "runtime", ANY, CC_VW_OPT)                                                                 \
+        K(fwprobe, devices, "devices", ANY, CC_VW_OPT)                                                                 \
+        K(fwprobe, gpu_call, "gpu_call", ANY, CC_VW_OPT)                                                               \
+        K(fwprobe, modules, "modules", ANY, CC_VW_OPT)                                                                 \
+        K(fwprobe, loaded_cudnn, "loaded_cudnn", ANY, CC_VW_OPT)
+
+/* An entry of an interpreter's `found` (by module name). */
+#define CC_SCHEMA_fw_found(K)                                                                                          \
+        K(fw_found, importable, "importable", BOOL, CC_VW_REQ)                                                         \
+        K(fw_found, origin, "origin", STR, CC_VW_OPT | CC_VW_NULL)                                                     \
+        K(fw_found, error, "error", STR, CC_VW_OPT)
+
+/* A FRAMEWORK's `import` and its `devices`. */
+#define CC_SCHEMA_fw_import(K)                                                                                         \
+        K(fw_import, ok, "ok", BOOL, CC_VW_REQ)                                                                        \
+        K(fw_import, error, "error", STR, CC_VW_OPT)                                                                   \
+        K(fw_import, seconds, "seconds", NUM, CC_VW_OPT)
+
+#define CC_SCHEMA_fw_device(K)                                                                                         \
+        K(fw_device, index, "index", INT, CC_VW_OPT)                                                                   \
+        K(fw_device, name, "name", STR, CC_VW_OPT | CC_VW_NULL)                                                        \
+        K(fw_device, capability, "capability", STR, CC_VW_OPT)
+
+/* A FRAMEWORK's `build` and `modules` where the text tells what the child
+ * gave of any type: a null cuda_build (the framework could not say) shows
+ * as no CUDA, unlike an absent one; files are counted as they came. */
+#define CC_SCHEMA_fw_build_raw(K) K(fw_build_raw, cuda_build, "cuda_build", ANY, CC_VW_OPT | CC_VW_NULL)
+
+#define CC_SCHEMA_fw_modules_raw(K) K(fw_modules_raw, files, "files", ANY, CC_VW_OPT)
+/* ---- views for who-uses (group I) ---- */
+
+/* What cc_who_uses_files gives (and the `who-uses` document holds): the
+ * processes that map the files, and how many could not be looked at. */
+#define CC_SCHEMA_who_scan(K)                                                                                          \
+        K(who_scan, users, "users", ARR, CC_VW_REQ)                                                                    \
+        K(who_scan, processes, "processes", INT, CC_VW_REQ)                                                            \
+        K(who_scan, unreadable, "unreadable", INT, CC_VW_REQ)                                                          \
+        K(who_scan, notes, "notes", ARR, CC_VW_REQ)
+
+/* One process and one file it maps. */
+#define CC_SCHEMA_who_user(K)                                                                                          \
+        K(who_user, pid, "pid", INT, CC_VW_REQ)                                                                        \
+        K(who_user, name, "name", STR, CC_VW_REQ | CC_VW_NULL)                                                         \
+        K(who_user, cmdline, "cmdline", STR, CC_VW_REQ | CC_VW_NULL)                                                   \
+        K(who_user, file, "file", STR, CC_VW_REQ)                                                                      \
+        K(who_user, seen, "seen", ARR, CC_VW_REQ)                                                                      \
+        K(who_user, deleted, "deleted", BOOL, CC_VW_REQ)
+
+/* The body of `who-uses --json` (after its header; with who_scan's keys). */
+#define CC_SCHEMA_who_doc(K)                                                                                           \
+        K(who_doc, queries, "queries", ARR, CC_VW_REQ)                                                                 \
+        K(who_doc, targets, "targets", ARR, CC_VW_REQ)                                                                 \
+        K(who_doc, files, "files", ARR, CC_VW_REQ)                                                                     \
+        K(who_doc, verdict, "verdict", STR, CC_VW_REQ)
+
+/* One PATH or INSTALL of the command line, and what it stood for. */
+#define CC_SCHEMA_who_target(K)                                                                                        \
+        K(who_target, query, "query", STR, CC_VW_REQ)                                                                  \
+        K(who_target, kind, "kind", STR, CC_VW_REQ)                                                                    \
+        K(who_target, path, "path", STR, CC_VW_REQ)                                                                    \
+        K(who_target, installation, "installation", INT, CC_VW_REQ | CC_VW_NULL)                                       \
+        K(who_target, files, "files", INT, CC_VW_REQ)                                                                  \
+        K(who_target, truncated, "truncated", BOOL, CC_VW_REQ)
+
 /* Every view: V(view, "the name docs/json.md describes it under"). */
+/* ---- views for the install plan (group J) ---- */
+
+/* INSTALL PLAN: what `install` will do (--dry-run prints it). */
+#define CC_SCHEMA_install_plan(K)                                                                                      \
+        K(install_plan, source, "source", OBJ, CC_VW_REQ)                                                              \
+        K(install_plan, target, "target", OBJ, CC_VW_REQ)                                                              \
+        K(install_plan, checks, "checks", ARR, CC_VW_REQ)                                                              \
+        K(install_plan, operations, "operations", ARR, CC_VW_REQ)                                                      \
+        K(install_plan, summary, "summary", OBJ, CC_VW_REQ)
+
+/* PLAN SOURCE: the release to install. */
+#define CC_SCHEMA_plan_source(K)                                                                                       \
+        K(plan_source, path, "path", STR, CC_VW_REQ)                                                                   \
+        K(plan_source, kind, "kind", STR, CC_VW_REQ)                                                                   \
+        K(plan_source, layout, "layout", STR, CC_VW_REQ)                                                               \
+        K(plan_source, version, "version", STR, CC_VW_REQ | CC_VW_NULL)                                                \
+        K(plan_source, major, "major", INT, CC_VW_REQ | CC_VW_NULL)                                                    \
+        K(plan_source, cuda_major, "cuda_major", INT, CC_VW_REQ | CC_VW_NULL)                                          \
+        K(plan_source, system, "system", STR, CC_VW_REQ | CC_VW_NULL)                                                  \
+        K(plan_source, machine, "machine", STR, CC_VW_REQ | CC_VW_NULL)                                                \
+        K(plan_source, members, "members", INT, CC_VW_REQ)                                                             \
+        K(plan_source, bytes, "bytes", INT, CC_VW_REQ)                                                                 \
+        K(plan_source, versions, "versions", ARR, CC_VW_REQ)
+
+/* PLAN TARGET: where it goes. */
+#define CC_SCHEMA_plan_target(K)                                                                                       \
+        K(plan_target, path, "path", STR, CC_VW_REQ)                                                                   \
+        K(plan_target, kind, "kind", STR, CC_VW_REQ)                                                                   \
+        K(plan_target, system, "system", STR, CC_VW_REQ)                                                               \
+        K(plan_target, cuda_major, "cuda_major", INT, CC_VW_REQ | CC_VW_NULL)                                          \
+        K(plan_target, manifest, "manifest", STR, CC_VW_REQ)
+
+/* PLAN CHECK: one pre-check and its verdict. */
+#define CC_SCHEMA_plan_check(K)                                                                                        \
+        K(plan_check, id, "id", STR, CC_VW_REQ)                                                                        \
+        K(plan_check, verdict, "verdict", STR, CC_VW_REQ)                                                              \
+        K(plan_check, reason, "reason", STR, CC_VW_REQ)
+
+/* PLAN OPERATION: one step of the transaction. */
+#define CC_SCHEMA_plan_op(K)                                                                                           \
+        K(plan_op, op, "op", STR, CC_VW_REQ)                                                                           \
+        K(plan_op, path, "path", STR, CC_VW_REQ)                                                                       \
+        K(plan_op, link, "link", STR, CC_VW_OPT)                                                                       \
+        K(plan_op, size, "size", INT, CC_VW_OPT)                                                                       \
+        K(plan_op, mode, "mode", STR, CC_VW_OPT)                                                                       \
+        K(plan_op, sha256, "sha256", STR, CC_VW_OPT)                                                                   \
+        K(plan_op, from, "from", STR, CC_VW_OPT)
+
+/* PLAN SUMMARY: the counts. */
+#define CC_SCHEMA_plan_summary(K)                                                                                      \
+        K(plan_summary, mkdir, "mkdir", INT, CC_VW_REQ)                                                                \
+        K(plan_summary, place, "place", INT, CC_VW_REQ)                                                                \
+        K(plan_summary, replace, "replace", INT, CC_VW_REQ)                                                            \
+        K(plan_summary, remove, "remove", INT, CC_VW_REQ)                                                              \
+        K(plan_summary, bytes, "bytes", INT, CC_VW_REQ)                                                                \
+        K(plan_summary, other_majors, "other_majors", ARR, CC_VW_REQ)                                                  \
+        K(plan_summary, stop, "stop", BOOL, CC_VW_REQ)
+
+/* INSTALL: the install document's own keys. */
+#define CC_SCHEMA_install_doc(K)                                                                                       \
+        K(install_doc, dry_run, "dry_run", BOOL, CC_VW_REQ)                                                            \
+        K(install_doc, recovered, "recovered", ARR, CC_VW_OPT)                                                         \
+        K(install_doc, plan, "plan", OBJ, CC_VW_REQ)                                                                   \
+        K(install_doc, result, "result", OBJ, CC_VW_REQ)                                                               \
+        K(install_doc, log_error, "log_error", STR, CC_VW_OPT)                                                         \
+        K(install_doc, verify, "verify", OBJ, CC_VW_OPT)                                                               \
+        K(install_doc, verify_error, "verify_error", STR, CC_VW_OPT)
+
+/* INSTALL RESULT: what happened. */
+#define CC_SCHEMA_install_result(K)                                                                                    \
+        K(install_result, status, "status", STR, CC_VW_REQ)                                                            \
+        K(install_result, transaction, "transaction", STR, CC_VW_REQ | CC_VW_NULL)                                     \
+        K(install_result, error, "error", STR, CC_VW_REQ | CC_VW_NULL)                                                 \
+        K(install_result, undo_failed, "undo_failed", BOOL, CC_VW_REQ)                                                 \
+        K(install_result, manifest, "manifest", STR, CC_VW_REQ | CC_VW_NULL)                                           \
+        K(install_result, use, "use", STR, CC_VW_REQ | CC_VW_NULL)                                                     \
+        K(install_result, ldconfig, "ldconfig", STR, CC_VW_OPT)
+
+/* CHANGE: the document of uninstall, rollback, recover and history. */
+#define CC_SCHEMA_change_doc(K)                                                                                        \
+        K(change_doc, command, "command", STR, CC_VW_REQ)                                                              \
+        K(change_doc, target, "target", STR, CC_VW_REQ)                                                                \
+        K(change_doc, dry_run, "dry_run", BOOL, CC_VW_REQ)                                                             \
+        K(change_doc, of, "of", STR, CC_VW_OPT)                                                                        \
+        K(change_doc, recovered, "recovered", ARR, CC_VW_OPT)                                                          \
+        K(change_doc, checks, "checks", ARR, CC_VW_OPT)                                                                \
+        K(change_doc, operations, "operations", ARR, CC_VW_OPT)                                                        \
+        K(change_doc, summary, "summary", OBJ, CC_VW_OPT)                                                              \
+        K(change_doc, result, "result", OBJ, CC_VW_OPT)                                                                \
+        K(change_doc, transactions, "transactions", ARR, CC_VW_OPT)                                                    \
+        K(change_doc, unreadable, "unreadable", ARR, CC_VW_OPT)
+
+/* HISTORY TRANSACTION: one transaction of a target. */
+#define CC_SCHEMA_history_txn(K)                                                                                       \
+        K(history_txn, id, "id", STR, CC_VW_REQ)                                                                       \
+        K(history_txn, label, "label", STR, CC_VW_REQ | CC_VW_NULL)                                                    \
+        K(history_txn, state, "state", STR, CC_VW_REQ)                                                                 \
+        K(history_txn, rolled_back, "rolled_back", BOOL, CC_VW_REQ)                                                    \
+        K(history_txn, backups_kept, "backups_kept", BOOL, CC_VW_REQ)                                                  \
+        K(history_txn, mkdir, "mkdir", INT, CC_VW_REQ)                                                                 \
+        K(history_txn, place, "place", INT, CC_VW_REQ)                                                                 \
+        K(history_txn, replace, "replace", INT, CC_VW_REQ)                                                             \
+        K(history_txn, remove, "remove", INT, CC_VW_REQ)
+
+/* MANIFEST: what one install placed (.cudnnctl/installed/<id>.json). */
+#define CC_SCHEMA_manifest(K)                                                                                          \
+        K(manifest, manifest_version, "manifest_version", INT, CC_VW_REQ)                                              \
+        K(manifest, id, "id", STR, CC_VW_REQ)                                                                          \
+        K(manifest, version, "version", STR, CC_VW_REQ | CC_VW_NULL)                                                   \
+        K(manifest, major, "major", INT, CC_VW_REQ)                                                                    \
+        K(manifest, cuda_major, "cuda_major", INT, CC_VW_REQ | CC_VW_NULL)                                             \
+        K(manifest, source, "source", STR, CC_VW_REQ)                                                                  \
+        K(manifest, layout, "layout", STR, CC_VW_REQ)                                                                  \
+        K(manifest, target_kind, "target_kind", STR, CC_VW_REQ)                                                        \
+        K(manifest, transaction, "transaction", STR, CC_VW_REQ)                                                        \
+        K(manifest, installed_at, "installed_at", STR, CC_VW_REQ)                                                      \
+        K(manifest, files, "files", ARR, CC_VW_REQ)
+
+/* MANIFEST FILE: one file or link it placed. */
+#define CC_SCHEMA_manifest_file(K)                                                                                     \
+        K(manifest_file, path, "path", STR, CC_VW_REQ)                                                                 \
+        K(manifest_file, size, "size", INT, CC_VW_OPT)                                                                 \
+        K(manifest_file, mode, "mode", STR, CC_VW_OPT)                                                                 \
+        K(manifest_file, mtime, "mtime", INT, CC_VW_OPT)                                                               \
+        K(manifest_file, sha256, "sha256", STR, CC_VW_OPT)                                                             \
+        K(manifest_file, link, "link", STR, CC_VW_OPT)                                                                 \
+        K(manifest_file, replaced, "replaced", BOOL, CC_VW_REQ)
+
 #define CC_SCHEMA_VIEWS(V)                                                                                             \
         V(version, "VERSION")                                                                                          \
         V(installation, "INSTALLATION")                                                                                \
@@ -868,6 +1556,87 @@
         V(win_python, "host windows")                                                                                  \
         V(win_site, "host windows")                                                                                    \
         V(win_tf, "host windows")                                                                                      \
-        V(win_memory, "host windows")
+        V(win_memory, "host windows")                                                                                  \
+        /* group E */                                                                                                  \
+        V(root, "ROOT")                                                                                                \
+        V(skipped, "skipped")                                                                                          \
+        V(list_stats, "stats")                                                                                         \
+        V(inst_counts, "counts")                                                                                       \
+        V(disagreement, "disagreements")                                                                               \
+        V(chain_link, "FILE")                                                                                          \
+        V(prov_toolkit, "PROVENANCE")                                                                                  \
+        V(toolkit_source, "PROVENANCE")                                                                                \
+        V(bundled_in, "PROVENANCE")                                                                                    \
+        V(prov_archive, "PROVENANCE")                                                                                  \
+        V(prov_installer, "PROVENANCE")                                                                                \
+        V(elsewhere, "which document")                                                                                 \
+        V(loader, "loader")                                                                                            \
+        V(ld_so_cache, "loader")                                                                                       \
+        /* group D */                                                                                                  \
+        V(ins_facts, "FACTS")                                                                                          \
+        V(ins_file_name, "file_name")                                                                                  \
+        V(ins_archive_name, "archive_name")                                                                            \
+        V(ins_elf, "kind `elf`")                                                                                       \
+        V(ins_cudnn, "kind `elf`")                                                                                     \
+        V(ins_pe, "kind `pe`")                                                                                         \
+        V(ins_pe_version, "kind `pe`")                                                                                 \
+        V(ins_pe_string, "kind `pe`")                                                                                  \
+        V(ins_implib, "kind `import-library`")                                                                         \
+        V(ins_header, "kind `header`")                                                                                 \
+        V(ins_macro, "kind `header`")                                                                                  \
+        V(ins_dist, "kind `metadata`")                                                                                 \
+        V(ins_archive, "kind `archive`")                                                                               \
+        V(ins_unsafe, "kind `archive`")                                                                                \
+        V(ins_member, "kind `archive`")                                                                                \
+        V(ins_directory, "kind `directory`")                                                                           \
+        V(ins_dir_counts, "kind `directory`")                                                                          \
+        V(ins_skipped, "kind `directory`")                                                                             \
+        V(compat_doc, "compat")                                                                                        \
+        V(compat_answer, "compat")                                                                                     \
+        V(compat_release, "compat")                                                                                    \
+        V(compat_summary, "compat")                                                                                    \
+        /* group G */                                                                                                  \
+        V(explain_doc, "explain document")                                                                             \
+        V(explain_match, "MATCH")                                                                                      \
+        V(explain_code, "codes")                                                                                       \
+        V(explain_rule, "rule")                                                                                        \
+        V(explain_command, "commands")                                                                                 \
+        V(explain_captures, "captures")                                                                                \
+        V(catalog_entry, "catalog entry")                                                                              \
+        V(doctor_summary, "doctor summary")                                                                            \
+        V(finding_catalog, "catalog")                                                                                  \
+        V(finding_instance, "evidence")                                                                                \
+        V(gpu_work_evidence, "gpu-work evidence")                                                                      \
+        V(driver_file, "driver_files")                                                                                 \
+        V(cuda_version_json, "toolkits")                                                                               \
+        V(cuda_version_part, "toolkits")                                                                               \
+        V(probe_line, "probe protocol")                                                                                \
+        /* group F */                                                                                                  \
+        V(fw_doc, "frameworks document")                                                                               \
+        V(fw_summary, "frameworks document")                                                                           \
+        V(fwprobe, "fwprobe facts")                                                                                    \
+        V(fw_found, "found")                                                                                           \
+        V(fw_import, "import")                                                                                         \
+        V(fw_device, "devices")                                                                                        \
+        V(fw_build_raw, "build")                                                                                       \
+        V(fw_modules_raw, "modules")                                                                                   \
+        /* group J */                                                                                                  \
+        V(install_plan, "INSTALL PLAN")                                                                                \
+        V(plan_source, "PLAN SOURCE")                                                                                  \
+        V(plan_target, "PLAN TARGET")                                                                                  \
+        V(plan_check, "PLAN CHECK")                                                                                    \
+        V(plan_op, "PLAN OPERATION")                                                                                   \
+        V(plan_summary, "PLAN SUMMARY")                                                                                \
+        V(install_doc, "INSTALL")                                                                                      \
+        V(install_result, "INSTALL RESULT")                                                                            \
+        V(change_doc, "CHANGE")                                                                                        \
+        V(history_txn, "HISTORY TRANSACTION")                                                                          \
+        V(manifest, "MANIFEST")                                                                                        \
+        V(manifest_file, "MANIFEST FILE")                                                                              \
+        /* group I */                                                                                                  \
+        V(who_scan, "who-uses scan")                                                                                   \
+        V(who_user, "who-uses USER")                                                                                   \
+        V(who_doc, "who-uses document")                                                                                \
+        V(who_target, "who-uses TARGET")
 
 #endif

@@ -2,12 +2,17 @@
  * script (fwprobe.py, compiled in) with each of them in child processes
  * with a time limit, and gather what each framework says and maps. The
  * verdicts are judge.c's; the command (cudnnctl_frameworks) is
- * commands/frameworks.c. */
+ * commands/frameworks.c.
+ *
+ * What the children say is read through the view of the script's facts
+ * (fwprobe in facts/schema.h) and of a run (probe); the interpreters and
+ * frameworks are written with the schema's keys (CC_K). */
 #include "frameworks.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "../facts/views.h"
 #include "../machine/tree.h"
 #include "../platform/platform.h"
 #include "../probe/probe.h"
@@ -38,6 +43,8 @@ struct fwctx {
 
 /* ---- candidates ------------------------------------------------------------ */
 
+/* A candidate is an INTERPRETER to be: its path and sources. */
+
 static int is_file(cc_machine *m, const char *p)
 {
         cc_stat st;
@@ -51,9 +58,12 @@ static int add_candidate(cc_value *cands, const char *path, const char *source, 
         cc_value *c;
 
         for (i = 0; i < cc_v_len(cands); i++) {
+                cc_vw_interpreter in;
+
                 c = cc_v_atm(cands, i);
-                if (strcmp(cc_v_get_str(c, "path"), path) == 0) {
-                        cc_value *s = cc_v_getm(c, "sources");
+                cc_vw_interpreter_read(c, &in, NULL);
+                if (strcmp(in.path, path) == 0) {
+                        cc_value *s = cc_v_getm(c, CC_K(interpreter, sources));
                         size_t k;
 
                         for (k = 0; k < cc_v_len(s); k++)
@@ -65,10 +75,10 @@ static int add_candidate(cc_value *cands, const char *path, const char *source, 
         if (cc_v_len(cands) >= MAX_INTERPRETERS)
                 return 0;
         c = cc_v_object(err);
-        if (cc_v_push(cands, c, err) < 0 || cc_v_set_str(c, "path", path, err) < 0 ||
-            cc_v_set(c, "sources", cc_v_array(err), err) < 0)
+        if (cc_v_push(cands, c, err) < 0 || cc_v_set_str(c, CC_K(interpreter, path), path, err) < 0 ||
+            cc_v_set(c, CC_K(interpreter, sources), cc_v_array(err), err) < 0)
                 return -1;
-        return cc_v_push(cc_v_getm(c, "sources"), cc_v_str(source, err), err);
+        return cc_v_push(cc_v_getm(c, CC_K(interpreter, sources)), cc_v_str(source, err), err);
 }
 
 /* The first of PREFIX/rel... that is a file, added as a candidate. */
@@ -157,11 +167,12 @@ static cc_value *candidates(struct fwctx *x, const cc_value *list, cc_error *err
         const char *path_value = cc_machine_getenv(m, "PATH");
         const char *venv = cc_machine_getenv(m, "VIRTUAL_ENV"), *conda = cc_machine_getenv(m, "CONDA_PREFIX");
         static const char *const names[] = {"python3", "python"};
-        const cc_value *roots = cc_v_get(list, "roots");
+        cc_vw_list_doc ld;
         size_t i;
 
         if (cands == NULL)
                 return NULL;
+        cc_vw_list_doc_read(list, &ld, NULL);
         if (x->o->npython > 0) {
                 for (i = 0; i < x->o->npython; i++) {
                         const char *py = x->o->python[i];
@@ -201,15 +212,15 @@ static cc_value *candidates(struct fwctx *x, const cc_value *list, cc_error *err
         if (m->system != CC_SYS_WINDOWS && is_file(m, "/usr/bin/python3") &&
             add_candidate(cands, "/usr/bin/python3", "the system's python3", err) < 0)
                 goto fail;
-        for (i = 0; i < cc_v_len(roots); i++) {
-                const cc_value *r = cc_v_at(roots, i);
-                const char *walk = cc_v_get_str(r, "walk"), *state = cc_v_get_str(r, "state");
-                const char *site =
-                    cc_v_get_str(r, "canonical") ? cc_v_get_str(r, "canonical") : cc_v_get_str(r, "path");
-                const char *why = cc_v_as_str(cc_v_path(r, "sources/0"));
+        for (i = 0; i < cc_v_len(ld.roots); i++) {
+                cc_vw_root r;
+                const char *site, *why;
 
-                if (walk == NULL || strcmp(walk, "site-packages") != 0 || state == NULL ||
-                    strcmp(state, "searched") != 0 || site == NULL)
+                cc_vw_root_at(ld.roots, i, &r, NULL);
+                site = r.canonical ? r.canonical : r.path;
+                why = cc_v_as_str(cc_v_at(r.sources, 0));
+                if (r.walk == NULL || strcmp(r.walk, "site-packages") != 0 || r.state == NULL ||
+                    strcmp(r.state, "searched") != 0 || site == NULL)
                         continue;
                 if (add_from_site(x, cands, site, why ? why : "list", err) < 0)
                         goto fail;
@@ -281,19 +292,22 @@ static cc_value *run(struct fwctx *x, const char *python, const char *const *arg
                 return NULL;
         }
         r = cc_v_object(err);
-        if (cc_v_set_bool(r, "ran", 0, err) < 0 || cc_v_set_str(r, "error", e.msg, err) < 0) {
+        if (cc_v_set_bool(r, CC_K(probe, ran), 0, err) < 0 || cc_v_set_str(r, CC_K(probe, error), e.msg, err) < 0) {
                 cc_v_free(r);
                 return NULL;
         }
         return r;
 }
 
-/* How a child went, without its facts. */
+/* How a child went, without its facts (gpu, output_tail): a RUN, the keys
+ * of its PROBE copied as they are. */
 static cc_value *run_summary(const cc_value *r, cc_error *err)
 {
-        static const char *const keys[] = {"ran",           "error",        "how",      "exit",    "signal",
-                                           "crashed",       "timed_out",    "complete", "wall_ms", "died_in",
-                                           "printed_bytes", "protocol_cut", "bad_lines"};
+        const char *const keys[] = {CC_K(probe, ran),       CC_K(probe, error),         CC_K(probe, how),
+                                    CC_K(probe, exit),      CC_K(probe, signal),        CC_K(probe, crashed),
+                                    CC_K(probe, timed_out), CC_K(probe, complete),      CC_K(probe, wall_ms),
+                                    CC_K(probe, died_in),   CC_K(probe, printed_bytes), CC_K(probe, protocol_cut),
+                                    CC_K(probe, bad_lines)};
         cc_value *s = cc_v_object(err);
         size_t i;
 
@@ -307,9 +321,9 @@ static cc_value *run_summary(const cc_value *r, cc_error *err)
 }
 
 /* The child's last words: the last non-empty line of what it printed. */
-static char *last_line(const cc_value *r, cc_error *err)
+static char *last_line(const cc_vw_probe *r, cc_error *err)
 {
-        const char *t = cc_v_get_str(r, "output_tail");
+        const char *t = r->output_tail;
         size_t n, end;
 
         if (t == NULL)
@@ -328,19 +342,16 @@ static char *last_line(const cc_value *r, cc_error *err)
 }
 
 /* Why a child gave no usable answer, in one line (NULL if it did). */
-static char *failure(const cc_value *r, const char *what, cc_error *err)
+static char *failure(const cc_vw_probe *r, const char *what, cc_error *err)
 {
         char *last;
         char *s;
 
-        if (!cc_v_as_bool(cc_v_get(r, "ran")))
-                return cc_asprintf(err, "%s could not be started: %s", what,
-                                   cc_v_get_str(r, "error") ? cc_v_get_str(r, "error") : "(no reason given)");
+        if (!r->ran)
+                return cc_asprintf(err, "%s could not be started: %s", what, r->error ? r->error : "(no reason given)");
         last = last_line(r, err);
-        s = cc_asprintf(err, "%s: %s%s%s%s", what, cc_v_get_str(r, "how") ? cc_v_get_str(r, "how") : "ended",
-                        cc_v_get_str(r, "died_in") ? " in step '" : "",
-                        cc_v_get_str(r, "died_in") ? cc_v_get_str(r, "died_in") : "",
-                        cc_v_get_str(r, "died_in") ? "'" : "");
+        s = cc_asprintf(err, "%s: %s%s%s%s", what, r->how ? r->how : "ended", r->died_in ? " in step '" : "",
+                        r->died_in ? r->died_in : "", r->died_in ? "'" : "");
         if (s != NULL && last != NULL) {
                 char *t = cc_asprintf(err, "%s: %s", s, last);
 
@@ -374,32 +385,34 @@ static int dist_of(const char *fw, const char *dist)
         return 0;
 }
 
-static int framework_entry(struct fwctx *x, cc_value *interp, const char *python, const char *name, cc_error *err)
+/* One framework of an interpreter: its distributions, how its child went and
+ * what it answered, copied as it came. fws: the interpreter's frameworks;
+ * dists and found: its distributions and its found ({NAME: entry}). */
+static int framework_entry(struct fwctx *x, cc_value *fws, const cc_value *dists, const cc_value *found,
+                           const char *python, const char *name, cc_error *err)
 {
-        static const char *const copy_keys[] = {"info",     "build",   "runtime",      "devices",
-                                                "gpu_call", "modules", "loaded_cudnn", "query_error"};
-        const cc_value *dists = cc_v_get(interp, "distributions");
         const char *args[3];
         cc_value *fw = cc_v_object(err), *r = NULL, *others;
-        const cc_value *facts, *imp;
+        cc_vw_fw_found f;
+        cc_vw_probe run_;
+        cc_vw_fwprobe pf;
+        cc_vw_fw_import imp;
         const char *state;
         size_t i, nargs = 2;
 
-        if (fw == NULL || cc_v_push(cc_v_getm(interp, "frameworks"), fw, err) < 0)
+        if (fw == NULL || cc_v_push(fws, fw, err) < 0)
                 return -1;
-        TRY(cc_v_set_str(fw, "name", name, err));
-        {
-                const cc_value *f = cc_v_get(cc_v_get(interp, "found"), name);
-
-                TRY(cc_v_set_str(fw, "origin", cc_v_get_str(f, "origin"), err));
-        }
+        TRY(cc_v_set_str(fw, CC_K(framework, name), name, err));
+        cc_vw_fw_found_read(cc_v_get(found, name), &f, NULL);
+        TRY(cc_v_set_str(fw, CC_K(framework, origin), f.origin, err));
         others = cc_v_array(err);
-        TRY(cc_v_set(fw, "distributions", others, err));
+        TRY(cc_v_set(fw, CC_K(framework, distributions), others, err));
         for (i = 0; i < cc_v_len(dists); i++) {
-                const cc_value *d = cc_v_at(dists, i);
+                cc_vw_distribution d;
 
-                if (cc_v_get_str(d, "name") != NULL && dist_of(name, cc_v_get_str(d, "name")))
-                        TRY(cc_v_push(others, cc_v_copy(d, err), err));
+                cc_vw_distribution_at(dists, i, &d, NULL);
+                if (d.name != NULL && dist_of(name, d.name))
+                        TRY(cc_v_push(others, cc_v_copy(d.node_, err), err));
         }
         args[0] = "framework";
         args[1] = name;
@@ -408,53 +421,66 @@ static int framework_entry(struct fwctx *x, cc_value *interp, const char *python
         r = run(x, python, args, nargs, err);
         if (r == NULL)
                 goto fail;
-        TRY(cc_v_set(fw, "probe", run_summary(r, err), err));
-        facts = cc_v_get(r, "facts");
-        imp = cc_v_get(facts, "import");
-        if (imp == NULL)
-                state = cc_v_as_bool(cc_v_get(r, "timed_out")) ? "timed-out"
-                        : cc_v_as_bool(cc_v_get(r, "crashed")) ? "crashed"
-                                                               : "failed";
-        else if (!cc_v_as_bool(cc_v_get(imp, "ok")))
+        TRY(cc_v_set(fw, CC_K(framework, probe), run_summary(r, err), err));
+        cc_vw_probe_read(r, &run_, NULL);
+        cc_vw_fwprobe_read(run_.facts, &pf, NULL);
+        cc_vw_fw_import_read(pf.import, &imp, NULL);
+        if (pf.import == NULL)
+                state = run_.timed_out ? "timed-out" : run_.crashed ? "crashed" : "failed";
+        else if (!imp.ok)
                 state = "import-failed";
-        else if (cc_v_get(facts, "query_error") != NULL)
+        else if (pf.query_error != NULL)
                 state = "query-failed";
-        else if (cc_v_get(facts, "info") == NULL)
-                state = cc_v_as_bool(cc_v_get(r, "timed_out")) ? "timed-out"
-                        : cc_v_as_bool(cc_v_get(r, "crashed")) ? "crashed"
-                                                               : "failed";
+        else if (pf.info == NULL)
+                state = run_.timed_out ? "timed-out" : run_.crashed ? "crashed" : "failed";
         else
                 state = "ok";
-        TRY(cc_v_set_str(fw, "state", state, err));
-        if (imp != NULL)
-                TRY(cc_v_set(fw, "import", cc_v_copy(imp, err), err));
+        TRY(cc_v_set_str(fw, CC_K(framework, state), state, err));
+        if (pf.import != NULL)
+                TRY(cc_v_set(fw, CC_K(framework, import), cc_v_copy(pf.import, err), err));
         /* A report cut short (no end marker, probe.h) says why too, even
          * when the framework's answers came before the cut. */
-        if (strcmp(state, "ok") != 0 || cc_v_get_str(r, "died_in") != NULL || !cc_v_as_bool(cc_v_get(r, "complete"))) {
+        if (strcmp(state, "ok") != 0 || run_.died_in != NULL || !run_.complete) {
                 char *why = NULL;
 
                 if (strcmp(state, "import-failed") == 0)
-                        why = cc_asprintf(err, "import %s failed: %s", name,
-                                          cc_v_get_str(imp, "error") ? cc_v_get_str(imp, "error") : "(no error text)");
+                        why = cc_asprintf(err, "import %s failed: %s", name, imp.error ? imp.error : "(no error text)");
                 else if (strcmp(state, "query-failed") == 0)
-                        why = cc_asprintf(err, "asking %s failed: %s", name,
-                                          cc_v_get_str(facts, "query_error") ? cc_v_get_str(facts, "query_error")
-                                                                             : "(no error text)");
+                        why =
+                            cc_asprintf(err, "asking %s failed: %s", name,
+                                        cc_v_as_str(pf.query_error) ? cc_v_as_str(pf.query_error) : "(no error text)");
                 else {
                         char what[64];
 
                         snprintf(what, sizeof(what), "the %s probe", name);
-                        why = failure(r, what, err);
+                        why = failure(&run_, what, err);
                 }
                 if (why == NULL)
                         goto fail;
-                TRY(cc_v_set_str(fw, "error", why, err));
+                TRY(cc_v_set_str(fw, CC_K(framework, error), why, err));
                 free(why);
-                TRY(cc_v_set_str(fw, "output_tail", cc_v_get_str(r, "output_tail"), err));
+                TRY(cc_v_set_str(fw, CC_K(framework, output_tail), run_.output_tail, err));
         }
-        for (i = 0; i < CC_ARRAY_LEN(copy_keys); i++)
-                if (cc_v_get(facts, copy_keys[i]) != NULL)
-                        TRY(cc_v_set(fw, copy_keys[i], cc_v_copy(cc_v_get(facts, copy_keys[i]), err), err));
+        {
+                /* the answers, as they came (query_error too) */
+                const struct {
+                        const char *key;
+                        const cc_value *v;
+                } answers[] = {
+                    {CC_K(framework, info), pf.info},
+                    {CC_K(framework, build), pf.build},
+                    {CC_K(framework, runtime), pf.runtime},
+                    {CC_K(framework, devices), pf.devices},
+                    {CC_K(framework, gpu_call), pf.gpu_call},
+                    {CC_K(framework, modules), pf.modules},
+                    {CC_K(framework, loaded_cudnn), pf.loaded_cudnn},
+                    {CC_K(fwprobe, query_error), pf.query_error},
+                };
+
+                for (i = 0; i < CC_ARRAY_LEN(answers); i++)
+                        if (answers[i].v != NULL)
+                                TRY(cc_v_set(fw, answers[i].key, cc_v_copy(answers[i].v, err), err));
+        }
         cc_v_free(r);
         return 0;
 fail:
@@ -463,17 +489,19 @@ fail:
 }
 
 /* The same interpreter reached through another path (python -> python3). */
-static cc_value *same_as(cc_value *interps, const cc_value *py)
+static cc_value *same_as(cc_value *interps, const cc_vw_python *py)
 {
         size_t i;
 
         for (i = 0; i < cc_v_len(interps); i++) {
-                const cc_value *o = cc_v_get(cc_v_at(interps, i), "python");
-                const char *a = cc_v_get_str(o, "prefix"), *b = cc_v_get_str(o, "real_executable");
+                cc_vw_interpreter o;
+                cc_vw_python op;
 
-                if (a != NULL && b != NULL && cc_v_get_str(py, "prefix") != NULL &&
-                    cc_v_get_str(py, "real_executable") != NULL && strcmp(a, cc_v_get_str(py, "prefix")) == 0 &&
-                    strcmp(b, cc_v_get_str(py, "real_executable")) == 0)
+                cc_vw_interpreter_at(interps, i, &o, NULL);
+                cc_vw_python_read(o.python, &op, NULL);
+                if (op.prefix != NULL && op.real_executable != NULL && py->prefix != NULL &&
+                    py->real_executable != NULL && strcmp(op.prefix, py->prefix) == 0 &&
+                    strcmp(op.real_executable, py->real_executable) == 0)
                         return cc_v_atm(interps, i);
         }
         return NULL;
@@ -487,10 +515,13 @@ static int canonical_locations(cc_value *dists, cc_error *err)
 
         for (i = 0; i < cc_v_len(dists); i++) {
                 cc_value *d = cc_v_atm(dists, i);
-                const char *loc = cc_v_get_str(d, "location");
-                char *real = loc ? cc_realpath(loc, NULL) : NULL;
+                cc_vw_distribution dv;
+                char *real;
 
-                if (real != NULL && strcmp(real, loc) != 0 && cc_v_set_str(d, "real_location", real, err) < 0) {
+                cc_vw_distribution_read(d, &dv, NULL);
+                real = dv.location ? cc_realpath(dv.location, NULL) : NULL;
+                if (real != NULL && strcmp(real, dv.location) != 0 &&
+                    cc_v_set_str(d, CC_K(distribution, real_location), real, err) < 0) {
                         free(real);
                         return -1;
                 }
@@ -499,72 +530,76 @@ static int canonical_locations(cc_value *dists, cc_error *err)
         return 0;
 }
 
+/* One candidate (an INTERPRETER's path and sources): its survey, then a
+ * child per framework it can import; or, when it is one already probed
+ * under another path, that one's alias. */
 static int interpreter(struct fwctx *x, cc_value *interps, const cc_value *cand, cc_error *err)
 {
-        const char *path = cc_v_get_str(cand, "path");
         const char *args[] = {"survey"};
-        cc_value *it = NULL, *r = NULL, *dup;
-        const cc_value *facts, *py, *found;
+        cc_value *it = NULL, *r = NULL, *dup, *dists, *fws;
+        cc_vw_interpreter c;
+        cc_vw_probe run_;
+        cc_vw_fwprobe pf; /* python and found: NULL when not objects (no answer) */
+        cc_vw_python py;
         size_t i;
 
-        r = run(x, path, args, 1, err);
+        cc_vw_interpreter_read(cand, &c, NULL);
+        r = run(x, c.path, args, 1, err);
         if (r == NULL)
                 return -1;
-        facts = cc_v_get(r, "facts");
-        py = cc_v_get(facts, "python");
-        if (cc_v_type(py) != CUDNNCTL_OBJECT)
-                py = NULL; /* not what the script says: no answer */
-        if (py != NULL && (dup = same_as(interps, py)) != NULL) {
-                cc_value *al = cc_v_getm(dup, "aliases"), *src = cc_v_getm(dup, "sources");
-                const cc_value *s = cc_v_get(cand, "sources");
+        cc_vw_probe_read(r, &run_, NULL);
+        cc_vw_fwprobe_read(run_.facts, &pf, NULL);
+        cc_vw_python_read(pf.python, &py, NULL);
+        if (pf.python != NULL && (dup = same_as(interps, &py)) != NULL) {
+                cc_value *al = cc_v_getm(dup, CC_K(interpreter, aliases));
+                cc_value *src = cc_v_getm(dup, CC_K(interpreter, sources));
 
-                TRY(cc_v_push(al, cc_v_str(path, err), err));
-                for (i = 0; i < cc_v_len(s); i++)
-                        TRY(cc_v_push(src, cc_v_copy(cc_v_at(s, i), err), err));
+                TRY(cc_v_push(al, cc_v_str(c.path, err), err));
+                for (i = 0; i < cc_v_len(c.sources); i++)
+                        TRY(cc_v_push(src, cc_v_copy(cc_v_at(c.sources, i), err), err));
                 cc_v_free(r);
                 return 0;
         }
         it = cc_v_object(err);
         if (it == NULL || cc_v_push(interps, it, err) < 0)
                 goto fail;
-        TRY(cc_v_set_str(it, "path", path, err));
-        TRY(cc_v_set(it, "sources", cc_v_copy(cc_v_get(cand, "sources"), err), err));
-        TRY(cc_v_set(it, "aliases", cc_v_array(err), err));
-        TRY(cc_v_set(it, "probe", run_summary(r, err), err));
-        if (py == NULL) {
-                char *why = failure(r, "the interpreter", err);
+        TRY(cc_v_set_str(it, CC_K(interpreter, path), c.path, err));
+        TRY(cc_v_set(it, CC_K(interpreter, sources), cc_v_copy(c.sources, err), err));
+        TRY(cc_v_set(it, CC_K(interpreter, aliases), cc_v_array(err), err));
+        TRY(cc_v_set(it, CC_K(interpreter, probe), run_summary(r, err), err));
+        if (pf.python == NULL) {
+                char *why = failure(&run_, "the interpreter", err);
 
                 if (why == NULL)
                         goto fail;
-                TRY(cc_v_set_str(it, "state", cc_v_as_bool(cc_v_get(r, "ran")) ? "failed" : "not-runnable", err));
-                TRY(cc_v_set_str(it, "error", why, err));
+                TRY(cc_v_set_str(it, CC_K(interpreter, state), run_.ran ? "failed" : "not-runnable", err));
+                TRY(cc_v_set_str(it, CC_K(interpreter, error), why, err));
                 free(why);
-                TRY(cc_v_set_str(it, "output_tail", cc_v_get_str(r, "output_tail"), err));
+                TRY(cc_v_set_str(it, CC_K(interpreter, output_tail), run_.output_tail, err));
                 cc_v_free(r);
                 return 0;
         }
-        TRY(cc_v_set(it, "python", cc_v_copy(py, err), err));
-        if (cc_v_get_str(py, "unsupported") != NULL) {
-                TRY(cc_v_set_str(it, "state", "unsupported", err));
-                TRY(cc_v_set_str(it, "error", cc_v_get_str(py, "unsupported"), err));
+        TRY(cc_v_set(it, CC_K(interpreter, python), cc_v_copy(pf.python, err), err));
+        if (py.unsupported != NULL) {
+                TRY(cc_v_set_str(it, CC_K(interpreter, state), "unsupported", err));
+                TRY(cc_v_set_str(it, CC_K(interpreter, error), py.unsupported, err));
                 cc_v_free(r);
                 return 0;
         }
-        TRY(cc_v_set_str(it, "state", "probed", err));
-        TRY(cc_v_set(it, "distributions",
-                     cc_v_type(cc_v_get(facts, "distributions")) == CUDNNCTL_ARRAY
-                         ? cc_v_copy(cc_v_get(facts, "distributions"), err)
-                         : cc_v_array(err),
-                     err));
-        TRY(canonical_locations(cc_v_getm(it, "distributions"), err));
-        found = cc_v_get(facts, "found");
-        if (cc_v_type(found) != CUDNNCTL_OBJECT)
-                found = NULL;
-        TRY(cc_v_set(it, "found", found ? cc_v_copy(found, err) : cc_v_object(err), err));
-        TRY(cc_v_set(it, "frameworks", cc_v_array(err), err));
-        for (i = 0; i < CC_ARRAY_LEN(framework_names); i++)
-                if (cc_v_as_bool(cc_v_get(cc_v_get(found, framework_names[i]), "importable")))
-                        TRY(framework_entry(x, it, path, framework_names[i], err));
+        TRY(cc_v_set_str(it, CC_K(interpreter, state), "probed", err));
+        dists = pf.distributions ? cc_v_copy(pf.distributions, err) : cc_v_array(err);
+        TRY(cc_v_set(it, CC_K(interpreter, distributions), dists, err));
+        TRY(canonical_locations(dists, err));
+        TRY(cc_v_set(it, CC_K(interpreter, found), pf.found ? cc_v_copy(pf.found, err) : cc_v_object(err), err));
+        fws = cc_v_array(err);
+        TRY(cc_v_set(it, CC_K(interpreter, frameworks), fws, err));
+        for (i = 0; i < CC_ARRAY_LEN(framework_names); i++) {
+                cc_vw_fw_found f;
+
+                cc_vw_fw_found_read(cc_v_get(pf.found, framework_names[i]), &f, NULL);
+                if (f.importable)
+                        TRY(framework_entry(x, fws, dists, pf.found, c.path, framework_names[i], err));
+        }
         cc_v_free(r);
         return 0;
 fail:
@@ -611,28 +646,35 @@ done:
 
 int cc_fw_summary(cc_value *doc, cc_error *err)
 {
-        const cc_value *its = cc_v_get(doc, "interpreters");
+        cc_vw_fw_doc d;
         int64_t probed = 0, fws = 0, fail = 0, warn = 0, note = 0;
         cc_value *s = cc_v_object(err);
         size_t i, k;
 
-        for (i = 0; i < cc_v_len(its); i++) {
-                const cc_value *it = cc_v_at(its, i), *f = cc_v_get(it, "frameworks");
+        cc_vw_fw_doc_read(doc, &d, NULL);
+        for (i = 0; i < cc_v_len(d.interpreters); i++) {
+                cc_vw_interpreter it;
 
-                probed += cc_v_get_str(it, "state") && strcmp(cc_v_get_str(it, "state"), "probed") == 0;
-                for (k = 0; k < cc_v_len(f); k++) {
-                        const char *v = cc_v_get_str(cc_v_at(f, k), "verdict");
+                cc_vw_interpreter_at(d.interpreters, i, &it, NULL);
+                probed += it.state && strcmp(it.state, "probed") == 0;
+                for (k = 0; k < cc_v_len(it.frameworks); k++) {
+                        cc_vw_framework fw;
+                        const char *v;
 
+                        cc_vw_framework_at(it.frameworks, k, &fw, NULL);
+                        v = fw.verdict;
                         fws++;
                         fail += v && strcmp(v, "fail") == 0;
                         warn += v && strcmp(v, "warn") == 0;
                         note += v && strcmp(v, "note") == 0;
                 }
         }
-        if (cc_v_set_int(s, "interpreters", (int64_t)cc_v_len(its), err) < 0 ||
-            cc_v_set_int(s, "probed", probed, err) < 0 || cc_v_set_int(s, "frameworks", fws, err) < 0 ||
-            cc_v_set_int(s, "failed", fail, err) < 0 || cc_v_set_int(s, "warnings", warn, err) < 0 ||
-            cc_v_set_int(s, "notes", note, err) < 0)
+        if (cc_v_set_int(s, CC_K(fw_summary, interpreters), (int64_t)cc_v_len(d.interpreters), err) < 0 ||
+            cc_v_set_int(s, CC_K(fw_summary, probed), probed, err) < 0 ||
+            cc_v_set_int(s, CC_K(fw_summary, frameworks), fws, err) < 0 ||
+            cc_v_set_int(s, CC_K(fw_summary, failed), fail, err) < 0 ||
+            cc_v_set_int(s, CC_K(fw_summary, warnings), warn, err) < 0 ||
+            cc_v_set_int(s, CC_K(fw_summary, notes), note, err) < 0)
                 return -1;
-        return cc_v_set(doc, "summary", s, err);
+        return cc_v_set(doc, CC_K(fw_doc, summary), s, err);
 }

@@ -15,6 +15,7 @@
  * to the member that would cross the bound, and says so. */
 #include "inspect.h"
 #include "archmodel.h"
+#include "../facts/views.h"
 #include "../formats/names.h"
 #include "../platform/platform.h"
 
@@ -63,7 +64,8 @@ int cc_archive_inspect(const char *path, unsigned flags, cc_value *obj, cc_error
 {
         (void)path;
         (void)flags;
-        return cc_v_set_str(obj, "error", "this build cannot read archives (built without libarchive)", err);
+        return cc_v_set_str(obj, CC_K(ins_facts, error), "this build cannot read archives (built without libarchive)",
+                            err);
 }
 
 int cc_archive_inspect_mem(const char *name, const uint8_t *data, size_t size, unsigned flags, uint64_t pass_floor,
@@ -243,9 +245,10 @@ static int version_entry(cc_value *arr, const char *source, const char *version,
 
         if (e == NULL)
                 return -1;
-        if (cc_v_set_str(e, "component", "cudnn", err) < 0 || cc_v_set_str(e, "source", source, err) < 0 ||
-            cc_v_set_str(e, "version", version, err) < 0 || cc_v_set_str(e, "detail", detail, err) < 0 ||
-            (member != NULL && cc_v_set_str(e, "member", member, err) < 0)) {
+        if (cc_v_set_str(e, CC_K(version, component), "cudnn", err) < 0 ||
+            cc_v_set_str(e, CC_K(version, source), source, err) < 0 ||
+            cc_v_set_str(e, CC_K(version, version), version, err) < 0 || cc_v_set_str(e, "detail", detail, err) < 0 ||
+            (member != NULL && cc_v_set_str(e, CC_K(version, member), member, err) < 0)) {
                 cc_v_free(e);
                 return -1;
         }
@@ -348,12 +351,14 @@ static int add_unsafe(struct ar_state *st, size_t i, cc_error *err)
 {
         unsigned bits = cc_am_problems(st->model, i), b;
         cc_value *u = cc_v_object(err), *probs = NULL;
+        cc_vw_ins_member m;
 
         if (u == NULL)
                 return -1;
-        if (cc_v_set_str(u, "path", cc_v_get_str(st->m[i].v, "path"), err) < 0 ||
-            cc_v_set_str(u, "reason", cc_am_reason(st->model, i), err) < 0 ||
-            cc_v_set_int(u, "entry", (int64_t)i + 1, err) < 0)
+        cc_vw_ins_member_read(st->m[i].v, &m, NULL);
+        if (cc_v_set_str(u, CC_K(ins_unsafe, path), m.path, err) < 0 ||
+            cc_v_set_str(u, CC_K(ins_unsafe, reason), cc_am_reason(st->model, i), err) < 0 ||
+            cc_v_set_int(u, CC_K(ins_unsafe, entry), (int64_t)i + 1, err) < 0)
                 goto fail;
         probs = cc_v_array(err);
         if (probs == NULL)
@@ -362,7 +367,7 @@ static int add_unsafe(struct ar_state *st, size_t i, cc_error *err)
                 if ((bits & b) && cc_am_problem_name(b) != NULL &&
                     cc_v_push(probs, cc_v_str(cc_am_problem_name(b), err), err) < 0)
                         goto fail;
-        if (cc_v_set(u, "problems", probs, err) < 0) {
+        if (cc_v_set(u, CC_K(ins_unsafe, problems), probs, err) < 0) {
                 probs = NULL;
                 goto fail;
         }
@@ -454,10 +459,13 @@ fail:
 
 static int lift_versions(struct ar_state *st, const cc_value *facts, const char *path, cc_error *err)
 {
-        const cc_value *vs = cc_v_get(facts, "versions");
+        cc_vw_ins_facts f;
+        const cc_value *vs;
         size_t i;
 
-        if (cc_v_type(vs) != CUDNNCTL_ARRAY)
+        cc_vw_ins_facts_read(facts, &f, NULL);
+        vs = f.versions;
+        if (vs == NULL)
                 return 0;
         for (i = 0; i < cc_v_len(vs); i++) {
                 const cc_value *e = cc_v_at(vs, i);
@@ -468,7 +476,7 @@ static int lift_versions(struct ar_state *st, const cc_value *facts, const char 
                 c = cc_v_copy(e, err);
                 if (c == NULL)
                         return -1;
-                if (cc_v_set_str(c, "member", path, err) < 0) {
+                if (cc_v_set_str(c, CC_K(version, member), path, err) < 0) {
                         cc_v_free(c);
                         return -1;
                 }
@@ -505,7 +513,8 @@ static int member_facts(struct ar_state *st, cc_value *mv, int kind, int64_t siz
                 }
         }
         if (skipped != NULL) {
-                if (cc_v_set_null(mv, "facts", err) < 0 || cc_v_set_str(mv, "facts_skipped", skipped, err) < 0)
+                if (cc_v_set_null(mv, CC_K(ins_member, facts), err) < 0 ||
+                    cc_v_set_str(mv, CC_K(ins_member, facts_skipped), skipped, err) < 0)
                         goto fail;
                 rv = damaged;
                 goto fail;
@@ -515,7 +524,7 @@ static int member_facts(struct ar_state *st, cc_value *mv, int kind, int64_t siz
                 goto fail;
         if (note_content(st, data, len, err) < 0 || lift_versions(st, facts, name, err) < 0)
                 goto fail;
-        r = cc_v_set(mv, "facts", facts, err);
+        r = cc_v_set(mv, CC_K(ins_member, facts), facts, err);
         facts = NULL;
         if (r < 0)
                 goto fail;
@@ -589,13 +598,15 @@ static int do_member(struct ar_state *st, struct archive_entry *e, cc_error *err
 
         /* the member's object */
         mv = cc_v_object(err);
-        if (mv == NULL || cc_v_set_str(mv, "path", name, err) < 0 ||
-            cc_v_set_str(mv, "type", type_names[type], err) < 0)
+        if (mv == NULL || cc_v_set_str(mv, CC_K(ins_member, path), name, err) < 0 ||
+            cc_v_set_str(mv, CC_K(ins_member, type), type_names[type], err) < 0)
                 goto fail;
-        if ((size >= 0 ? cc_v_set_int(mv, "size", size, err) : cc_v_set_null(mv, "size", err)) < 0)
+        if ((size >= 0 ? cc_v_set_int(mv, CC_K(ins_member, size), size, err)
+                       : cc_v_set_null(mv, CC_K(ins_member, size), err)) < 0)
                 goto fail;
-        if (cc_v_set_str(mv, "link", link, err) < 0 || cc_v_set_int(mv, "mode", archive_entry_perm(e), err) < 0 ||
-            cc_v_set_null(mv, "install_to", err) < 0)
+        if (cc_v_set_str(mv, CC_K(ins_member, link), link, err) < 0 ||
+            cc_v_set_int(mv, CC_K(ins_member, mode), archive_entry_perm(e), err) < 0 ||
+            cc_v_set_null(mv, CC_K(ins_member, install_to), err) < 0)
                 goto fail;
         if (size > 0) {
                 uint64_t u = (uint64_t)size;
@@ -613,7 +624,7 @@ static int do_member(struct ar_state *st, struct archive_entry *e, cc_error *err
 
         kind = interest(norm, base, type, &libkind);
         if (kind == I_NONE) {
-                if (cc_v_set_null(mv, "facts", err) < 0)
+                if (cc_v_set_null(mv, CC_K(ins_member, facts), err) < 0)
                         goto fail;
         } else {
                 damaged = member_facts(st, mv, kind, size, name, base, err);
@@ -854,19 +865,22 @@ static cc_value *name_facts(const cc_archname *an, cc_error *err)
 
         if (o == NULL)
                 return NULL;
-        r = cc_v_set_str(o, "era", an->era >= 0 && an->era <= CC_ERA_WHEEL ? eras[an->era] : "none", err);
-        r = r < 0 ? r : cc_v_set_str(o, "version", cudnnctl_ver_str(&an->version, buf, sizeof(buf)), err);
-        r = r < 0 ? r : cc_v_set_str(o, "platform", an->platform[0] ? an->platform : NULL, err);
+        r = cc_v_set_str(o, CC_K(ins_archive_name, era),
+                         an->era >= 0 && an->era <= CC_ERA_WHEEL ? eras[an->era] : "none", err);
         r = r < 0 ? r
-                  : cc_v_set_str(o, "system",
+                  : cc_v_set_str(o, CC_K(ins_archive_name, version), cudnnctl_ver_str(&an->version, buf, sizeof(buf)),
+                                 err);
+        r = r < 0 ? r : cc_v_set_str(o, CC_K(ins_archive_name, platform), an->platform[0] ? an->platform : NULL, err);
+        r = r < 0 ? r
+                  : cc_v_set_str(o, CC_K(ins_archive_name, system),
                                  an->system == CC_SYS_LINUX     ? "linux"
                                  : an->system == CC_SYS_WINDOWS ? "windows"
                                                                 : NULL,
                                  err);
-        r = r < 0 ? r : cc_v_set_str(o, "arch", an->arch[0] ? an->arch : NULL, err);
-        r = r < 0 ? r : cc_v_set_str(o, "cuda", an->cuda[0] ? an->cuda : NULL, err);
-        r = r < 0 ? r : cc_v_set_str(o, "format", an->format[0] ? an->format : NULL, err);
-        r = r < 0 ? r : cc_v_set_str(o, "package", an->package[0] ? an->package : NULL, err);
+        r = r < 0 ? r : cc_v_set_str(o, CC_K(ins_archive_name, arch), an->arch[0] ? an->arch : NULL, err);
+        r = r < 0 ? r : cc_v_set_str(o, CC_K(ins_archive_name, cuda), an->cuda[0] ? an->cuda : NULL, err);
+        r = r < 0 ? r : cc_v_set_str(o, CC_K(ins_archive_name, format), an->format[0] ? an->format : NULL, err);
+        r = r < 0 ? r : cc_v_set_str(o, CC_K(ins_archive_name, package), an->package[0] ? an->package : NULL, err);
         if (r < 0) {
                 cc_v_free(o);
                 return NULL;
@@ -953,7 +967,7 @@ static int finish(struct ar_state *st, cc_value *obj, cc_error *err)
                 goto fail;
         layout = find_layout(st, top);
         for (i = 0; i < st->n; i++)
-                if (cc_v_set_str(st->m[i].v, "install_to", install_to(&st->m[i], layout, top), err) < 0)
+                if (cc_v_set_str(st->m[i].v, CC_K(ins_member, install_to), install_to(&st->m[i], layout, top), err) < 0)
                         goto fail;
         if (st->a != NULL && format_string(st->a, &fmt, err) < 0)
                 goto fail;
@@ -965,36 +979,38 @@ static int finish(struct ar_state *st, cc_value *obj, cc_error *err)
         ar = cc_v_object(err);
         if (ar == NULL)
                 goto fail;
-        if (cc_v_set_str(ar, "format", fmt.len ? fmt.data : NULL, err) < 0 ||
-            cc_v_set_int(ar, "entries", (int64_t)st->n, err) < 0 ||
-            cc_v_set_int(ar, "total_size", st->total_size > INT64_MAX ? INT64_MAX : (int64_t)st->total_size, err) < 0 ||
-            cc_v_set_str(ar, "layout", layout_names[layout], err) < 0 ||
-            cc_v_set_str(ar, "top_dir", top[0] ? top : NULL, err) < 0 || cc_v_set_str(ar, "system", sys, err) < 0 ||
-            cc_v_set_str(ar, "arch",
+        if (cc_v_set_str(ar, CC_K(ins_archive, format), fmt.len ? fmt.data : NULL, err) < 0 ||
+            cc_v_set_int(ar, CC_K(ins_archive, entries), (int64_t)st->n, err) < 0 ||
+            cc_v_set_int(ar, CC_K(ins_archive, total_size),
+                         st->total_size > INT64_MAX ? INT64_MAX : (int64_t)st->total_size, err) < 0 ||
+            cc_v_set_str(ar, CC_K(ins_archive, layout), layout_names[layout], err) < 0 ||
+            cc_v_set_str(ar, CC_K(ins_archive, top_dir), top[0] ? top : NULL, err) < 0 ||
+            cc_v_set_str(ar, CC_K(ins_archive, system), sys, err) < 0 ||
+            cc_v_set_str(ar, CC_K(ins_archive, arch),
                          st->arches.n == 0   ? "unknown"
                          : st->arches.n == 1 ? st->arches.v[0]
                                              : "mixed",
                          err) < 0)
                 goto fail;
-        if (cc_v_set(ar, "name", an_ok ? name_facts(&an, err) : cc_v_null(err), err) < 0)
+        if (cc_v_set(ar, CC_K(ins_archive, name), an_ok ? name_facts(&an, err) : cc_v_null(err), err) < 0)
                 goto fail;
-        r = cc_v_set(ar, "unsafe_paths", st->unsafe, err);
+        r = cc_v_set(ar, CC_K(ins_archive, unsafe_paths), st->unsafe, err);
         st->unsafe = NULL;
         if (r < 0)
                 goto fail;
-        r = cc_v_set(ar, "warnings", st->warnings, err);
+        r = cc_v_set(ar, CC_K(ins_archive, warnings), st->warnings, err);
         st->warnings = NULL;
         if (r < 0)
                 goto fail;
-        r = cc_v_set(ar, "members", st->members, err);
+        r = cc_v_set(ar, CC_K(ins_archive, members), st->members, err);
         st->members = NULL;
         if (r < 0)
                 goto fail;
-        if (cc_v_set_bool(ar, "truncated", st->truncated, err) < 0 ||
-            (st->truncated &&
-             cc_v_set_str(ar, "truncated_reason", st->cut != NULL ? st->cut : st->truncated_reason, err) < 0))
+        if (cc_v_set_bool(ar, CC_K(ins_archive, truncated), st->truncated, err) < 0 ||
+            (st->truncated && cc_v_set_str(ar, CC_K(ins_archive, truncated_reason),
+                                           st->cut != NULL ? st->cut : st->truncated_reason, err) < 0))
                 goto fail;
-        if (cc_v_set_int(ar, "decompressed",
+        if (cc_v_set_int(ar, CC_K(ins_archive, decompressed),
                          st->a != NULL && archive_filter_count(st->a) > 0 ? archive_filter_bytes(st->a, 0) : 0,
                          err) < 0)
                 goto fail;
@@ -1006,10 +1022,10 @@ static int finish(struct ar_state *st, cc_value *obj, cc_error *err)
                 if (cc_v_push(versions, cc_v_copy(cc_v_at(st->lifted, i), err), err) < 0)
                         goto fail;
 
-        rv = cc_v_set(obj, "archive", ar, err);
+        rv = cc_v_set(obj, CC_K(ins_facts, archive), ar, err);
         ar = NULL;
         if (rv == 0)
-                rv = cc_v_set(obj, "versions", versions, err);
+                rv = cc_v_set(obj, CC_K(ins_facts, versions), versions, err);
         versions = NULL;
 fail:
         cc_v_free(ar);
@@ -1083,20 +1099,20 @@ static void set_pass_bound(struct ar_state *st)
 static int over_pass_bound(struct ar_state *st, cc_error *err)
 {
         char a[32], b[32], c[32], d[32];
-        const cc_value *size;
+        cc_vw_ins_member m;
 
         if (!st->costly || st->passed <= st->pass_bound)
                 return 0;
-        size = cc_v_get(st->m[st->n - 1].v, "size");
+        cc_vw_ins_member_read(st->m[st->n - 1].v, &m, NULL);
         st->truncated = 1;
-        st->cut = cc_asprintf(err,
-                              "limit reached: the listing stops after entry %zu (%s, %s): passing over it would "
-                              "decompress %s, more than the %s allowed for this archive (%d times its size, at "
-                              "least %s); the rest were not read",
-                              st->n, cc_v_get_str(st->m[st->n - 1].v, "path"),
-                              human(cc_v_type(size) == CUDNNCTL_INT ? (uint64_t)cc_v_as_int(size) : 0, a, sizeof(a)),
-                              human(st->passed, b, sizeof(b)), human(st->pass_bound, c, sizeof(c)), AR_PASS_RATIO,
-                              human(st->pass_floor, d, sizeof(d)));
+        st->cut =
+            cc_asprintf(err,
+                        "limit reached: the listing stops after entry %zu (%s, %s): passing over it would "
+                        "decompress %s, more than the %s allowed for this archive (%d times its size, at "
+                        "least %s); the rest were not read",
+                        st->n, m.path, human(CC_VW_HAS(&m, ins_member, size) ? (uint64_t)m.size : 0, a, sizeof(a)),
+                        human(st->passed, b, sizeof(b)), human(st->pass_bound, c, sizeof(c)), AR_PASS_RATIO,
+                        human(st->pass_floor, d, sizeof(d)));
         return st->cut == NULL ? -1 : 1;
 }
 
@@ -1185,7 +1201,7 @@ static int inspect_archive(struct ar_state *st, cc_value *obj, cc_error *err)
         }
         if (read_all(st, &damage, err) < 0 || finish(st, obj, err) < 0)
                 goto fail;
-        if (damage != NULL && cc_v_set_str(obj, "error", damage, err) < 0)
+        if (damage != NULL && cc_v_set_str(obj, CC_K(ins_facts, error), damage, err) < 0)
                 goto fail;
         rv = 0;
 fail:

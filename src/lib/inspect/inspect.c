@@ -3,6 +3,7 @@
  * only more evidence, kept apart (docs/json.md). */
 #include "inspect.h"
 
+#include "../facts/views.h"
 #include "../formats/cheader.h"
 #include "../formats/distinfo.h"
 #include "../formats/elf.h"
@@ -80,18 +81,19 @@ static int is_distinfo_path(const char *p)
 static int add_version(cc_value *obj, const char *component, const char *source, const char *version,
                        cc_value **entry_out, cc_error *err)
 {
-        cc_value *arr = cc_v_getm(obj, "versions");
+        cc_value *arr = cc_v_getm(obj, CC_K(ins_facts, versions));
         cc_value *e;
 
         if (arr == NULL) {
-                TRY(cc_v_set(obj, "versions", cc_v_array(err), err));
-                arr = cc_v_getm(obj, "versions");
+                TRY(cc_v_set(obj, CC_K(ins_facts, versions), cc_v_array(err), err));
+                arr = cc_v_getm(obj, CC_K(ins_facts, versions));
         }
         e = cc_v_object(err);
         if (e == NULL)
                 return -1;
-        if (cc_v_set_str(e, "component", component, err) < 0 || cc_v_set_str(e, "source", source, err) < 0 ||
-            cc_v_set_str(e, "version", version, err) < 0) {
+        if (cc_v_set_str(e, CC_K(version, component), component, err) < 0 ||
+            cc_v_set_str(e, CC_K(version, source), source, err) < 0 ||
+            cc_v_set_str(e, CC_K(version, version), version, err) < 0) {
                 cc_v_free(e);
                 return -1;
         }
@@ -148,18 +150,18 @@ static int name_facts(const char *name, cc_value *obj, cc_error *err)
                 o = cc_v_object(err);
                 if (o == NULL)
                         return -1;
-                TRY(cc_v_set_str(o, "role", ln.role, err));
-                TRY(cc_v_set_str(o, "file_kind", cc_file_kind_name(ln.kind), err));
-                TRY(cc_v_set_str(o, "system", sys_name(ln.system), err));
+                TRY(cc_v_set_str(o, CC_K(ins_file_name, role), ln.role, err));
+                TRY(cc_v_set_str(o, CC_K(ins_file_name, file_kind), cc_file_kind_name(ln.kind), err));
+                TRY(cc_v_set_str(o, CC_K(ins_file_name, system), sys_name(ln.system), err));
                 if (ln.major >= 0)
-                        TRY(cc_v_set_int(o, "major", ln.major, err));
+                        TRY(cc_v_set_int(o, CC_K(ins_file_name, major), ln.major, err));
                 else
-                        TRY(cc_v_set_null(o, "major", err));
-                TRY(cc_v_set(o, "version",
+                        TRY(cc_v_set_null(o, CC_K(ins_file_name, major), err));
+                TRY(cc_v_set(o, CC_K(ins_file_name, version),
                              ln.version.n ? cc_v_str(ver_str(&ln.version, vb, sizeof(vb)), err) : cc_v_null(err), err));
-                TRY(cc_v_set_bool(o, "dev_link", ln.dev_link, err));
-                TRY(cc_v_set_bool(o, "known_role", ln.known_role, err));
-                TRY(cc_v_set(obj, "file_name", o, err));
+                TRY(cc_v_set_bool(o, CC_K(ins_file_name, dev_link), ln.dev_link, err));
+                TRY(cc_v_set_bool(o, CC_K(ins_file_name, known_role), ln.known_role, err));
+                TRY(cc_v_set(obj, CC_K(ins_facts, file_name), o, err));
                 o = NULL;
                 if (ln.version.n)
                         TRY(add_version(obj, "cudnn", "file-name", ver_str(&ln.version, vb, sizeof(vb)), NULL, err));
@@ -169,17 +171,18 @@ static int name_facts(const char *name, cc_value *obj, cc_error *err)
                 o = cc_v_object(err);
                 if (o == NULL)
                         return -1;
-                TRY(cc_v_set_str(o, "era", era_name(an.era), err));
-                TRY(cc_v_set_str(o, "format", an.format, err));
-                TRY(cc_v_set(o, "version",
+                TRY(cc_v_set_str(o, CC_K(ins_archive_name, era), era_name(an.era), err));
+                TRY(cc_v_set_str(o, CC_K(ins_archive_name, format), an.format, err));
+                TRY(cc_v_set(o, CC_K(ins_archive_name, version),
                              an.version.n ? cc_v_str(ver_str(&an.version, vb, sizeof(vb)), err) : cc_v_null(err), err));
-                TRY(cc_v_set_str(o, "platform", an.platform, err));
-                TRY(cc_v_set_str(o, "system", sys_name(an.system), err));
-                TRY(cc_v_set_str(o, "arch", an.arch, err));
-                TRY(cc_v_set(o, "cuda", an.cuda[0] ? cc_v_str(an.cuda, err) : cc_v_null(err), err));
+                TRY(cc_v_set_str(o, CC_K(ins_archive_name, platform), an.platform, err));
+                TRY(cc_v_set_str(o, CC_K(ins_archive_name, system), sys_name(an.system), err));
+                TRY(cc_v_set_str(o, CC_K(ins_archive_name, arch), an.arch, err));
+                TRY(cc_v_set(o, CC_K(ins_archive_name, cuda), an.cuda[0] ? cc_v_str(an.cuda, err) : cc_v_null(err),
+                             err));
                 if (an.package[0])
-                        TRY(cc_v_set_str(o, "package", an.package, err));
-                TRY(cc_v_set(obj, "archive_name", o, err));
+                        TRY(cc_v_set_str(o, CC_K(ins_archive_name, package), an.package, err));
+                TRY(cc_v_set(obj, CC_K(ins_facts, archive_name), o, err));
                 o = NULL;
                 if (an.version.n)
                         TRY(add_version(obj, "cudnn", "archive-name", ver_str(&an.version, vb, sizeof(vb)), NULL, err));
@@ -195,12 +198,12 @@ static int set_warnings(cc_value *obj, const cc_strv *w, cc_error *err)
 {
         if (w->n == 0)
                 return 0;
-        return cc_v_set(obj, "warnings", cc_v_strv(w, err), err);
+        return cc_v_set(obj, CC_K(ins_facts, warnings), cc_v_strv(w, err), err);
 }
 
 static int set_error(cc_value *obj, const cc_error *perr, cc_error *err)
 {
-        return cc_v_set_str(obj, "error", perr->msg[0] ? perr->msg : "unreadable", err);
+        return cc_v_set_str(obj, CC_K(ins_facts, error), perr->msg[0] ? perr->msg : "unreadable", err);
 }
 
 /* The cuDNN entry points an object exports, as an array (NULL when out of
@@ -240,16 +243,16 @@ static int set_cudnn_facts(cc_value *obj, cc_value *eps, cc_value *consts, cc_er
                 cc_v_free(consts);
                 return -1;
         }
-        if (cc_v_set(cud, "entry_points", eps, err) < 0) {
+        if (cc_v_set(cud, CC_K(ins_cudnn, entry_points), eps, err) < 0) {
                 cc_v_free(consts);
                 cc_v_free(cud);
                 return -1;
         }
-        if (consts != NULL && cc_v_set(cud, "version_constants", consts, err) < 0) {
+        if (consts != NULL && cc_v_set(cud, CC_K(ins_cudnn, version_constants), consts, err) < 0) {
                 cc_v_free(cud);
                 return -1;
         }
-        return cc_v_set(obj, "cudnn", cud, err);
+        return cc_v_set(obj, CC_K(ins_facts, cudnn), cud, err);
 }
 
 /* ---- ELF ---------------------------------------------------------------- */
@@ -318,7 +321,7 @@ static int elf_facts(const uint8_t *data, size_t size, unsigned flags, cc_value 
         size_t i;
         int rv = -1;
 
-        TRY(cc_v_set_str(obj, "kind", "elf", err));
+        TRY(cc_v_set_str(obj, CC_K(ins_facts, kind), "elf", err));
         keep.all = (flags & CUDNNCTL_INSPECT_SYMBOLS) != 0;
         if (cc_elf_parse_keep(data, size, 0, elf_keep_sym, &keep, &e, &perr) < 0) {
                 TRY(set_error(obj, &perr, err));
@@ -328,33 +331,34 @@ static int elf_facts(const uint8_t *data, size_t size, unsigned flags, cc_value 
         o = cc_v_object(err);
         if (o == NULL)
                 goto fail;
-        TRY(cc_v_set_int(o, "class", e->bits, err));
-        TRY(cc_v_set_str(o, "endian", e->big_endian ? "big" : "little", err));
-        TRY(cc_v_set(o, "type", cc_v_str(cc_elf_type_name(e->type), err), err));
-        TRY(cc_v_set_int(o, "type_code", e->type, err));
+        TRY(cc_v_set_int(o, CC_K(ins_elf, class), e->bits, err));
+        TRY(cc_v_set_str(o, CC_K(ins_elf, endian), e->big_endian ? "big" : "little", err));
+        TRY(cc_v_set(o, CC_K(ins_elf, type), cc_v_str(cc_elf_type_name(e->type), err), err));
+        TRY(cc_v_set_int(o, CC_K(ins_elf, type_code), e->type, err));
         mname = cc_elf_machine_name(e->machine);
-        TRY(cc_v_set(o, "machine", mname ? cc_v_str(mname, err) : cc_v_strf(err, "machine %u", e->machine), err));
-        TRY(cc_v_set_int(o, "machine_code", e->machine, err));
-        TRY(cc_v_set_int(o, "osabi", e->osabi, err));
-        TRY(cc_v_set_str(o, "interp", e->interp, err));
-        TRY(cc_v_set_bool(o, "dynamic", e->has_dynamic, err));
-        TRY(cc_v_set_str(o, "soname", e->soname, err));
-        TRY(cc_v_set(o, "needed", cc_v_strv(&e->needed, err), err));
-        TRY(cc_v_set_str(o, "rpath", e->rpath, err));
-        TRY(cc_v_set_str(o, "runpath", e->runpath, err));
-        TRY(cc_v_set_int(o, "flags_1", (int64_t)e->flags_1, err));
-        TRY(cc_v_set_bool(o, "nodeflib", (e->flags_1 & CC_DF_1_NODEFLIB) != 0, err));
-        TRY(cc_v_set_int(o, "exports_count", (int64_t)e->nexports, err));
+        TRY(cc_v_set(o, CC_K(ins_elf, machine), mname ? cc_v_str(mname, err) : cc_v_strf(err, "machine %u", e->machine),
+                     err));
+        TRY(cc_v_set_int(o, CC_K(ins_elf, machine_code), e->machine, err));
+        TRY(cc_v_set_int(o, CC_K(ins_elf, osabi), e->osabi, err));
+        TRY(cc_v_set_str(o, CC_K(ins_elf, interp), e->interp, err));
+        TRY(cc_v_set_bool(o, CC_K(ins_elf, dynamic), e->has_dynamic, err));
+        TRY(cc_v_set_str(o, CC_K(ins_elf, soname), e->soname, err));
+        TRY(cc_v_set(o, CC_K(ins_elf, needed), cc_v_strv(&e->needed, err), err));
+        TRY(cc_v_set_str(o, CC_K(ins_elf, rpath), e->rpath, err));
+        TRY(cc_v_set_str(o, CC_K(ins_elf, runpath), e->runpath, err));
+        TRY(cc_v_set_int(o, CC_K(ins_elf, flags_1), (int64_t)e->flags_1, err));
+        TRY(cc_v_set_bool(o, CC_K(ins_elf, nodeflib), (e->flags_1 & CC_DF_1_NODEFLIB) != 0, err));
+        TRY(cc_v_set_int(o, CC_K(ins_elf, exports_count), (int64_t)e->nexports, err));
         if (keep.all) {
                 exports = cc_v_array(err);
                 if (exports == NULL)
                         goto fail;
                 for (i = 0; i < e->nsyms; i++)
                         TRY(cc_v_push(exports, cc_v_str(e->syms[i].name, err), err));
-                TRY(cc_v_set(o, "exports", exports, err));
+                TRY(cc_v_set(o, CC_K(ins_elf, exports), exports, err));
                 exports = NULL;
         }
-        TRY(cc_v_set(obj, "elf", o, err));
+        TRY(cc_v_set(obj, CC_K(ins_facts, elf), o, err));
         o = NULL;
 
         /* cuDNN: entry points and the exported version constants. */
@@ -403,7 +407,7 @@ static int elf_facts(const uint8_t *data, size_t size, unsigned flags, cc_value 
                         cc_value *ve = NULL;
 
                         TRY(add_version(obj, "cudnn", "exported-constant", vb, &ve, err));
-                        TRY(cc_v_set_str(ve, "symbol", s->name, err));
+                        TRY(cc_v_set_str(ve, CC_K(version, symbol), s->name, err));
                 }
         }
         rv = set_cudnn_facts(obj, eps, consts, err);
@@ -448,9 +452,11 @@ static int mentions_cudnn(const char *s)
 static const char *pe_component(const cc_pe *pe, const cc_value *facts, char *buf, size_t size)
 {
         const char *n = cc_pe_string_value(pe, "OriginalFilename");
+        cc_vw_ins_facts f;
         size_t i, k = 0;
 
-        if (cc_v_get(facts, "file_name") != NULL || mentions_cudnn(cc_pe_string_value(pe, "ProductName")) ||
+        cc_vw_ins_facts_read(facts, &f, NULL);
+        if (f.file_name != NULL || mentions_cudnn(cc_pe_string_value(pe, "ProductName")) ||
             mentions_cudnn(cc_pe_string_value(pe, "FileDescription")) || mentions_cudnn(pe->export_name))
                 return "cudnn";
         for (i = 0; i < pe->exports.n; i++)
@@ -475,7 +481,7 @@ static int pe_version_info(const cc_pe *pe, cc_value *obj, cc_value *facts, cc_e
         int rv = -1;
 
         if (!pe->has_version && pe->nstrings == 0)
-                return cc_v_set_null(obj, "version_info", err);
+                return cc_v_set_null(obj, CC_K(ins_pe, version_info), err);
         vi = cc_v_object(err);
         if (vi == NULL)
                 return -1;
@@ -484,16 +490,16 @@ static int pe_version_info(const cc_pe *pe, cc_value *obj, cc_value *facts, cc_e
                 pv = pe_ver4(pe->product_version_ms, pe->product_version_ls, err);
                 if (fv == NULL || pv == NULL)
                         goto fail;
-                TRY(cc_v_set_str(vi, "file_version", fv, err));
-                TRY(cc_v_set_str(vi, "product_version", pv, err));
-                TRY(cc_v_set_int(vi, "file_flags_mask", pe->file_flags_mask, err));
-                TRY(cc_v_set_int(vi, "file_flags", pe->file_flags, err));
-                TRY(cc_v_set_int(vi, "file_os", pe->file_os, err));
-                TRY(cc_v_set_int(vi, "file_type", pe->file_type, err));
-                TRY(cc_v_set_int(vi, "file_subtype", pe->file_subtype, err));
+                TRY(cc_v_set_str(vi, CC_K(ins_pe_version, file_version), fv, err));
+                TRY(cc_v_set_str(vi, CC_K(ins_pe_version, product_version), pv, err));
+                TRY(cc_v_set_int(vi, CC_K(ins_pe_version, file_flags_mask), pe->file_flags_mask, err));
+                TRY(cc_v_set_int(vi, CC_K(ins_pe_version, file_flags), pe->file_flags, err));
+                TRY(cc_v_set_int(vi, CC_K(ins_pe_version, file_os), pe->file_os, err));
+                TRY(cc_v_set_int(vi, CC_K(ins_pe_version, file_type), pe->file_type, err));
+                TRY(cc_v_set_int(vi, CC_K(ins_pe_version, file_subtype), pe->file_subtype, err));
         } else {
-                TRY(cc_v_set_null(vi, "file_version", err));
-                TRY(cc_v_set_null(vi, "product_version", err));
+                TRY(cc_v_set_null(vi, CC_K(ins_pe_version, file_version), err));
+                TRY(cc_v_set_null(vi, CC_K(ins_pe_version, product_version), err));
         }
         strs = cc_v_array(err);
         if (strs == NULL)
@@ -503,11 +509,11 @@ static int pe_version_info(const cc_pe *pe, cc_value *obj, cc_value *facts, cc_e
 
                 if (cc_v_push(strs, s, err) < 0)
                         goto fail;
-                TRY(cc_v_set_str(s, "table", pe->strings[i].table, err));
-                TRY(cc_v_set_str(s, "key", pe->strings[i].key, err));
-                TRY(cc_v_set_str(s, "value", pe->strings[i].value, err));
+                TRY(cc_v_set_str(s, CC_K(ins_pe_string, table), pe->strings[i].table, err));
+                TRY(cc_v_set_str(s, CC_K(ins_pe_string, key), pe->strings[i].key, err));
+                TRY(cc_v_set_str(s, CC_K(ins_pe_string, value), pe->strings[i].value, err));
         }
-        TRY(cc_v_set(vi, "strings", strs, err));
+        TRY(cc_v_set(vi, CC_K(ins_pe_version, strings), strs, err));
         strs = NULL;
         tr = cc_v_array(err);
         if (tr == NULL)
@@ -520,9 +526,9 @@ static int pe_version_info(const cc_pe *pe, cc_value *obj, cc_value *facts, cc_e
                 TRY(cc_v_set_int(t, "language", pe->translations[i] >> 16, err));
                 TRY(cc_v_set_int(t, "codepage", pe->translations[i] & 0xFFFF, err));
         }
-        TRY(cc_v_set(vi, "translations", tr, err));
+        TRY(cc_v_set(vi, CC_K(ins_pe_version, translations), tr, err));
         tr = NULL;
-        TRY(cc_v_set(obj, "version_info", vi, err));
+        TRY(cc_v_set(obj, CC_K(ins_pe, version_info), vi, err));
         vi = NULL;
 
         /* Version evidence: the fixed FileVersion, and the string when it differs. */
@@ -566,7 +572,7 @@ static int pe_facts(const uint8_t *data, size_t size, unsigned flags, cc_value *
         const char *mname;
         int rv = -1;
 
-        TRY(cc_v_set_str(obj, "kind", "pe", err));
+        TRY(cc_v_set_str(obj, CC_K(ins_facts, kind), "pe", err));
         if (cc_pe_parse(data, size, &pe, &perr) < 0) {
                 TRY(set_error(obj, &perr, err));
                 rv = 0;
@@ -576,21 +582,22 @@ static int pe_facts(const uint8_t *data, size_t size, unsigned flags, cc_value *
         if (o == NULL)
                 goto fail;
         mname = cc_pe_machine_name(pe->machine);
-        TRY(cc_v_set(o, "machine", mname ? cc_v_str(mname, err) : cc_v_strf(err, "machine 0x%04x", pe->machine), err));
-        TRY(cc_v_set_int(o, "machine_code", pe->machine, err));
-        TRY(cc_v_set_str(o, "type", pe->is_dll ? "dll" : "exe", err));
-        TRY(cc_v_set_bool(o, "pe32plus", pe->pe32plus, err));
-        TRY(cc_v_set_int(o, "subsystem", pe->subsystem, err));
-        TRY(cc_v_set_int(o, "timestamp", pe->timestamp, err));
-        TRY(cc_v_set(o, "imports", cc_v_strv(&pe->imports, err), err));
-        TRY(cc_v_set(o, "delay_imports", cc_v_strv(&pe->delay_imports, err), err));
-        TRY(cc_v_set_str(o, "export_name", pe->export_name, err));
-        TRY(cc_v_set_int(o, "exports_count", (int64_t)pe->exports.n, err));
+        TRY(cc_v_set(o, CC_K(ins_pe, machine),
+                     mname ? cc_v_str(mname, err) : cc_v_strf(err, "machine 0x%04x", pe->machine), err));
+        TRY(cc_v_set_int(o, CC_K(ins_pe, machine_code), pe->machine, err));
+        TRY(cc_v_set_str(o, CC_K(ins_pe, type), pe->is_dll ? "dll" : "exe", err));
+        TRY(cc_v_set_bool(o, CC_K(ins_pe, pe32plus), pe->pe32plus, err));
+        TRY(cc_v_set_int(o, CC_K(ins_pe, subsystem), pe->subsystem, err));
+        TRY(cc_v_set_int(o, CC_K(ins_pe, timestamp), pe->timestamp, err));
+        TRY(cc_v_set(o, CC_K(ins_pe, imports), cc_v_strv(&pe->imports, err), err));
+        TRY(cc_v_set(o, CC_K(ins_pe, delay_imports), cc_v_strv(&pe->delay_imports, err), err));
+        TRY(cc_v_set_str(o, CC_K(ins_pe, export_name), pe->export_name, err));
+        TRY(cc_v_set_int(o, CC_K(ins_pe, exports_count), (int64_t)pe->exports.n, err));
         if (flags & CUDNNCTL_INSPECT_SYMBOLS)
-                TRY(cc_v_set(o, "exports", cc_v_strv(&pe->exports, err), err));
-        TRY(cc_v_set_int(o, "exports_by_ordinal_only", (int64_t)pe->exports_by_ordinal_only, err));
+                TRY(cc_v_set(o, CC_K(ins_pe, exports), cc_v_strv(&pe->exports, err), err));
+        TRY(cc_v_set_int(o, CC_K(ins_pe, exports_by_ordinal_only), (int64_t)pe->exports_by_ordinal_only, err));
         TRY(pe_version_info(pe, o, obj, err));
-        TRY(cc_v_set(obj, "pe", o, err));
+        TRY(cc_v_set(obj, CC_K(ins_facts, pe), o, err));
         o = NULL;
 
         TRY(set_cudnn_facts(obj, entry_points(pe_has, pe, err), NULL, err));
@@ -611,22 +618,22 @@ static int implib_facts(const uint8_t *data, size_t size, cc_value *obj, cc_erro
         int rv = -1;
 
         if (cc_implib_parse(data, size, &lib, &perr) < 0) {
-                TRY(cc_v_set_str(obj, "kind", "ar-archive", err));
+                TRY(cc_v_set_str(obj, CC_K(ins_facts, kind), "ar-archive", err));
                 TRY(set_error(obj, &perr, err));
                 rv = 0;
                 goto fail;
         }
         /* A Unix static library is an ar archive too, but without import members. */
-        TRY(cc_v_set_str(obj, "kind", lib->dlls.n ? "import-library" : "ar-archive", err));
+        TRY(cc_v_set_str(obj, CC_K(ins_facts, kind), lib->dlls.n ? "import-library" : "ar-archive", err));
         o = cc_v_object(err);
         if (o == NULL)
                 goto fail;
-        TRY(cc_v_set(o, "dlls", cc_v_strv(&lib->dlls, err), err));
-        TRY(cc_v_set_int(o, "symbols", (int64_t)lib->nsymbols, err));
-        TRY(cc_v_set_int(o, "members", (int64_t)lib->nmembers, err));
+        TRY(cc_v_set(o, CC_K(ins_implib, dlls), cc_v_strv(&lib->dlls, err), err));
+        TRY(cc_v_set_int(o, CC_K(ins_implib, symbols), (int64_t)lib->nsymbols, err));
+        TRY(cc_v_set_int(o, CC_K(ins_implib, members), (int64_t)lib->nmembers, err));
         mname = lib->machine ? cc_pe_machine_name(lib->machine) : NULL;
-        TRY(cc_v_set(o, "machine", mname ? cc_v_str(mname, err) : cc_v_null(err), err));
-        TRY(cc_v_set(obj, lib->dlls.n ? "implib" : "ar", o, err));
+        TRY(cc_v_set(o, CC_K(ins_implib, machine), mname ? cc_v_str(mname, err) : cc_v_null(err), err));
+        TRY(cc_v_set(obj, lib->dlls.n ? CC_K(ins_facts, implib) : CC_K(ins_facts, ar), o, err));
         o = NULL;
         rv = 0;
 fail:
@@ -652,8 +659,8 @@ static int header_facts_multi(const cc_header *const *hs, size_t nh, cc_value *o
         macros = cc_v_array(err);
         if (o == NULL || macros == NULL)
                 goto fail;
-        TRY(cc_v_set(o, "includes", cc_v_strv(&h->includes, err), err));
-        TRY(cc_v_set_int(o, "defines", (int64_t)h->nmacros, err));
+        TRY(cc_v_set(o, CC_K(ins_header, includes), cc_v_strv(&h->includes, err), err));
+        TRY(cc_v_set_int(o, CC_K(ins_header, defines), (int64_t)h->nmacros, err));
 
         /* Report the interesting macros defined in this header (not its includes). */
         for (i = 0; i < CC_ARRAY_LEN(header_macros) + CC_ARRAY_LEN(sublib_macros) * 3; i++) {
@@ -675,27 +682,27 @@ static int header_facts_multi(const cc_header *const *hs, size_t nh, cc_value *o
                 mv = cc_v_object(err);
                 if (cc_v_push(macros, mv, err) < 0)
                         goto fail;
-                TRY(cc_v_set_str(mv, "name", name, err));
-                TRY(cc_v_set_str(mv, "definition", m->body, err));
-                TRY(cc_v_set_int(mv, "line", m->line, err));
+                TRY(cc_v_set_str(mv, CC_K(ins_macro, name), name, err));
+                TRY(cc_v_set_str(mv, CC_K(ins_macro, definition), m->body, err));
+                TRY(cc_v_set_int(mv, CC_K(ins_macro, line), m->line, err));
                 if (m->redefinitions > 0)
-                        TRY(cc_v_set(mv, "warning",
+                        TRY(cc_v_set(mv, CC_K(ins_macro, warning),
                                      cc_v_strf(err,
                                                "defined %d more time(s) with another body (under #if branches?); "
                                                "the first definition was used",
                                                m->redefinitions),
                                      err));
                 if (cc_header_eval(hs, nh, name, &val, &eerr) == 0) {
-                        TRY(cc_v_set_int(mv, "value", val, err));
+                        TRY(cc_v_set_int(mv, CC_K(ins_macro, value), val, err));
                 } else {
-                        TRY(cc_v_set_null(mv, "value", err));
-                        TRY(cc_v_set_str(mv, "error", eerr.msg, err));
+                        TRY(cc_v_set_null(mv, CC_K(ins_macro, value), err));
+                        TRY(cc_v_set_str(mv, CC_K(ins_macro, error), eerr.msg, err));
                 }
         }
-        TRY(cc_v_set(o, "macros", macros, err));
+        TRY(cc_v_set(o, CC_K(ins_header, macros), macros, err));
         macros = NULL;
-        TRY(cc_v_set_str(obj, "kind", "header", err));
-        TRY(cc_v_set(obj, "header", o, err));
+        TRY(cc_v_set_str(obj, CC_K(ins_facts, kind), "header", err));
+        TRY(cc_v_set(obj, CC_K(ins_facts, header), o, err));
         o = NULL;
 
         /* cuDNN version from CUDNN_MAJOR/MINOR/PATCHLEVEL defined in this header. */
@@ -717,7 +724,7 @@ static int header_facts_multi(const cc_header *const *hs, size_t nh, cc_value *o
                         if (cc_header_eval(hs, nh, "CUDNN_VERSION", &cv, &e1) == 0) {
                                 TRY(cc_v_set_int(ve, "CUDNN_VERSION", cv, err));
                                 if (cv != expect)
-                                        TRY(cc_v_set(ve, "warning",
+                                        TRY(cc_v_set(ve, CC_K(version, warning),
                                                      cc_v_strf(err,
                                                                "CUDNN_VERSION is %lld, not %ld as cuDNN %s's "
                                                                "formula gives",
@@ -728,7 +735,7 @@ static int header_facts_multi(const cc_header *const *hs, size_t nh, cc_value *o
                         cc_value *ve = NULL;
 
                         TRY(add_version(obj, "cudnn", "header", "unknown", &ve, err));
-                        TRY(cc_v_set_str(ve, "error", e1.msg, err));
+                        TRY(cc_v_set_str(ve, CC_K(version, error), e1.msg, err));
                 }
         }
         /* Sub-library versions. */
@@ -751,7 +758,7 @@ static int header_facts_multi(const cc_header *const *hs, size_t nh, cc_value *o
                         lib[i] = (char)cc_ascii_tolower((unsigned char)sublib_macros[k][i]);
                 lib[i] = '\0';
                 TRY(add_version(obj, "cudnn", "header-sublibrary", vb, &ve, err));
-                TRY(cc_v_set_str(ve, "sublibrary", lib, err));
+                TRY(cc_v_set_str(ve, CC_K(version, sublibrary), lib, err));
         }
         /* CUDA versions. */
         {
@@ -780,7 +787,7 @@ static int header_facts_multi(const cc_header *const *hs, size_t nh, cc_value *o
 
                 if (cc_header_eval(hs, nh, "CUDNN_MAX_SM_MAJOR_NUMBER", &a, &e4) == 0 &&
                     cc_header_eval(hs, nh, "CUDNN_MAX_SM_MINOR_NUMBER", &b, &e4) == 0)
-                        TRY(cc_v_set(obj, "max_compute_capability",
+                        TRY(cc_v_set(obj, CC_K(ins_facts, max_compute_capability),
                                      cc_v_strf(err, "%lld.%lld", (long long)a, (long long)b), err));
         }
         /* The header's own warnings (redefinitions of unrelated macros under
@@ -800,7 +807,7 @@ static int header_facts(const uint8_t *data, size_t size, cc_value *obj, cc_erro
         int rv;
 
         if (cc_header_parse((const char *)data, size, &h, &perr) < 0) {
-                if (cc_v_set_str(obj, "kind", "header", err) < 0)
+                if (cc_v_set_str(obj, CC_K(ins_facts, kind), "header", err) < 0)
                         return -1;
                 return set_error(obj, &perr, err);
         }
@@ -832,17 +839,17 @@ static int metadata_facts(const char *text, size_t len, cc_value *obj, const cha
         o = cc_v_object(err);
         if (o == NULL)
                 goto fail;
-        TRY(cc_v_set_str(o, "name", m->name, err));
-        TRY(cc_v_set_str(o, "version", m->version, err));
-        TRY(cc_v_set_str(o, "summary", m->summary, err));
-        TRY(cc_v_set(o, "requires", cc_v_strv(&m->requires_dist, err), err));
+        TRY(cc_v_set_str(o, CC_K(ins_dist, name), m->name, err));
+        TRY(cc_v_set_str(o, CC_K(ins_dist, version), m->version, err));
+        TRY(cc_v_set_str(o, CC_K(ins_dist, summary), m->summary, err));
+        TRY(cc_v_set(o, CC_K(ins_dist, requires), cc_v_strv(&m->requires_dist, err), err));
         if (record != NULL) {
                 if (cc_record_parse(record, record_len, &r, &perr) == 0)
-                        TRY(cc_v_set_int(o, "files", (int64_t)r->n, err));
+                        TRY(cc_v_set_int(o, CC_K(ins_dist, files), (int64_t)r->n, err));
                 else
-                        TRY(cc_v_set_str(o, "record_error", perr.msg, err));
+                        TRY(cc_v_set_str(o, CC_K(ins_dist, record_error), perr.msg, err));
         }
-        TRY(cc_v_set(obj, "distribution", o, err));
+        TRY(cc_v_set(obj, CC_K(ins_facts, distribution), o, err));
         o = NULL;
         if (m->name != NULL && m->version != NULL) {
                 char dname[256];
@@ -853,9 +860,9 @@ static int metadata_facts(const char *text, size_t len, cc_value *obj, const cha
                         cc_value *ve = NULL;
 
                         TRY(add_version(obj, "cudnn", "dist-info", m->version, &ve, err));
-                        TRY(cc_v_set_str(ve, "package", m->name, err));
+                        TRY(cc_v_set_str(ve, CC_K(version, package), m->name, err));
                         if (dn.cuda_major >= 0)
-                                TRY(cc_v_set_int(ve, "cuda_major", dn.cuda_major, err));
+                                TRY(cc_v_set_int(ve, CC_K(version, cuda_major), dn.cuda_major, err));
                 }
         }
         TRY(set_warnings(obj, &m->warnings, err));
@@ -902,15 +909,19 @@ static enum content detect(const uint8_t *data, size_t size)
 
 int cc_inspect_bytes(const char *name, const uint8_t *data, size_t size, unsigned flags, cc_value *obj, cc_error *err)
 {
-        if (cc_v_get(obj, "size") == NULL && cc_v_set_int(obj, "size", (int64_t)size, err) < 0)
+        cc_vw_ins_facts f;
+
+        /* a size the caller wrote (a member's declared size) stays */
+        cc_vw_ins_facts_read(obj, &f, NULL);
+        if (!CC_VW_HAS(&f, ins_facts, size) && cc_v_set_int(obj, CC_K(ins_facts, size), (int64_t)size, err) < 0)
                 return -1;
         if (name_facts(name, obj, err) < 0)
                 return -1;
         switch (detect(data, size)) {
         case CT_EMPTY:
-                if (cc_v_set_str(obj, "kind", "empty", err) < 0)
+                if (cc_v_set_str(obj, CC_K(ins_facts, kind), "empty", err) < 0)
                         return -1;
-                return cc_v_set_str(obj, "error", "empty file (0 bytes)", err);
+                return cc_v_set_str(obj, CC_K(ins_facts, error), "empty file (0 bytes)", err);
         case CT_ELF:
                 return elf_facts(data, size, flags, obj, err);
         case CT_PE:
@@ -918,15 +929,15 @@ int cc_inspect_bytes(const char *name, const uint8_t *data, size_t size, unsigne
         case CT_IMPLIB:
                 return implib_facts(data, size, obj, err);
         case CT_ARCHIVE:
-                return cc_v_set_str(obj, "kind", "archive", err);
+                return cc_v_set_str(obj, CC_K(ins_facts, kind), "archive", err);
         case CT_METADATA:
-                if (cc_v_set_str(obj, "kind", "metadata", err) < 0)
+                if (cc_v_set_str(obj, CC_K(ins_facts, kind), "metadata", err) < 0)
                         return -1;
                 return metadata_facts((const char *)data, size, obj, NULL, 0, err);
         case CT_HEADER:
                 return header_facts(data, size, obj, err);
         default:
-                return cc_v_set_str(obj, "kind", "unknown", err);
+                return cc_v_set_str(obj, CC_K(ins_facts, kind), "unknown", err);
         }
 }
 
@@ -1008,9 +1019,9 @@ static int facts_withdrawn(cc_value *obj, const char *kind, const char *why, cc_
                 }
                 cc_v_free(cc_v_take(obj, key));
         }
-        if (cc_v_set_str(obj, "kind", kind, err) < 0)
+        if (cc_v_set_str(obj, CC_K(ins_facts, kind), kind, err) < 0)
                 return -1;
-        return cc_v_set_str(obj, "error", why, err);
+        return cc_v_set_str(obj, CC_K(ins_facts, error), why, err);
 }
 
 static int inspect_path(struct ictx *cx, const char *real, const char *shown, cc_value *obj, int depth, cc_error *err);
@@ -1077,7 +1088,7 @@ static int file_facts(struct ictx *cx, const char *real, const char *shown, cc_v
         int rv;
 
         if (cc_map_file(real, 0, &m, &ferr) < 0) {
-                if (cc_v_set_str(obj, "kind", "unreadable", err) < 0)
+                if (cc_v_set_str(obj, CC_K(ins_facts, kind), "unreadable", err) < 0)
                         return -1;
                 return set_error(obj, &ferr, err);
         }
@@ -1088,9 +1099,9 @@ static int file_facts(struct ictx *cx, const char *real, const char *shown, cc_v
                 return -1;
         }
         if (first != NULL) {
-                rv = cc_v_set_int(obj, "size", (int64_t)m.size, err) < 0 ||
-                             cc_v_set_str(obj, "kind", "same-file", err) < 0 ||
-                             cc_v_set_str(obj, "same_file_as", first, err) < 0 ||
+                rv = cc_v_set_int(obj, CC_K(ins_facts, size), (int64_t)m.size, err) < 0 ||
+                             cc_v_set_str(obj, CC_K(ins_facts, kind), "same-file", err) < 0 ||
+                             cc_v_set_str(obj, CC_K(ins_facts, same_file_as), first, err) < 0 ||
                              name_facts(cc_basename(shown), obj, err) < 0
                          ? -1
                          : 0;
@@ -1103,12 +1114,13 @@ static int file_facts(struct ictx *cx, const char *real, const char *shown, cc_v
 
                 cc_unmap(&m);
                 /* The archive reader reports the archive's name facts itself. */
-                if (cc_v_set_int(obj, "size", (int64_t)size, err) < 0 || cc_v_set_str(obj, "kind", "archive", err) < 0)
+                if (cc_v_set_int(obj, CC_K(ins_facts, size), (int64_t)size, err) < 0 ||
+                    cc_v_set_str(obj, CC_K(ins_facts, kind), "archive", err) < 0)
                         return -1;
                 return cc_archive_inspect(real, cx->opts->flags, obj, err);
         }
         if (ct == CT_HEADER) {
-                if (cc_v_set_int(obj, "size", (int64_t)m.size, err) < 0 ||
+                if (cc_v_set_int(obj, CC_K(ins_facts, size), (int64_t)m.size, err) < 0 ||
                     name_facts(cc_basename(shown), obj, err) < 0) {
                         cc_unmap(&m);
                         return -1;
@@ -1132,11 +1144,11 @@ static int distinfo_dir_facts(const char *real, cc_value *obj, cc_error *err)
         cc_distname dn;
         int rv = -1;
 
-        TRY(cc_v_set_str(obj, "kind", "dist-info", err));
+        TRY(cc_v_set_str(obj, CC_K(ins_facts, kind), "dist-info", err));
         if (cc_name_distinfo(cc_basename(real), &dn) == 0) {
                 cc_value *o = cc_v_object(err);
 
-                if (cc_v_set(obj, "dist_info_name", o, err) < 0)
+                if (cc_v_set(obj, CC_K(ins_facts, dist_info_name), o, err) < 0)
                         goto fail;
                 TRY(cc_v_set_str(o, "package", dn.package, err));
                 TRY(cc_v_set_str(o, "version", dn.version_str, err));
@@ -1191,9 +1203,9 @@ static int add_skipped(cc_value *skipped, const char *path, cc_value *reason, cc
                 cc_v_free(reason);
                 return -1;
         }
-        if (cc_v_set_str(s, "path", path, err) < 0)
+        if (cc_v_set_str(s, CC_K(ins_skipped, path), path, err) < 0)
                 return -1;
-        return cc_v_set(s, "reason", reason, err);
+        return cc_v_set(s, CC_K(ins_skipped, reason), reason, err);
 }
 
 /* Directories a walk descends into: every directory except symbolic links
@@ -1281,18 +1293,12 @@ fail:
         return rv;
 }
 
-static int add_count(cc_value *counts, const char *key, cc_error *err)
-{
-        const cc_value *v = cc_v_get(counts, key);
-
-        return cc_v_set_int(counts, key, cc_v_as_int(v) + 1, err);
-}
-
 /* Summary of a directory walk: counts per kind, majors, and every version
  * source with the file it came from. */
 static int dir_summary(cc_value *files, cc_value *obj, cc_error *err)
 {
         cc_value *counts = NULL, *majors = NULL, *vers = NULL;
+        int64_t libraries = 0, headers = 0, implibs = 0, statics = 0, symlinks = 0, dist_info = 0;
         size_t i, j;
         int rv = -1;
 
@@ -1301,44 +1307,38 @@ static int dir_summary(cc_value *files, cc_value *obj, cc_error *err)
         vers = cc_v_array(err);
         if (counts == NULL || majors == NULL || vers == NULL)
                 goto fail;
-        TRY(cc_v_set_int(counts, "libraries", 0, err));
-        TRY(cc_v_set_int(counts, "headers", 0, err));
-        TRY(cc_v_set_int(counts, "import_libraries", 0, err));
-        TRY(cc_v_set_int(counts, "static_libraries", 0, err));
-        TRY(cc_v_set_int(counts, "symlinks", 0, err));
-        TRY(cc_v_set_int(counts, "dist_info", 0, err));
         for (i = 0; i < cc_v_len(files); i++) {
-                const cc_value *f = cc_v_at(files, i);
-                const char *fk = cc_v_as_str(cc_v_path(f, "file_name/file_kind"));
-                const char *kind = cc_v_get_str(f, "kind");
-                const cc_value *major = cc_v_path(f, "file_name/major");
-                const cc_value *fv = cc_v_get(f, "versions");
+                cc_vw_ins_facts f;
+                cc_vw_ins_file_name fn;
+                const char *fk;
 
-                if (kind != NULL && strcmp(kind, "symlink") == 0)
-                        TRY(add_count(counts, "symlinks", err));
-                else if (kind != NULL && strcmp(kind, "dist-info") == 0)
-                        TRY(add_count(counts, "dist_info", err));
+                cc_vw_ins_facts_at(files, i, &f, NULL);
+                cc_vw_ins_file_name_read(f.file_name, &fn, NULL);
+                fk = fn.file_kind;
+                if (f.kind != NULL && strcmp(f.kind, "symlink") == 0)
+                        symlinks++;
+                else if (f.kind != NULL && strcmp(f.kind, "dist-info") == 0)
+                        dist_info++;
                 else if (fk != NULL && (strcmp(fk, "shared-library") == 0 || strcmp(fk, "dll") == 0))
-                        TRY(add_count(counts, "libraries", err));
+                        libraries++;
                 else if (fk != NULL && strcmp(fk, "header") == 0)
-                        TRY(add_count(counts, "headers", err));
+                        headers++;
                 else if (fk != NULL && strcmp(fk, "import-library") == 0)
-                        TRY(add_count(counts, "import_libraries", err));
+                        implibs++;
                 else if (fk != NULL && strcmp(fk, "static-library") == 0)
-                        TRY(add_count(counts, "static_libraries", err));
-                if (cc_v_type(major) == CUDNNCTL_INT) {
-                        int64_t mj = cc_v_as_int(major);
+                        statics++;
+                if (CC_VW_HAS(&fn, ins_file_name, major)) {
                         int seen = 0;
 
                         for (j = 0; j < cc_v_len(majors); j++)
-                                seen |= cc_v_as_int(cc_v_at(majors, j)) == mj;
+                                seen |= cc_v_as_int(cc_v_at(majors, j)) == fn.major;
                         if (!seen)
-                                TRY(cc_v_push(majors, cc_v_int(mj, err), err));
+                                TRY(cc_v_push(majors, cc_v_int(fn.major, err), err));
                 }
-                if (kind != NULL && strcmp(kind, "symlink") == 0)
+                if (f.kind != NULL && strcmp(f.kind, "symlink") == 0)
                         continue; /* its target is listed with its own versions */
-                for (j = 0; j < cc_v_len(fv); j++) {
-                        const cc_value *e = cc_v_at(fv, j);
+                for (j = 0; j < cc_v_len(f.versions); j++) {
+                        const cc_value *e = cc_v_at(f.versions, j);
                         cc_value *c = cc_v_object(err);
                         size_t k;
 
@@ -1353,14 +1353,20 @@ static int dir_summary(cc_value *files, cc_value *obj, cc_error *err)
                                 else if (cc_v_type(x) == CUDNNCTL_INT)
                                         TRY(cc_v_set_int(c, key, cc_v_as_int(x), err));
                         }
-                        TRY(cc_v_set_str(c, "file", cc_v_get_str(f, "path"), err));
+                        TRY(cc_v_set_str(c, CC_K(version, file), f.path, err));
                 }
         }
-        TRY(cc_v_set(obj, "counts", counts, err));
+        TRY(cc_v_set_int(counts, CC_K(ins_dir_counts, libraries), libraries, err));
+        TRY(cc_v_set_int(counts, CC_K(ins_dir_counts, headers), headers, err));
+        TRY(cc_v_set_int(counts, CC_K(ins_dir_counts, import_libraries), implibs, err));
+        TRY(cc_v_set_int(counts, CC_K(ins_dir_counts, static_libraries), statics, err));
+        TRY(cc_v_set_int(counts, CC_K(ins_dir_counts, symlinks), symlinks, err));
+        TRY(cc_v_set_int(counts, CC_K(ins_dir_counts, dist_info), dist_info, err));
+        TRY(cc_v_set(obj, CC_K(ins_directory, counts), counts, err));
         counts = NULL;
-        TRY(cc_v_set(obj, "majors", majors, err));
+        TRY(cc_v_set(obj, CC_K(ins_directory, majors), majors, err));
         majors = NULL;
-        TRY(cc_v_set(obj, "versions", vers, err));
+        TRY(cc_v_set(obj, CC_K(ins_directory, versions), vers, err));
         vers = NULL;
         rv = 0;
 fail:
@@ -1375,7 +1381,7 @@ static int dir_facts(struct ictx *cx, const char *real, const char *shown, cc_va
         cc_value *files = NULL, *skipped = NULL, *d = NULL;
         int rv = -1;
 
-        TRY(cc_v_set_str(obj, "kind", "directory", err));
+        TRY(cc_v_set_str(obj, CC_K(ins_facts, kind), "directory", err));
         files = cc_v_array(err);
         skipped = cc_v_array(err);
         d = cc_v_object(err);
@@ -1383,24 +1389,24 @@ static int dir_facts(struct ictx *cx, const char *real, const char *shown, cc_va
                 goto fail;
         TRY(walk_dir(cx, real, shown, files, skipped, depth, err));
         TRY(dir_summary(files, d, err));
-        TRY(cc_v_set(d, "files", files, err));
+        TRY(cc_v_set(d, CC_K(ins_directory, files), files, err));
         files = NULL;
-        TRY(cc_v_set(d, "skipped", skipped, err));
+        TRY(cc_v_set(d, CC_K(ins_directory, skipped), skipped, err));
         skipped = NULL;
         if (depth == 0) {
                 /* the walk's own limits, said once for the path given */
-                TRY(cc_v_set_bool(d, "truncated", cx->truncated, err));
+                TRY(cc_v_set_bool(d, CC_K(ins_directory, truncated), cx->truncated, err));
                 if (cx->truncated)
-                        TRY(cc_v_set(d, "truncated_reason",
+                        TRY(cc_v_set(d, CC_K(ins_directory, truncated_reason),
                                      cc_v_strf(err,
                                                "the walk stopped after %zu directory entries (--max-entries): "
                                                "the results are incomplete",
                                                cx->max_entries),
                                      err));
-                TRY(cc_v_set_int(d, "max_depth", MAX_WALK_DEPTH, err));
-                TRY(cc_v_set_int(d, "not_entered_depth", (int64_t)cx->depth_limited, err));
+                TRY(cc_v_set_int(d, CC_K(ins_directory, max_depth), MAX_WALK_DEPTH, err));
+                TRY(cc_v_set_int(d, CC_K(ins_directory, not_entered_depth), (int64_t)cx->depth_limited, err));
         }
-        TRY(cc_v_set(obj, "directory", d, err));
+        TRY(cc_v_set(obj, CC_K(ins_facts, directory), d, err));
         d = NULL;
         rv = 0;
 fail:
@@ -1415,37 +1421,37 @@ static int inspect_path(struct ictx *cx, const char *real, const char *shown, cc
         cc_stat lst, st;
         cc_error serr = {0};
 
-        TRY(cc_v_set_str(obj, "path", shown, err));
+        TRY(cc_v_set_str(obj, CC_K(ins_facts, path), shown, err));
         if (cc_lstat_path(real, &lst, &serr) < 0) {
-                TRY(cc_v_set_str(obj, "kind", "unreadable", err));
+                TRY(cc_v_set_str(obj, CC_K(ins_facts, kind), "unreadable", err));
                 return set_error(obj, &serr, err);
         }
         if (lst.type == CC_FT_NONE) {
-                TRY(cc_v_set_str(obj, "kind", "missing", err));
-                return cc_v_set_str(obj, "error", "no such file or directory", err);
+                TRY(cc_v_set_str(obj, CC_K(ins_facts, kind), "missing", err));
+                return cc_v_set_str(obj, CC_K(ins_facts, error), "no such file or directory", err);
         }
         if (lst.type == CC_FT_LINK) {
                 char *target = cc_readlink(real, &serr);
 
                 if (target == NULL) {
-                        TRY(cc_v_set_str(obj, "kind", "symlink", err));
+                        TRY(cc_v_set_str(obj, CC_K(ins_facts, kind), "symlink", err));
                         return set_error(obj, &serr, err);
                 }
-                if (cc_v_set_str(obj, "link", target, err) < 0) {
+                if (cc_v_set_str(obj, CC_K(ins_facts, link), target, err) < 0) {
                         free(target);
                         return -1;
                 }
                 free(target);
                 if (cc_stat_path(real, &st, &serr) < 0 || st.type == CC_FT_NONE) {
-                        TRY(cc_v_set_str(obj, "kind", "symlink", err));
-                        return cc_v_set_str(obj, "error",
+                        TRY(cc_v_set_str(obj, CC_K(ins_facts, kind), "symlink", err));
+                        return cc_v_set_str(obj, CC_K(ins_facts, error),
                                             serr.msg[0] ? serr.msg : "dangling symbolic link (its target is missing)",
                                             err);
                 }
                 if (depth > 0) {
                         /* Inside a directory report a link is listed as a link:
                          * its target is listed with its facts on its own. */
-                        TRY(cc_v_set_str(obj, "kind", "symlink", err));
+                        TRY(cc_v_set_str(obj, CC_K(ins_facts, kind), "symlink", err));
                         return name_facts(cc_basename(shown), obj, err);
                 }
         } else {
@@ -1457,8 +1463,8 @@ static int inspect_path(struct ictx *cx, const char *real, const char *shown, cc
                 return dir_facts(cx, real, shown, obj, depth, err);
         }
         if (st.type != CC_FT_FILE) {
-                TRY(cc_v_set_str(obj, "kind", "special", err));
-                return cc_v_set_str(obj, "error", "not a regular file or directory", err);
+                TRY(cc_v_set_str(obj, CC_K(ins_facts, kind), "special", err));
+                return cc_v_set_str(obj, CC_K(ins_facts, error), "not a regular file or directory", err);
         }
         return file_facts(cx, real, shown, obj, err);
 fail:
@@ -1524,9 +1530,10 @@ static int inspect_top(struct ictx *cx, const char *path, cudnnctl_value **out, 
                         return -1;
                 if (real == NULL) {
                         obj = cc_v_object(err);
-                        if (obj == NULL || cc_v_set_str(obj, "path", path, err) < 0 ||
-                            cc_v_set_str(obj, "kind", "missing", err) < 0 || cc_v_set_str(obj, "error", why, err) < 0 ||
-                            (link && cc_v_set_str(obj, "link", link, err) < 0)) {
+                        if (obj == NULL || cc_v_set_str(obj, CC_K(ins_facts, path), path, err) < 0 ||
+                            cc_v_set_str(obj, CC_K(ins_facts, kind), "missing", err) < 0 ||
+                            cc_v_set_str(obj, CC_K(ins_facts, error), why, err) < 0 ||
+                            (link && cc_v_set_str(obj, CC_K(ins_facts, link), link, err) < 0)) {
                                 cc_v_free(obj);
                                 free(link);
                                 return -1;
@@ -1542,7 +1549,7 @@ static int inspect_top(struct ictx *cx, const char *path, cudnnctl_value **out, 
                 return -1;
         obj = cc_v_object(err);
         if (obj == NULL || inspect_path(cx, real, path, obj, 0, err) < 0 ||
-            (link != NULL && cc_v_set_str(obj, "link", link, err) < 0)) {
+            (link != NULL && cc_v_set_str(obj, CC_K(ins_facts, link), link, err) < 0)) {
                 cc_v_free(obj);
                 free(real);
                 free(link);

@@ -3,6 +3,7 @@
  * its name and its content disagree about, and whether it is a program. */
 #include "inspect.h"
 
+#include "../facts/views.h"
 #include "../formats/elf.h"
 #include "../formats/names.h"
 #include "../formats/pe.h"
@@ -18,19 +19,27 @@
 static int name_problems(const char *name, const cc_value *obj, cc_value *problems, cc_error *err)
 {
         cc_libname ln, in;
-        const cc_value *vers = cc_v_get(obj, "versions");
-        const char *inner = cc_v_get_str(cc_v_get(obj, "elf"), "soname");
+        cc_vw_ins_facts f;
+        cc_vw_ins_elf elf;
+        cc_vw_ins_pe pe;
+        const char *inner;
         size_t i;
 
-        if (inner == NULL)
-                inner = cc_v_get_str(cc_v_get(obj, "pe"), "export_name");
+        cc_vw_ins_facts_read(obj, &f, NULL);
+        cc_vw_ins_elf_read(f.elf, &elf, NULL);
+        cc_vw_ins_pe_read(f.pe, &pe, NULL);
+        inner = elf.soname != NULL ? elf.soname : pe.export_name;
         if (cc_name_library(name, &ln) < 0 || ln.major < 0)
                 return 0;
-        for (i = 0; i < cc_v_len(vers); i++) {
-                const cc_value *e = cc_v_at(vers, i);
-                const char *src = cc_v_get_str(e, "source"), *ver = cc_v_get_str(e, "version");
-                const char *comp = cc_v_get_str(e, "component");
+        for (i = 0; i < cc_v_len(f.versions); i++) {
+                cc_vw_version e;
+                const char *src, *ver, *comp;
                 cudnnctl_ver v;
+
+                cc_vw_version_at(f.versions, i, &e, NULL);
+                src = e.source;
+                ver = e.version;
+                comp = e.component;
 
                 if (src == NULL || ver == NULL || strcmp(src, "file-name") == 0 || (comp && strcmp(comp, "cudnn") != 0))
                         continue;
@@ -45,7 +54,7 @@ static int name_problems(const char *name, const cc_value *obj, cc_value *proble
         if (inner != NULL && cc_name_library(inner, &in) == 0 && in.major >= 0 && in.major != ln.major &&
             cc_v_push(problems,
                       cc_v_strf(err, "named %s but it calls itself %s (its %s): a renamed copy", name, inner,
-                                cc_v_get(obj, "elf") ? "SONAME" : "export name"),
+                                f.elf != NULL ? "SONAME" : "export name"),
                       err) < 0)
                 return -1;
         return 0;
@@ -99,7 +108,7 @@ cc_value *cc_file_versions_ex(cc_machine *m, const char *vpath, cc_value **probl
                 }
         }
         free(canon);
-        v = cc_v_take(obj, "versions");
+        v = cc_v_take(obj, CC_K(ins_facts, versions));
         cc_v_free(obj);
         return v ? v : cc_v_array(err);
 }

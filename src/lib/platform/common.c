@@ -1,8 +1,15 @@
 /* Platform helpers written once over the per-system primitives. */
 #include "platform.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+
+#if defined(_WIN32)
+#include <windows.h>
+#else
+#include <signal.h>
+#endif
 
 #if (defined(__x86_64__) || defined(_M_X64)) && (defined(__GNUC__) || defined(__clang__))
 #include <cpuid.h>
@@ -130,4 +137,57 @@ int cc_host_cpu_is_intel(void)
 #else
         return 0;
 #endif
+}
+
+/* The test hook of the writing calls (platform.h). */
+static struct {
+        int state; /* 0 unread, 1 off, 2 armed */
+        long at, calls;
+        int errnum, kill_it;
+} fault;
+
+void cc_fs_fault_set(const char *spec)
+{
+        const char *colon = spec ? strchr(spec, ':') : NULL;
+        char *end;
+
+        memset(&fault, 0, sizeof(fault));
+        fault.state = 1;
+        if (colon == NULL)
+                return;
+        if ((size_t)(colon - spec) == 4 && strncmp(spec, "kill", 4) == 0)
+                fault.kill_it = 1;
+        else if ((size_t)(colon - spec) == 6 && strncmp(spec, "enospc", 6) == 0)
+                fault.errnum = ENOSPC;
+        else if ((size_t)(colon - spec) == 6 && strncmp(spec, "eacces", 6) == 0)
+                fault.errnum = EACCES;
+        else if ((size_t)(colon - spec) == 3 && strncmp(spec, "eio", 3) == 0)
+                fault.errnum = EIO;
+        else
+                return; /* malformed: ignored, as an unset variable is */
+        fault.at = strtol(colon + 1, &end, 10);
+        if (*end == '\0' && fault.at >= 1)
+                fault.state = 2;
+}
+
+long cc_fs_fault_calls(void)
+{
+        return fault.calls;
+}
+
+int cc_fs_fault(const char *what, const char *path, cc_error *err)
+{
+        if (fault.state == 0)
+                cc_fs_fault_set(getenv("CUDNNCTL_TEST_FAULT"));
+        fault.calls++;
+        if (fault.state != 2 || fault.calls != fault.at)
+                return 0;
+        if (fault.kill_it) {
+#if defined(_WIN32)
+                TerminateProcess(GetCurrentProcess(), 137);
+#else
+                raise(SIGKILL);
+#endif
+        }
+        return cc_err_errno(err, fault.errnum, "%s %s (CUDNNCTL_TEST_FAULT)", what, path);
 }

@@ -195,6 +195,63 @@ int cc_write_file(const char *path, const void *data, size_t len, int executable
  * with CC_ERR_NOTFOUND (caller frees). */
 char *cc_find_program(const char *name, const char *path_value, cc_error *err);
 
+/* ---- writing (only the transaction engine, src/lib/txn, calls these) ----
+ *
+ * Each call that changes the file system counts as one step of the test
+ * hook CUDNNCTL_TEST_FAULT: "kill:N" ends the process (SIGKILL; on Windows
+ * TerminateProcess) before the Nth such call, "enospc:N", "eacces:N" or
+ * "eio:N" makes the Nth call fail with that error. The hook is in every
+ * build (the crash walk of the tests runs the real program); it reads the
+ * variable once, and does nothing when it is not set. */
+
+/* A file being written, created new: an existing file or a link at the
+ * path is an error (O_CREAT|O_EXCL|O_NOFOLLOW; CREATE_NEW). */
+typedef struct cc_wfile cc_wfile;
+int cc_fs_create(const char *path, unsigned mode, cc_wfile **out, cc_error *err);
+int cc_fs_write(cc_wfile *f, const void *p, size_t n, cc_error *err);
+/* Flush the file to the device and close it (closed on failure too). */
+int cc_fs_close_synced(cc_wfile *f, cc_error *err);
+/* Close without flushing (after a failure; the caller removes the file). */
+void cc_fs_close_abort(cc_wfile *f);
+/* Append one line to a file (created when absent, never through a link)
+ * and flush it to the device: the journal's write. */
+int cc_fs_append_synced(const char *path, const char *line, cc_error *err);
+int cc_fs_mkdir(const char *path, unsigned mode, cc_error *err);
+int cc_fs_rmdir(const char *path, cc_error *err);
+/* Remove a file or a link (not a directory). */
+int cc_fs_unlink(const char *path, cc_error *err);
+/* Rename from over to (atomic; to is replaced when it exists and is not a
+ * directory). Neither path's last component is followed. */
+int cc_fs_rename(const char *from, const char *to, cc_error *err);
+int cc_fs_symlink(const char *target, const char *path, cc_error *err);
+/* Set the permission bits of a file that is not a link (no-op on Windows
+ * except the read-only attribute). */
+int cc_fs_chmod(const char *path, unsigned mode, cc_error *err);
+/* Flush a directory's entries to the device (no-op where not needed). */
+int cc_fs_sync_dir(const char *path, cc_error *err);
+/* An exclusive lock on a file (created when absent): 0 and *out, or -1
+ * with CC_ERR_IO naming the path when another process holds it. */
+typedef struct cc_fs_lock cc_fs_lock;
+int cc_fs_lock_take(const char *path, cc_fs_lock **out, cc_error *err);
+void cc_fs_lock_release(cc_fs_lock *l);
+/* Whether the process runs as root (Windows: as an elevated administrator). */
+int cc_is_admin(void);
+/* Whether this user may create files in the directory dir (POSIX: access
+ * W_OK; Windows: 1, the first write says otherwise). */
+int cc_fs_writable(const char *dir);
+/* Free bytes for an unprivileged user on the file system of path. */
+int cc_fs_free_bytes(const char *path, uint64_t *out, cc_error *err);
+/* The device and inode (Windows: volume serial and file index) of path,
+ * not following a last link: what tells two names for one file. */
+int cc_fs_identity(const char *path, uint64_t *dev, uint64_t *ino, cc_error *err);
+/* The test hook: 0 go on; -1 with err set when the hook makes this call
+ * fail (what and path name the call); does not return for "kill". */
+int cc_fs_fault(const char *what, const char *path, cc_error *err);
+/* Arm the hook with spec (as the variable would; NULL: off) and restart
+ * its count; and the number of writing calls counted so far. */
+void cc_fs_fault_set(const char *spec);
+long cc_fs_fault_calls(void);
+
 /* ---- dynamic loading (only ever in a probe child) ------------------------- */
 
 /* For a probe child: a stream on the standard output the process started
@@ -216,5 +273,64 @@ char *cc_dl_path_of_addr(const void *addr, cc_error *err);
 /* Every file mapped into this process as a module, once each, in the order
  * the system lists them (Linux: /proc/self/maps; Windows: the module list). */
 int cc_loaded_modules(cc_strv *out, cc_error *err);
+
+/* ---- who maps a file (posix_users.c, win32_users.c; procmaps.c) ----------
+ * The processes of this machine that have one of a set of files mapped (a
+ * library loaded). */
+
+/* How a process was seen to map a file (bits of cc_proc_user.how). */
+enum {
+        CC_SEEN_MAPS = 0x01,        /* Linux /proc/PID/maps: a mapping of the file's device and inode */
+        CC_SEEN_MAP_FILES = 0x02,   /* Linux /proc/PID/map_files: the mapped file itself is that file */
+        CC_SEEN_DELETED = 0x04,     /* Linux maps: a deleted file of that path (the file there now is another) */
+        CC_SEEN_MODULES = 0x08,     /* Windows: the process's module list (Toolhelp snapshot) */
+        CC_SEEN_RESTART_MGR = 0x10, /* Windows: the Restart Manager names it */
+};
+
+typedef struct cc_proc_user {
+        int64_t pid;
+        char *name;    /* the process's name (comm; the executable's file name), or NULL */
+        char *cmdline; /* its command line, arguments joined by spaces, bounded; NULL when not read */
+        size_t file;   /* which of the paths asked about */
+        unsigned how;  /* CC_SEEN_* */
+} cc_proc_user;
+
+typedef struct cc_proc_users {
+        cc_proc_user *v; /* by pid, then file */
+        size_t n, cap;
+        size_t scanned;    /* processes looked at */
+        size_t unreadable; /* processes whose mappings could not be read (another user's, without privilege) */
+        cc_strv notes;     /* what could not be asked (the Restart Manager missing...), one line each */
+} cc_proc_users;
+
+/* Every process that maps one of paths[0..n) (host paths; a path that does
+ * not exist can still be mapped as a deleted file). Linux: /proc/[0-9]*\/maps
+ * compared by device and inode, /proc/PID/map_files where readable;
+ * Windows: a module snapshot per process and the Restart Manager. A process
+ * that cannot be read is counted, not an error; -1 only when out of memory
+ * or when no process can be listed at all. */
+int cc_proc_mappers(const char *const *paths, size_t n, cc_proc_users *out, cc_error *err);
+void cc_proc_users_free(cc_proc_users *u);
+
+/* One line of /proc/PID/maps, parsed (pure; procmaps.c):
+ * "START-END PERMS OFFSET MAJOR:MINOR INODE   PATH". */
+typedef struct cc_procmap {
+        uint64_t start, end, offset, ino;
+        uint32_t dev_major, dev_minor;
+        char perms[5];
+        const char *path; /* inside the line, as the kernel wrote it ("\012" for a newline), without
+                             " (deleted)"; NULL for an anonymous mapping */
+        size_t path_len;
+        int deleted; /* the path ended in " (deleted)" */
+} cc_procmap;
+/* 0, or -1 when the line is not of that form. */
+int cc_procmap_parse(const char *line, size_t len, cc_procmap *out);
+/* The path unescaped ("\012" back to a newline) into buf, NUL-terminated:
+ * its length, or -1 when it does not fit or m has no path. */
+long cc_procmap_path(const cc_procmap *m, char *buf, size_t size);
+/* A command line for display: NUL-separated arguments (as /proc/PID/cmdline
+ * holds them) joined by spaces, trailing NULs dropped, at most max bytes
+ * kept ("..." added when cut). A new string (caller frees). */
+char *cc_cmdline_join(const char *raw, size_t len, size_t max, cc_error *err);
 
 #endif

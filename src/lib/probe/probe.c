@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../facts/views.h"
 #include "../formats/json.h"
 #include "../platform/platform.h"
 
@@ -14,6 +15,7 @@ static int take_line(cc_value *facts, cc_value *gpu, char **open_step, const cha
 {
         cc_error perr = {0};
         cc_value *o = NULL;
+        cc_vw_probe_line pl;
         const char *t;
         int rv = 0;
 
@@ -23,24 +25,25 @@ static int take_line(cc_value *facts, cc_value *gpu, char **open_step, const cha
                 (*bad)++;
                 return 0;
         }
-        t = cc_v_get_str(o, "t");
+        cc_vw_probe_line_read(o, &pl, NULL);
+        t = pl.t;
         /* "done" counts only as the last line: anything after it means the
          * report went on (or another writer spoke), so it was not the end. */
         *done = t != NULL && strcmp(t, "done") == 0 && cc_v_len(o) == 1;
         if (t == NULL) {
                 (*bad)++;
-        } else if (strcmp(t, "begin") == 0 && cc_v_get_str(o, "step") != NULL) {
+        } else if (strcmp(t, "begin") == 0 && pl.step != NULL) {
                 free(*open_step);
-                *open_step = cc_strdup(err, cc_v_get_str(o, "step"));
+                *open_step = cc_strdup(err, pl.step);
                 if (*open_step == NULL)
                         rv = -1;
         } else if (strcmp(t, "end") == 0) {
                 free(*open_step);
                 *open_step = NULL;
-        } else if (strcmp(t, "fact") == 0 && cc_v_get_str(o, "k") != NULL && cc_v_get(o, "v") != NULL) {
-                const char *k = cc_v_get_str(o, "k");
+        } else if (strcmp(t, "fact") == 0 && pl.k != NULL && CC_VW_HAS(&pl, probe_line, v)) {
+                const char *k = pl.k; /* a value of its own: taking v leaves it */
                 size_t kl = strlen(k);
-                cc_value *v = cc_v_take(o, "v");
+                cc_value *v = cc_v_take(o, CC_K(probe_line, v));
 
                 if (kl > 2 && strcmp(k + kl - 2, "[]") == 0) {
                         char *name = cc_strndup(err, k, kl - 2);
@@ -64,8 +67,8 @@ static int take_line(cc_value *facts, cc_value *gpu, char **open_step, const cha
                 } else if (cc_v_set(facts, k, v, err) < 0) {
                         rv = -1;
                 }
-        } else if (strcmp(t, "gpu") == 0 && cc_v_get(o, "v") != NULL) {
-                if (cc_v_push(gpu, cc_v_take(o, "v"), err) < 0)
+        } else if (strcmp(t, "gpu") == 0 && CC_VW_HAS(&pl, probe_line, v)) {
+                if (cc_v_push(gpu, cc_v_take(o, CC_K(probe_line, v)), err) < 0)
                         rv = -1;
         } else if (strcmp(t, "done") == 0) {
                 /* the end of the report */

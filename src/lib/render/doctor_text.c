@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../facts/views.h"
 #include "text.h"
 
 static const char *area_mark(const struct cc_text *t, const char *status, const char **sgr)
@@ -69,11 +70,11 @@ static int ev_instances(struct cc_text *t, const cc_value *v, int verbose)
         if (cc_text_printf(t, "%zu", n) < 0)
                 return -1;
         for (i = 0; i < shown; i++) {
-                const cc_value *in = cc_v_at(v, i);
-                const char *s = cc_v_get_str(in, "summary");
+                cc_vw_finding_instance in;
 
+                cc_vw_finding_instance_at(v, i, &in, NULL);
                 if (cc_buf_puts(t->b, "\n    - ", t->err) < 0 ||
-                    (s != NULL ? cc_text_put(t, s) : ev_value(t, in, verbose)) < 0)
+                    (in.summary != NULL ? cc_text_put(t, in.summary) : ev_value(t, cc_v_at(v, i), verbose)) < 0)
                         return -1;
         }
         if (shown < n && cc_text_printf(t, "\n    %s... and %zu more (--verbose shows all)%s",
@@ -86,58 +87,64 @@ int cudnnctl_doctor_text(const cudnnctl_value *doc, int verbose, int color, char
 {
         cc_buf b = {0};
         struct cc_text t = {&b, color, err};
-        const cc_value *areas = cc_v_get(doc, "areas"), *findings = cc_v_get(doc, "findings");
-        const cc_value *sum = cc_v_get(doc, "summary"), *mach = cc_v_get(doc, "machine");
-        const char *mode = cc_v_get_str(doc, "mode");
+        cc_vw_doctor d;
+        cc_vw_machine mach;
+        cc_vw_doctor_summary sum;
+        const char *mode;
         size_t i, j;
 
         *out = NULL;
+        cc_vw_doctor_read(doc, &d, NULL);
+        cc_vw_machine_read(d.machine, &mach, NULL);
+        cc_vw_doctor_summary_read(d.summary, &sum, NULL);
+        mode = d.mode;
         if (cc_text_printf(&t, "%scudnnctl doctor%s: %s", cc_text_sgr(&t, CC_SGR_BOLD), cc_text_sgr(&t, CC_SGR_OFF),
-                           cc_v_as_bool(cc_v_get(doc, "rechecked")) ? "checks re-run on the recorded facts of "
-                           : mode && strcmp(mode, "static") == 0    ? "static check (nothing loaded or run) of "
-                                                                    : "") < 0)
+                           d.rechecked                           ? "checks re-run on the recorded facts of "
+                           : mode && strcmp(mode, "static") == 0 ? "static check (nothing loaded or run) of "
+                                                                 : "") < 0)
                 goto fail;
-        if (cc_v_as_bool(cc_v_get(doc, "rechecked"))) {
-                if (cc_text_printf(&t, "a %s machine (%s%s%s)",
-                                   cc_v_get_str(mach, "system") ? cc_v_get_str(mach, "system") : "?",
+        if (d.rechecked) {
+                if (cc_text_printf(&t, "a %s machine (%s%s%s)", mach.system ? mach.system : "?",
                                    mode && strcmp(mode, "static") == 0 ? "static check" : "live check",
-                                   cc_v_get_str(mach, "root") ? " of " : "",
-                                   cc_v_get_str(mach, "root") ? cc_v_get_str(mach, "root") : "") < 0)
+                                   mach.root ? " of " : "", mach.root ? mach.root : "") < 0)
                         goto fail;
-        } else if (cc_v_get_str(mach, "root") != NULL) {
-                if (cc_text_printf(&t, "%s tree ", cc_v_get_str(mach, "system")) < 0 ||
-                    cc_text_put(&t, cc_v_get_str(mach, "root")) < 0)
+        } else if (mach.root != NULL) {
+                if (cc_text_printf(&t, "%s tree ", mach.system) < 0 || cc_text_put(&t, mach.root) < 0)
                         goto fail;
-        } else if (cc_text_printf(&t, "this machine (%s)",
-                                  cc_v_get_str(mach, "system") ? cc_v_get_str(mach, "system") : "?") < 0) {
+        } else if (cc_text_printf(&t, "this machine (%s)", mach.system ? mach.system : "?") < 0) {
                 goto fail;
         }
         if (cc_buf_puts(&b, "\n\n", err) < 0)
                 goto fail;
-        for (i = 0; i < cc_v_len(areas); i++) {
-                const cc_value *a = cc_v_at(areas, i);
-                const char *sgr;
-                const char *m = area_mark(&t, cc_v_get_str(a, "status"), &sgr);
+        for (i = 0; i < cc_v_len(d.areas); i++) {
+                cc_vw_area a;
+                const char *sgr, *m;
 
-                if (cc_text_printf(&t, "%s%s%s %-28s ", sgr, m, cc_text_sgr(&t, CC_SGR_OFF), cc_v_get_str(a, "title")) <
-                        0 ||
-                    cc_text_put(&t, cc_v_get_str(a, "summary")) < 0 || cc_buf_putc(&b, '\n', err) < 0)
+                cc_vw_area_at(d.areas, i, &a, NULL);
+                m = area_mark(&t, a.status, &sgr);
+                if (cc_text_printf(&t, "%s%s%s %-28s ", sgr, m, cc_text_sgr(&t, CC_SGR_OFF), a.title) < 0 ||
+                    cc_text_put(&t, a.summary) < 0 || cc_buf_putc(&b, '\n', err) < 0)
                         goto fail;
         }
-        if (cc_v_len(findings) > 0 &&
-            cc_text_printf(&t, "\nFindings (%zu), most severe first:\n", cc_v_len(findings)) < 0)
+        if (cc_v_len(d.findings) > 0 &&
+            cc_text_printf(&t, "\nFindings (%zu), most severe first:\n", cc_v_len(d.findings)) < 0)
                 goto fail;
-        for (i = 0; i < cc_v_len(findings); i++) {
-                const cc_value *f = cc_v_at(findings, i), *ev = cc_v_get(f, "evidence");
-                const char *sev = cc_v_get_str(f, "severity");
-                const char *sgr = sev && strcmp(sev, "error") == 0     ? cc_text_sgr(&t, CC_SGR_RED)
-                                  : sev && strcmp(sev, "warning") == 0 ? cc_text_sgr(&t, CC_SGR_YELLOW)
-                                                                       : cc_text_sgr(&t, CC_SGR_DIM);
+        for (i = 0; i < cc_v_len(d.findings); i++) {
+                cc_vw_finding f;
+                cc_vw_finding_catalog cat;
+                const cc_value *ev;
+                const char *sev, *sgr;
 
+                cc_vw_finding_at(d.findings, i, &f, NULL);
+                cc_vw_finding_catalog_read(f.catalog, &cat, NULL);
+                ev = f.evidence;
+                sev = f.severity;
+                sgr = sev && strcmp(sev, "error") == 0     ? cc_text_sgr(&t, CC_SGR_RED)
+                      : sev && strcmp(sev, "warning") == 0 ? cc_text_sgr(&t, CC_SGR_YELLOW)
+                                                           : cc_text_sgr(&t, CC_SGR_DIM);
                 if (cc_text_printf(&t, "\n%s%-7s%s %s%s%s\n  ", sgr, sev ? sev : "?", cc_text_sgr(&t, CC_SGR_OFF),
-                                   cc_text_sgr(&t, CC_SGR_BOLD), cc_v_get_str(f, "id"),
-                                   cc_text_sgr(&t, CC_SGR_OFF)) < 0 ||
-                    cc_text_put(&t, cc_v_get_str(f, "summary")) < 0 || cc_buf_putc(&b, '\n', err) < 0)
+                                   cc_text_sgr(&t, CC_SGR_BOLD), f.id, cc_text_sgr(&t, CC_SGR_OFF)) < 0 ||
+                    cc_text_put(&t, f.summary) < 0 || cc_buf_putc(&b, '\n', err) < 0)
                         goto fail;
                 for (j = 0; j < cc_v_len(ev); j++) {
                         const cc_value *v = cc_v_at(ev, j);
@@ -149,25 +156,20 @@ int cudnnctl_doctor_text(const cudnnctl_value *doc, int verbose, int color, char
                             cc_buf_putc(&b, '\n', err) < 0)
                                 goto fail;
                 }
-                if (cc_v_get_str(f, "fix") != NULL &&
+                if (f.fix != NULL &&
                     (cc_text_printf(&t, "  %sfix:%s ", cc_text_sgr(&t, CC_SGR_BOLD), cc_text_sgr(&t, CC_SGR_OFF)) < 0 ||
-                     cc_text_put(&t, cc_v_get_str(f, "fix")) < 0 || cc_buf_putc(&b, '\n', err) < 0))
+                     cc_text_put(&t, f.fix) < 0 || cc_buf_putc(&b, '\n', err) < 0))
                         goto fail;
-                if (verbose && cc_v_get_str(cc_v_get(f, "catalog"), "source") != NULL &&
+                if (verbose && cat.source != NULL &&
                     (cc_text_printf(&t, "  %ssource:%s ", cc_text_sgr(&t, CC_SGR_DIM), cc_text_sgr(&t, CC_SGR_OFF)) <
                          0 ||
-                     cc_text_put(&t, cc_v_get_str(cc_v_get(f, "catalog"), "source")) < 0 ||
-                     cc_buf_putc(&b, '\n', err) < 0))
+                     cc_text_put(&t, cat.source) < 0 || cc_buf_putc(&b, '\n', err) < 0))
                         goto fail;
         }
-        if (cc_text_printf(&t, "\n%s: %lld error(s), %lld warning(s), %lld note(s)",
-                           cc_v_get_str(sum, "verdict") ? cc_v_get_str(sum, "verdict") : "?",
-                           (long long)cc_v_as_int(cc_v_get(sum, "errors")),
-                           (long long)cc_v_as_int(cc_v_get(sum, "warnings")),
-                           (long long)cc_v_as_int(cc_v_get(sum, "infos"))) < 0)
+        if (cc_text_printf(&t, "\n%s: %lld error(s), %lld warning(s), %lld note(s)", sum.verdict ? sum.verdict : "?",
+                           (long long)sum.errors, (long long)sum.warnings, (long long)sum.infos) < 0)
                 goto fail;
-        if (cc_v_get(sum, "wall_ms") != NULL &&
-            cc_text_printf(&t, " (%lld ms)", (long long)cc_v_as_int(cc_v_get(sum, "wall_ms"))) < 0)
+        if (CC_VW_HAS(&sum, doctor_summary, wall_ms) && cc_text_printf(&t, " (%lld ms)", (long long)sum.wall_ms) < 0)
                 goto fail;
         if (cc_buf_putc(&b, '\n', err) < 0)
                 goto fail;

@@ -1,8 +1,12 @@
 /* Text for the frameworks document: per interpreter, per framework, what it
- * was built with, the cuDNN it loads and from where, and the verdicts. */
+ * was built with, the cuDNN it loads and from where, and the verdicts. The
+ * document is read through its views (facts/views.h); what a framework's
+ * child answered (its build, devices, modules) is read as it came, of any
+ * type, the way the document carries it. */
 #include <stdio.h>
 #include <string.h>
 
+#include "../facts/views.h"
 #include "text.h"
 
 static const char *mark(const struct cc_text *t, const char *status, const char **sgr)
@@ -45,25 +49,30 @@ static int padded(struct cc_text *t, const char *s, size_t width)
         return 0;
 }
 
-static int modules_text(struct cc_text *t, const cc_value *fw)
+/* What a framework mapped (its `modules`, as the child gave them). */
+static int modules_text(struct cc_text *t, const cc_value *node)
 {
-        const cc_value *mods = cc_v_get(fw, "modules"), *files = cc_v_get(mods, "files");
+        cc_vw_fw_modules mods;
+        cc_vw_fw_modules_raw raw;
+        const cc_value *files;
         size_t i;
 
-        if (mods == NULL)
+        if (node == NULL)
                 return 0;
+        cc_vw_fw_modules_read(node, &mods, NULL);
+        cc_vw_fw_modules_raw_read(node, &raw, NULL);
+        files = raw.files;
         if (cc_text_printf(t, "      %smapped ", cc_text_sgr(t, CC_SGR_DIM)) < 0 ||
-            cc_text_put(t, cc_v_get_str(mods, "when") ? cc_v_get_str(mods, "when") : "") < 0 ||
+            cc_text_put(t, mods.when ? mods.when : "") < 0 ||
             cc_text_printf(t, ":%s %zu CUDA/cuDNN file%s of %lld\n", cc_text_sgr(t, CC_SGR_OFF), cc_v_len(files),
-                           cc_v_len(files) == 1 ? "" : "s", (long long)cc_v_as_int(cc_v_get(mods, "total"))) < 0)
+                           cc_v_len(files) == 1 ? "" : "s", (long long)mods.total) < 0)
                 return -1;
         for (i = 0; i < cc_v_len(files); i++) {
-                const cc_value *f = cc_v_at(files, i);
+                cc_vw_fw_module f;
 
-                if (cc_text_printf(t, "        ") < 0 ||
-                    padded(t, cc_v_get_str(f, "family") ? cc_v_get_str(f, "family") : "", 11) < 0 ||
-                    cc_text_printf(t, " ") < 0 || cc_text_put(t, cc_v_get_str(f, "path")) < 0 ||
-                    cc_text_printf(t, "\n") < 0)
+                cc_vw_fw_module_at(files, i, &f, NULL);
+                if (cc_text_printf(t, "        ") < 0 || padded(t, f.family ? f.family : "", 11) < 0 ||
+                    cc_text_printf(t, " ") < 0 || cc_text_put(t, f.path) < 0 || cc_text_printf(t, "\n") < 0)
                         return -1;
         }
         return 0;
@@ -90,171 +99,188 @@ static int lines(struct cc_text *t, const char *s)
         return 0;
 }
 
-static int framework_text(struct cc_text *t, const cc_value *fw, int verbose)
+/* "cuDNN X, CUDA Y": what the framework was built with. */
+static int build_text(struct cc_text *t, const cc_value *node)
 {
-        const cc_value *info = cc_v_get(fw, "info"), *b = cc_v_get(fw, "build"), *cu = cc_v_get(fw, "cudnn");
-        const cc_value *vs = cc_v_get(fw, "verdicts"), *devs = cc_v_get(fw, "devices");
-        const char *version = cc_v_get_str(info, "version"), *sgr;
-        const char *m = mark(t, cc_v_get_str(fw, "verdict"), &sgr);
+        cc_vw_fw_build b;
+        cc_vw_fw_build_raw raw;
+        int said; /* cuda_build is there: true, false, or null when the framework could not say */
+        char buf[160];
+
+        cc_vw_fw_build_read(node, &b, NULL);
+        cc_vw_fw_build_raw_read(node, &raw, NULL);
+        said = CC_VW_HAS(&raw, fw_build_raw, cuda_build);
+        snprintf(buf, sizeof(buf), "cuDNN %s, CUDA %s%s", b.cudnn ? b.cudnn : "unknown",
+                 b.cuda                  ? b.cuda
+                 : said && !b.cuda_build ? "none"
+                                         : "unknown",
+                 b.cuda_build || !said ? "" : " (CPU-only)");
+        return line(t, 6, "built", buf);
+}
+
+/* Which cuDNN it loads, and from where (the judge's `cudnn`). */
+static int loads_text(struct cc_text *t, const cc_value *node, const cc_value *modules)
+{
+        cc_vw_fw_cudnn cu;
         size_t i;
 
-        if (version == NULL)
-                version = cc_v_get_str(cc_v_at(cc_v_get(fw, "distributions"), 0), "version");
+        cc_vw_fw_cudnn_read(node, &cu, NULL);
+        if (cc_text_printf(t, "      %-10s ", "loads") < 0)
+                return -1;
+        if (!cu.loaded) {
+                cc_vw_fw_modules mods;
+
+                cc_vw_fw_modules_read(modules, &mods, NULL);
+                return cc_text_printf(t, "no cuDNN library mapped %s\n",
+                                      mods.when && strcmp(mods.when, "after-gpu-call") == 0 ? "after the GPU call"
+                                      : mods.when                                           ? "after import"
+                                                  : "(the files were not read)");
+        }
+        if (cc_text_printf(t, "cuDNN ") < 0 || cc_text_put(t, cu.version ? cu.version : "(version unknown)") < 0)
+                return -1;
+        for (i = 0; i < cc_v_len(cu.directories); i++) {
+                cc_vw_fw_cudnn_dir d;
+
+                cc_vw_fw_cudnn_dir_at(cu.directories, i, &d, NULL);
+                if (cc_text_put(t, i ? "; and from " : " from ") < 0 || cc_text_put(t, d.path) < 0)
+                        return -1;
+                if (d.installation > 0 &&
+                    (cc_text_printf(t, " (installation %lld, ", (long long)d.installation) < 0 ||
+                     cc_text_put(t, d.provenance ? d.provenance : "unknown") < 0 || cc_text_printf(t, ")") < 0))
+                        return -1;
+        }
+        return cc_text_printf(t, "\n");
+}
+
+static int framework_text(struct cc_text *t, const cc_value *node, int verbose)
+{
+        cc_vw_framework fw;
+        cc_vw_fwprobe as; /* build, devices and modules as the child gave them */
+        cc_vw_fw_info info;
+        cc_vw_distribution first;
+        const char *version, *sgr;
+        const char *m;
+        size_t i;
+
+        cc_vw_framework_read(node, &fw, NULL);
+        cc_vw_fwprobe_read(node, &as, NULL);
+        cc_vw_fw_info_read(fw.info, &info, NULL);
+        cc_vw_distribution_at(fw.distributions, 0, &first, NULL);
+        m = mark(t, fw.verdict, &sgr);
+        version = info.version ? info.version : first.version;
         if (cc_text_printf(t, "  %s%s%s %s", sgr, m, cc_text_sgr(t, sgr[0] ? CC_SGR_OFF : ""),
                            cc_text_sgr(t, CC_SGR_BOLD)) < 0 ||
-            cc_text_put(t, cc_v_get_str(fw, "name")) < 0 || cc_text_printf(t, "%s ", cc_text_sgr(t, CC_SGR_OFF)) < 0 ||
+            cc_text_put(t, fw.name) < 0 || cc_text_printf(t, "%s ", cc_text_sgr(t, CC_SGR_OFF)) < 0 ||
             cc_text_put(t, version ? version : "(version unknown)") < 0 || cc_text_printf(t, "\n") < 0)
                 return -1;
-        if (cc_v_get_str(fw, "error") != NULL && line(t, 6, "error", cc_v_get_str(fw, "error")) < 0)
+        if (fw.error != NULL && line(t, 6, "error", fw.error) < 0)
                 return -1;
-        if (b != NULL) {
-                char buf[160];
+        if (as.build != NULL && build_text(t, as.build) < 0)
+                return -1;
+        if (fw.cudnn != NULL && fw.state && strcmp(fw.state, "ok") == 0 && loads_text(t, fw.cudnn, as.modules) < 0)
+                return -1;
+        for (i = 0; i < cc_v_len(as.devices) && verbose; i++) {
+                cc_vw_fw_device d;
 
-                snprintf(buf, sizeof(buf), "cuDNN %s, CUDA %s%s",
-                         cc_v_get_str(b, "cudnn") ? cc_v_get_str(b, "cudnn") : "unknown",
-                         cc_v_get_str(b, "cuda") ? cc_v_get_str(b, "cuda")
-                         : cc_v_get(b, "cuda_build") != NULL && !cc_v_as_bool(cc_v_get(b, "cuda_build")) ? "none"
-                                                                                                         : "unknown",
-                         cc_v_as_bool(cc_v_get(b, "cuda_build")) || cc_v_get(b, "cuda_build") == NULL ? ""
-                                                                                                      : " (CPU-only)");
-                if (line(t, 6, "built", buf) < 0)
-                        return -1;
-        }
-        if (cu != NULL && cc_v_get_str(fw, "state") && strcmp(cc_v_get_str(fw, "state"), "ok") == 0) {
-                const cc_value *dirs = cc_v_get(cu, "directories");
-
-                if (cc_text_printf(t, "      %-10s ", "loads") < 0)
-                        return -1;
-                if (!cc_v_as_bool(cc_v_get(cu, "loaded"))) {
-                        const char *when = cc_v_get_str(cc_v_get(fw, "modules"), "when");
-
-                        if (cc_text_printf(t, "no cuDNN library mapped %s\n",
-                                           when && strcmp(when, "after-gpu-call") == 0 ? "after the GPU call"
-                                           : when                                      ? "after import"
-                                                  : "(the files were not read)") < 0)
-                                return -1;
-                } else {
-                        if (cc_text_printf(t, "cuDNN ") < 0 ||
-                            cc_text_put(t, cc_v_get_str(cu, "version") ? cc_v_get_str(cu, "version")
-                                                                       : "(version unknown)") < 0)
-                                return -1;
-                        for (i = 0; i < cc_v_len(dirs); i++) {
-                                const cc_value *d = cc_v_at(dirs, i);
-
-                                if (cc_text_put(t, i ? "; and from " : " from ") < 0 ||
-                                    cc_text_put(t, cc_v_get_str(d, "path")) < 0)
-                                        return -1;
-                                if (cc_v_as_int(cc_v_get(d, "installation")) > 0 &&
-                                    (cc_text_printf(t, " (installation %lld, ",
-                                                    (long long)cc_v_as_int(cc_v_get(d, "installation"))) < 0 ||
-                                     cc_text_put(t, cc_v_get_str(d, "provenance") ? cc_v_get_str(d, "provenance")
-                                                                                  : "unknown") < 0 ||
-                                     cc_text_printf(t, ")") < 0))
-                                        return -1;
-                        }
-                        if (cc_text_printf(t, "\n") < 0)
-                                return -1;
-                }
-        }
-        for (i = 0; i < cc_v_len(devs) && verbose; i++) {
-                const cc_value *d = cc_v_at(devs, i);
-
+                cc_vw_fw_device_at(as.devices, i, &d, NULL);
                 if (cc_text_printf(t, "      %-10s ", i ? "" : "devices") < 0 ||
-                    cc_text_put(t, cc_v_get_str(d, "name") ? cc_v_get_str(d, "name") : "?") < 0 ||
-                    (cc_v_get_str(d, "capability") &&
-                     (cc_text_printf(t, " (sm ") < 0 || cc_text_put(t, cc_v_get_str(d, "capability")) < 0 ||
-                      cc_text_printf(t, ")") < 0)) ||
+                    cc_text_put(t, d.name ? d.name : "?") < 0 ||
+                    (d.capability && (cc_text_printf(t, " (sm ") < 0 || cc_text_put(t, d.capability) < 0 ||
+                                      cc_text_printf(t, ")") < 0)) ||
                     cc_text_printf(t, "\n") < 0)
                         return -1;
         }
-        for (i = 0; i < cc_v_len(vs); i++) {
-                const cc_value *v = cc_v_at(vs, i);
-                const char *st = cc_v_get_str(v, "status"), *id = cc_v_get_str(v, "id");
+        for (i = 0; i < cc_v_len(fw.verdicts); i++) {
+                cc_vw_verdict v;
 
-                if (!verbose && st != NULL && strcmp(st, "pass") == 0 &&
-                    (id == NULL || strcmp(id, "one-directory") != 0))
+                cc_vw_verdict_at(fw.verdicts, i, &v, NULL);
+                if (!verbose && v.status != NULL && strcmp(v.status, "pass") == 0 &&
+                    (v.id == NULL || strcmp(v.id, "one-directory") != 0))
                         continue;
-                m = mark(t, st, &sgr);
+                m = mark(t, v.status, &sgr);
                 if (cc_text_printf(t, "      %s%s%s", sgr, m, cc_text_sgr(t, sgr[0] ? CC_SGR_OFF : "")) < 0 ||
-                    padded(t, id ? id : "?", 14) < 0 || cc_text_printf(t, " ") < 0 ||
-                    cc_text_put(t, cc_v_get_str(v, "summary")) < 0 || cc_text_printf(t, "\n") < 0)
+                    padded(t, v.id ? v.id : "?", 14) < 0 || cc_text_printf(t, " ") < 0 ||
+                    cc_text_put(t, v.summary) < 0 || cc_text_printf(t, "\n") < 0)
                         return -1;
-                if (cc_v_get_str(v, "fix") != NULL &&
-                    (cc_text_printf(t, "           %-14s ", "fix:") < 0 || cc_text_put(t, cc_v_get_str(v, "fix")) < 0 ||
-                     cc_text_printf(t, "\n") < 0))
+                if (v.fix != NULL && (cc_text_printf(t, "           %-14s ", "fix:") < 0 || cc_text_put(t, v.fix) < 0 ||
+                                      cc_text_printf(t, "\n") < 0))
                         return -1;
         }
-        if (verbose && modules_text(t, fw) < 0)
+        if (verbose && modules_text(t, as.modules) < 0)
                 return -1;
-        if (verbose && cc_v_get_str(fw, "output_tail") != NULL && cc_v_get_str(fw, "output_tail")[0] &&
-            (line(t, 6, "printed", "(the last lines)") < 0 || lines(t, cc_v_get_str(fw, "output_tail")) < 0))
+        if (verbose && fw.output_tail != NULL && fw.output_tail[0] &&
+            (line(t, 6, "printed", "(the last lines)") < 0 || lines(t, fw.output_tail) < 0))
                 return -1;
         return 0;
 }
 
-static int interpreter_text(struct cc_text *t, const cc_value *it, int verbose)
+static int interpreter_text(struct cc_text *t, const cc_value *node, int verbose)
 {
-        const cc_value *py = cc_v_get(it, "python"), *src = cc_v_get(it, "sources"), *fws = cc_v_get(it, "frameworks");
-        const cc_value *al = cc_v_get(it, "aliases");
+        cc_vw_interpreter it;
+        cc_vw_python py;
         size_t i;
 
+        cc_vw_interpreter_read(node, &it, NULL);
+        cc_vw_python_read(it.python, &py, NULL);
         if (cc_text_printf(t, "%sPython%s ", cc_text_sgr(t, CC_SGR_BOLD), cc_text_sgr(t, CC_SGR_OFF)) < 0 ||
-            cc_text_put(t, cc_v_get_str(it, "path")) < 0 || cc_text_printf(t, " (") < 0 ||
-            cc_text_put(t, cc_v_get_str(py, "version") ? cc_v_get_str(py, "version") : "version unknown") < 0 ||
+            cc_text_put(t, it.path) < 0 || cc_text_printf(t, " (") < 0 ||
+            cc_text_put(t, py.version ? py.version : "version unknown") < 0 ||
             cc_text_printf(t, "%s",
-                           cc_v_as_bool(cc_v_get(py, "virtual_env")) ? ", virtual environment"
-                           : cc_v_as_bool(cc_v_get(py, "conda"))     ? ", conda environment"
-                                                                     : "") < 0)
+                           py.virtual_env ? ", virtual environment"
+                           : py.conda     ? ", conda environment"
+                                          : "") < 0)
                 return -1;
-        for (i = 0; i < cc_v_len(src); i++)
-                if (cc_text_put(t, "; ") < 0 || cc_text_put(t, cc_v_as_str(cc_v_at(src, i))) < 0)
+        for (i = 0; i < cc_v_len(it.sources); i++)
+                if (cc_text_put(t, "; ") < 0 || cc_text_put(t, cc_v_as_str(cc_v_at(it.sources, i))) < 0)
                         return -1;
         if (cc_text_printf(t, ")\n") < 0)
                 return -1;
-        for (i = 0; i < cc_v_len(al); i++)
-                if (line(t, 2, "also as", cc_v_as_str(cc_v_at(al, i))) < 0)
+        for (i = 0; i < cc_v_len(it.aliases); i++)
+                if (line(t, 2, "also as", cc_v_as_str(cc_v_at(it.aliases, i))) < 0)
                         return -1;
-        if (cc_v_get_str(it, "error") != NULL)
+        if (it.error != NULL)
                 return cc_text_printf(t, "  %s", cc_text_sgr(t, CC_SGR_DIM)) < 0 ||
-                               padded(t, cc_v_get_str(it, "state") ? cc_v_get_str(it, "state") : "error", 10) < 0 ||
+                               padded(t, it.state ? it.state : "error", 10) < 0 ||
                                cc_text_printf(t, "%s ", cc_text_sgr(t, CC_SGR_OFF)) < 0 ||
-                               cc_text_put(t, cc_v_get_str(it, "error")) < 0 || cc_text_printf(t, "\n") < 0
+                               cc_text_put(t, it.error) < 0 || cc_text_printf(t, "\n") < 0
                            ? -1
                            : 0;
-        if (cc_v_len(fws) == 0)
+        if (cc_v_len(it.frameworks) == 0)
                 return cc_text_printf(t, "  no framework found (torch, tensorflow, jax, onnxruntime, cupy)\n");
-        for (i = 0; i < cc_v_len(fws); i++)
-                if (framework_text(t, cc_v_at(fws, i), verbose) < 0)
+        for (i = 0; i < cc_v_len(it.frameworks); i++)
+                if (framework_text(t, cc_v_at(it.frameworks, i), verbose) < 0)
                         return -1;
         return 0;
 }
 
-int cudnnctl_frameworks_text(const cudnnctl_value *doc, int verbose, int color, char **out, cudnnctl_error *err)
+int cudnnctl_frameworks_text(const cudnnctl_value *node, int verbose, int color, char **out, cudnnctl_error *err)
 {
         cc_buf b = {0};
         struct cc_text t = {&b, color, err};
-        const cc_value *its = cc_v_get(doc, "interpreters"), *s = cc_v_get(doc, "summary");
-        const cc_value *plain = cc_v_get(doc, "plain_program");
+        cc_vw_fw_doc doc;
+        cc_vw_fw_summary s;
+        cc_vw_resolution plain;
         size_t i;
 
         *out = NULL;
-        if (cc_v_len(its) == 0 && cc_text_printf(&t, "no Python interpreter found (give one with --python PATH)\n") < 0)
+        cc_vw_fw_doc_read(node, &doc, NULL);
+        cc_vw_fw_summary_read(doc.summary, &s, NULL);
+        cc_vw_resolution_read(doc.plain_program, &plain, NULL);
+        if (cc_v_len(doc.interpreters) == 0 &&
+            cc_text_printf(&t, "no Python interpreter found (give one with --python PATH)\n") < 0)
                 goto fail;
-        for (i = 0; i < cc_v_len(its); i++)
-                if ((i > 0 && cc_text_printf(&t, "\n") < 0) || interpreter_text(&t, cc_v_at(its, i), verbose) < 0)
+        for (i = 0; i < cc_v_len(doc.interpreters); i++)
+                if ((i > 0 && cc_text_printf(&t, "\n") < 0) ||
+                    interpreter_text(&t, cc_v_at(doc.interpreters, i), verbose) < 0)
                         goto fail;
-        if (cc_v_get_str(plain, "path") != NULL &&
-            (cc_text_printf(&t, "\na plain program loads ") < 0 || cc_text_put(&t, cc_v_get_str(plain, "path")) < 0 ||
-             cc_text_printf(&t, "\n") < 0))
+        if (plain.path != NULL && (cc_text_printf(&t, "\na plain program loads ") < 0 ||
+                                   cc_text_put(&t, plain.path) < 0 || cc_text_printf(&t, "\n") < 0))
                 goto fail;
-        if (cc_text_printf(
-                &t, "\n%lld interpreter%s, %lld framework%s: %lld failing, %lld with warnings, %lld note%s\n",
-                (long long)cc_v_as_int(cc_v_get(s, "interpreters")),
-                cc_v_as_int(cc_v_get(s, "interpreters")) == 1 ? "" : "s",
-                (long long)cc_v_as_int(cc_v_get(s, "frameworks")),
-                cc_v_as_int(cc_v_get(s, "frameworks")) == 1 ? "" : "s", (long long)cc_v_as_int(cc_v_get(s, "failed")),
-                (long long)cc_v_as_int(cc_v_get(s, "warnings")), (long long)cc_v_as_int(cc_v_get(s, "notes")),
-                cc_v_as_int(cc_v_get(s, "notes")) == 1 ? "" : "s") < 0)
+        if (cc_text_printf(&t,
+                           "\n%lld interpreter%s, %lld framework%s: %lld failing, %lld with warnings, %lld note%s\n",
+                           (long long)s.interpreters, s.interpreters == 1 ? "" : "s", (long long)s.frameworks,
+                           s.frameworks == 1 ? "" : "s", (long long)s.failed, (long long)s.warnings, (long long)s.notes,
+                           s.notes == 1 ? "" : "s") < 0)
                 goto fail;
         *out = cc_buf_steal(&b);
         return 0;

@@ -2,6 +2,8 @@
  * data --json prints), so text and JSON cannot disagree. */
 #include "text.h"
 
+#include "../facts/views.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -58,30 +60,23 @@ static int versions(struct cc_text *o, int ind, const cc_value *vers, int with_f
         size_t i;
 
         for (i = 0; i < cc_v_len(vers); i++) {
-                const cc_value *e = cc_v_at(vers, i);
-                const char *comp = cc_v_get_str(e, "component");
-                const char *src = cc_v_get_str(e, "source");
-                const char *ver = cc_v_get_str(e, "version");
-                const char *sym = cc_v_get_str(e, "symbol");
-                const char *sub = cc_v_get_str(e, "sublibrary");
-                const char *member = cc_v_get_str(e, "member");
-                const char *file = cc_v_get_str(e, "file");
-                const char *warn = cc_v_get_str(e, "warning");
+                cc_vw_version e;
 
+                cc_vw_version_at(vers, i, &e, NULL);
                 if (cc_buf_printf(o->b, o->err, "%*s%s%-10s%s %s%s%s %s %s", ind, "", cc_text_sgr(o, CC_SGR_DIM),
                                   i == 0 ? "versions" : "", cc_text_sgr(o, CC_SGR_OFF), cc_text_sgr(o, CC_SGR_BOLD),
-                                  ver ? ver : "unknown", cc_text_sgr(o, CC_SGR_OFF), comp ? comp : "?",
-                                  src ? src : "?") < 0)
+                                  e.version ? e.version : "unknown", cc_text_sgr(o, CC_SGR_OFF),
+                                  e.component ? e.component : "?", e.source ? e.source : "?") < 0)
                         return -1;
-                if (sym && cc_buf_printf(o->b, o->err, " (%s)", sym) < 0)
+                if (e.symbol && cc_buf_printf(o->b, o->err, " (%s)", e.symbol) < 0)
                         return -1;
-                if (sub && cc_buf_printf(o->b, o->err, " (%s)", sub) < 0)
+                if (e.sublibrary && cc_buf_printf(o->b, o->err, " (%s)", e.sublibrary) < 0)
                         return -1;
-                if (member && (cc_buf_puts(o->b, " in ", o->err) < 0 || cc_text_put(o, member) < 0))
+                if (e.member && (cc_buf_puts(o->b, " in ", o->err) < 0 || cc_text_put(o, e.member) < 0))
                         return -1;
-                if (with_file && file && (cc_buf_puts(o->b, " from ", o->err) < 0 || cc_text_put(o, file) < 0))
+                if (with_file && e.file && (cc_buf_puts(o->b, " from ", o->err) < 0 || cc_text_put(o, e.file) < 0))
                         return -1;
-                if (warn && (cc_buf_puts(o->b, " -- ", o->err) < 0 || cc_text_put(o, warn) < 0))
+                if (e.warning && (cc_buf_puts(o->b, " -- ", o->err) < 0 || cc_text_put(o, e.warning) < 0))
                         return -1;
                 if (cc_buf_putc(o->b, '\n', o->err) < 0)
                         return -1;
@@ -89,102 +84,106 @@ static int versions(struct cc_text *o, int ind, const cc_value *vers, int with_f
         return 0;
 }
 
-static int file_name(struct cc_text *o, int ind, const cc_value *f)
+static int file_name(struct cc_text *o, int ind, const cc_vw_ins_facts *f)
 {
-        const cc_value *fn = cc_v_get(f, "file_name");
-        const cc_value *an = cc_v_get(f, "archive_name");
         char line[256];
 
-        if (fn != NULL) {
-                const cc_value *major = cc_v_get(fn, "major");
+        if (f->file_name != NULL) {
+                cc_vw_ins_file_name fn;
+                const char *unknown;
 
-                const char *unknown = cc_v_as_bool(cc_v_get(fn, "known_role")) ? "" : " (not a role cuDNN ships)";
-
-                if (cc_v_type(major) == CUDNNCTL_INT)
-                        snprintf(line, sizeof(line), "cuDNN %s %s, major %lld%s", cc_v_get_str(fn, "role"),
-                                 cc_v_get_str(fn, "file_kind"), (long long)cc_v_as_int(major), unknown);
+                cc_vw_ins_file_name_read(f->file_name, &fn, NULL);
+                unknown = fn.known_role ? "" : " (not a role cuDNN ships)";
+                if (CC_VW_HAS(&fn, ins_file_name, major))
+                        snprintf(line, sizeof(line), "cuDNN %s %s, major %lld%s", fn.role, fn.file_kind,
+                                 (long long)fn.major, unknown);
                 else
-                        snprintf(line, sizeof(line), "cuDNN %s %s%s", cc_v_get_str(fn, "role"),
-                                 cc_v_get_str(fn, "file_kind"), unknown);
+                        snprintf(line, sizeof(line), "cuDNN %s %s%s", fn.role, fn.file_kind, unknown);
                 return field(o, ind, "name", line);
         }
-        if (an != NULL) {
-                const char *cuda = cc_v_get_str(an, "cuda");
+        if (f->archive_name != NULL) {
+                cc_vw_ins_archive_name an;
 
-                snprintf(line, sizeof(line), "cuDNN %s archive (%s era), %s%s%s",
-                         cc_v_get_str(an, "version") ? cc_v_get_str(an, "version") : "?", cc_v_get_str(an, "era"),
-                         cc_v_get_str(an, "platform"), cuda ? ", CUDA " : "", cuda ? cuda : "");
+                cc_vw_ins_archive_name_read(f->archive_name, &an, NULL);
+                snprintf(line, sizeof(line), "cuDNN %s archive (%s era), %s%s%s", an.version ? an.version : "?", an.era,
+                         an.platform, an.cuda ? ", CUDA " : "", an.cuda ? an.cuda : "");
                 return field(o, ind, "name", line);
         }
         return 0;
 }
 
-static int elf_text(struct cc_text *o, int ind, const cc_value *f)
+/* The cuDNN entry points a library exports, when it exports any. */
+static int entry_points(struct cc_text *o, int ind, const cc_vw_ins_facts *f)
 {
-        const cc_value *e = cc_v_get(f, "elf");
-        const cc_value *c = cc_v_get(f, "cudnn");
+        cc_vw_ins_cudnn c;
+
+        if (f->cudnn == NULL)
+                return 0;
+        cc_vw_ins_cudnn_read(f->cudnn, &c, NULL);
+        return field_list(o, ind, "cuDNN API", c.entry_points, "(no entry points)");
+}
+
+static int elf_text(struct cc_text *o, int ind, const cc_vw_ins_facts *f)
+{
+        cc_vw_ins_elf e;
         char line[256];
 
-        if (e == NULL)
+        if (f->elf == NULL)
                 return 0;
-        snprintf(line, sizeof(line), "ELF %lld-bit %s-endian %s, %s", (long long)cc_v_as_int(cc_v_get(e, "class")),
-                 cc_v_get_str(e, "endian"), cc_v_get_str(e, "type") ? cc_v_get_str(e, "type") : "(unknown type)",
-                 cc_v_get_str(e, "machine"));
+        cc_vw_ins_elf_read(f->elf, &e, NULL);
+        snprintf(line, sizeof(line), "ELF %lld-bit %s-endian %s, %s", (long long)e.class, e.endian,
+                 e.type ? e.type : "(unknown type)", e.machine);
         TRY(field(o, ind, "format", line));
-        TRY(field(o, ind, "soname", cc_v_get_str(e, "soname")));
-        TRY(field_list(o, ind, "needed", cc_v_get(e, "needed"), "(none)"));
-        if (cc_v_get_str(e, "rpath"))
-                TRY(field(o, ind, "rpath", cc_v_get_str(e, "rpath")));
-        TRY(field(o, ind, "runpath", cc_v_get_str(e, "runpath")));
-        if (cc_v_as_bool(cc_v_get(e, "nodeflib")))
+        TRY(field(o, ind, "soname", e.soname));
+        TRY(field_list(o, ind, "needed", e.needed, "(none)"));
+        if (e.rpath)
+                TRY(field(o, ind, "rpath", e.rpath));
+        TRY(field(o, ind, "runpath", e.runpath));
+        if (e.nodeflib)
                 TRY(field(o, ind, "flags", "NODEFLIB (default directories are not searched)"));
-        snprintf(line, sizeof(line), "%lld dynamic symbols", (long long)cc_v_as_int(cc_v_get(e, "exports_count")));
+        snprintf(line, sizeof(line), "%lld dynamic symbols", (long long)e.exports_count);
         TRY(field(o, ind, "exports", line));
-        TRY(all_exports(o, ind, cc_v_get(e, "exports")));
-        if (c != NULL)
-                TRY(field_list(o, ind, "cuDNN API", cc_v_get(c, "entry_points"), "(no entry points)"));
+        TRY(all_exports(o, ind, e.exports));
+        TRY(entry_points(o, ind, f));
         return 0;
 fail:
         return -1;
 }
 
-static int pe_text(struct cc_text *o, int ind, const cc_value *f)
+static int pe_text(struct cc_text *o, int ind, const cc_vw_ins_facts *f)
 {
-        const cc_value *p = cc_v_get(f, "pe");
-        const cc_value *c = cc_v_get(f, "cudnn");
-        const cc_value *vi;
+        cc_vw_ins_pe p;
         char line[256];
         size_t i;
 
-        if (p == NULL)
+        if (f->pe == NULL)
                 return 0;
-        snprintf(line, sizeof(line), "%s %s, %s", cc_v_as_bool(cc_v_get(p, "pe32plus")) ? "PE32+" : "PE32",
-                 cc_v_get_str(p, "type"), cc_v_get_str(p, "machine"));
+        cc_vw_ins_pe_read(f->pe, &p, NULL);
+        snprintf(line, sizeof(line), "%s %s, %s", p.pe32plus ? "PE32+" : "PE32", p.type, p.machine);
         TRY(field(o, ind, "format", line));
-        TRY(field_list(o, ind, "imports", cc_v_get(p, "imports"), "(none)"));
-        if (cc_v_len(cc_v_get(p, "delay_imports")))
-                TRY(field_list(o, ind, "delay-load", cc_v_get(p, "delay_imports"), "(none)"));
-        snprintf(line, sizeof(line), "%lld names", (long long)cc_v_as_int(cc_v_get(p, "exports_count")));
+        TRY(field_list(o, ind, "imports", p.imports, "(none)"));
+        if (cc_v_len(p.delay_imports))
+                TRY(field_list(o, ind, "delay-load", p.delay_imports, "(none)"));
+        snprintf(line, sizeof(line), "%lld names", (long long)p.exports_count);
         TRY(field(o, ind, "exports", line));
-        TRY(all_exports(o, ind, cc_v_get(p, "exports")));
-        if (c != NULL)
-                TRY(field_list(o, ind, "cuDNN API", cc_v_get(c, "entry_points"), "(no entry points)"));
-        vi = cc_v_get(p, "version_info");
-        if (cc_v_type(vi) == CUDNNCTL_OBJECT) {
-                const cc_value *strs = cc_v_get(vi, "strings");
+        TRY(all_exports(o, ind, p.exports));
+        TRY(entry_points(o, ind, f));
+        if (p.version_info != NULL) {
+                cc_vw_ins_pe_version vi;
 
-                if (cc_v_get_str(vi, "file_version")) {
-                        snprintf(line, sizeof(line), "file %s, product %s", cc_v_get_str(vi, "file_version"),
-                                 cc_v_get_str(vi, "product_version"));
+                cc_vw_ins_pe_version_read(p.version_info, &vi, NULL);
+                if (vi.file_version) {
+                        snprintf(line, sizeof(line), "file %s, product %s", vi.file_version, vi.product_version);
                         TRY(field(o, ind, "resource", line));
                 }
-                for (i = 0; i < cc_v_len(strs); i++) {
-                        const cc_value *s = cc_v_at(strs, i);
+                for (i = 0; i < cc_v_len(vi.strings); i++) {
+                        cc_vw_ins_pe_string s;
 
-                        TRY(cc_buf_printf(o->b, o->err, "%*s%-10s %s ", ind, "", "", cc_v_get_str(s, "table")));
-                        TRY(cc_text_put(o, cc_v_get_str(s, "key")));
+                        cc_vw_ins_pe_string_at(vi.strings, i, &s, NULL);
+                        TRY(cc_buf_printf(o->b, o->err, "%*s%-10s %s ", ind, "", "", s.table));
+                        TRY(cc_text_put(o, s.key));
                         TRY(cc_buf_puts(o->b, " = ", o->err));
-                        TRY(cc_text_put(o, cc_v_get_str(s, "value")));
+                        TRY(cc_text_put(o, s.value));
                         TRY(cc_buf_putc(o->b, '\n', o->err));
                 }
         } else {
@@ -196,223 +195,227 @@ fail:
 }
 
 /* 1 if the macro's text is just its value (no need to show both). */
-static int definition_is_value(const char *def, const cc_value *val)
+static int definition_is_value(const cc_vw_ins_macro *m)
 {
         char num[32];
 
-        if (def == NULL || def[0] == '\0')
+        if (m->definition == NULL || m->definition[0] == '\0')
                 return 1;
-        if (cc_v_type(val) != CUDNNCTL_INT)
+        if (!CC_VW_HAS(m, ins_macro, value))
                 return 0;
-        snprintf(num, sizeof(num), "%lld", (long long)cc_v_as_int(val));
-        return strcmp(def, num) == 0;
+        snprintf(num, sizeof(num), "%lld", (long long)m->value);
+        return strcmp(m->definition, num) == 0;
 }
 
-static int header_text(struct cc_text *o, int ind, const cc_value *f)
+static int header_text(struct cc_text *o, int ind, const cc_vw_ins_facts *f)
 {
-        const cc_value *h = cc_v_get(f, "header");
-        const cc_value *ms;
+        cc_vw_ins_header h;
         size_t i;
 
-        if (h == NULL)
+        if (f->header == NULL)
                 return 0;
+        cc_vw_ins_header_read(f->header, &h, NULL);
         TRY(field(o, ind, "format", "C header"));
-        TRY(field_list(o, ind, "includes", cc_v_get(h, "includes"), "(none)"));
-        ms = cc_v_get(h, "macros");
-        for (i = 0; i < cc_v_len(ms); i++) {
-                const cc_value *m = cc_v_at(ms, i);
-                const cc_value *val = cc_v_get(m, "value");
+        TRY(field_list(o, ind, "includes", h.includes, "(none)"));
+        for (i = 0; i < cc_v_len(h.macros); i++) {
+                cc_vw_ins_macro m;
 
+                cc_vw_ins_macro_at(h.macros, i, &m, NULL);
                 TRY(cc_buf_printf(o->b, o->err, "%*s%s%-10s%s %s = ", ind, "", cc_text_sgr(o, CC_SGR_DIM),
-                                  i == 0 ? "macros" : "", cc_text_sgr(o, CC_SGR_OFF), cc_v_get_str(m, "name")));
-                if (cc_v_type(val) == CUDNNCTL_INT)
-                        TRY(cc_buf_printf(o->b, o->err, "%lld", (long long)cc_v_as_int(val)));
+                                  i == 0 ? "macros" : "", cc_text_sgr(o, CC_SGR_OFF), m.name));
+                if (CC_VW_HAS(&m, ins_macro, value))
+                        TRY(cc_buf_printf(o->b, o->err, "%lld", (long long)m.value));
                 else
                         TRY(cc_buf_puts(o->b, "unknown", o->err));
-                if (!definition_is_value(cc_v_get_str(m, "definition"), val)) {
+                if (!definition_is_value(&m)) {
                         TRY(cc_buf_puts(o->b, "  (", o->err));
-                        TRY(cc_text_put(o, cc_v_get_str(m, "definition")));
+                        TRY(cc_text_put(o, m.definition));
                         TRY(cc_buf_putc(o->b, ')', o->err));
                 }
-                if (cc_v_get_str(m, "error")) {
+                if (m.error) {
                         TRY(cc_buf_puts(o->b, " -- ", o->err));
-                        TRY(cc_text_put(o, cc_v_get_str(m, "error")));
+                        TRY(cc_text_put(o, m.error));
                 }
-                if (cc_v_get_str(m, "warning")) {
+                if (m.warning) {
                         TRY(cc_buf_puts(o->b, " -- ", o->err));
-                        TRY(cc_text_put(o, cc_v_get_str(m, "warning")));
+                        TRY(cc_text_put(o, m.warning));
                 }
                 TRY(cc_buf_putc(o->b, '\n', o->err));
         }
-        if (cc_v_get_str(f, "max_compute_capability"))
-                TRY(field(o, ind, "max SM", cc_v_get_str(f, "max_compute_capability")));
+        if (f->max_compute_capability)
+                TRY(field(o, ind, "max SM", f->max_compute_capability));
         return 0;
 fail:
         return -1;
 }
 
-static int other_text(struct cc_text *o, int ind, const cc_value *f)
+static int archive_text(struct cc_text *o, int ind, const cc_value *archive)
 {
-        const cc_value *d = cc_v_get(f, "distribution");
-        const cc_value *il = cc_v_get(f, "implib");
-        const cc_value *a = cc_v_get(f, "archive");
+        cc_vw_ins_archive a;
+        char line[256];
+        size_t i, shown = 0;
+
+        cc_vw_ins_archive_read(archive, &a, NULL);
+        snprintf(line, sizeof(line), "%s archive, %lld entries, layout %s, for %s", a.format ? a.format : "?",
+                 (long long)a.entries, a.layout ? a.layout : "?", a.system ? a.system : "?");
+        TRY(field(o, ind, "format", line));
+        if (a.top_dir)
+                TRY(field(o, ind, "top dir", a.top_dir));
+        if (a.truncated && a.truncated_reason != NULL) {
+                TRY(cc_buf_printf(o->b, o->err, "%*s%s%-10s%s ", ind, "", cc_text_sgr(o, CC_SGR_YELLOW), "incomplete",
+                                  cc_text_sgr(o, CC_SGR_OFF)));
+                TRY(cc_text_put(o, a.truncated_reason));
+                TRY(cc_buf_putc(o->b, '\n', o->err));
+        }
+        for (i = 0; i < cc_v_len(a.unsafe_paths); i++) {
+                /* an entry is {path, reason...}; a plain string is a path without a reason */
+                const char *plain = cc_v_as_str(cc_v_at(a.unsafe_paths, i));
+                cc_vw_ins_unsafe u;
+                const char *s;
+
+                cc_vw_ins_unsafe_at(a.unsafe_paths, i, &u, NULL);
+                s = plain ? plain : u.path;
+                TRY(cc_buf_printf(o->b, o->err, "%*s%s%-10s%s ", ind, "", cc_text_sgr(o, CC_SGR_RED),
+                                  i == 0 ? "UNSAFE" : "", cc_text_sgr(o, CC_SGR_OFF)));
+                TRY(cc_text_put(o, s ? s : "?"));
+                if (u.reason != NULL) {
+                        TRY(cc_buf_puts(o->b, " (", o->err));
+                        TRY(cc_text_put(o, u.reason));
+                        TRY(cc_buf_putc(o->b, ')', o->err));
+                }
+                TRY(cc_buf_putc(o->b, '\n', o->err));
+        }
+        for (i = 0; i < cc_v_len(a.members); i++) {
+                cc_vw_ins_member m;
+
+                cc_vw_ins_member_at(a.members, i, &m, NULL);
+                if (m.install_to == NULL)
+                        continue;
+                if (shown++ >= 40) {
+                        TRY(cc_buf_printf(o->b, o->err, "%*s%-10s ...\n", ind, "", ""));
+                        break;
+                }
+                TRY(cc_buf_printf(o->b, o->err, "%*s%-10s ", ind, "", shown == 1 ? "installs" : ""));
+                TRY(cc_text_put(o, m.path ? m.path : "?"));
+                TRY(cc_buf_printf(o->b, o->err, " -> %s/\n", m.install_to));
+        }
+        return 0;
+fail:
+        return -1;
+}
+
+static int other_text(struct cc_text *o, int ind, const cc_vw_ins_facts *f)
+{
         char line[256];
 
-        if (d != NULL) {
-                snprintf(line, sizeof(line), "%s %s", cc_v_get_str(d, "name") ? cc_v_get_str(d, "name") : "?",
-                         cc_v_get_str(d, "version") ? cc_v_get_str(d, "version") : "?");
+        if (f->distribution != NULL) {
+                cc_vw_ins_dist d;
+
+                cc_vw_ins_dist_read(f->distribution, &d, NULL);
+                snprintf(line, sizeof(line), "%s %s", d.name ? d.name : "?", d.version ? d.version : "?");
                 TRY(field(o, ind, "package", line));
-                if (cc_v_get(d, "files")) {
-                        snprintf(line, sizeof(line), "%lld", (long long)cc_v_as_int(cc_v_get(d, "files")));
+                if (CC_VW_HAS(&d, ins_dist, files)) {
+                        snprintf(line, sizeof(line), "%lld", (long long)d.files);
                         TRY(field(o, ind, "files", line));
                 }
         }
-        if (il != NULL) {
+        if (f->implib != NULL) {
+                cc_vw_ins_implib il;
+
+                cc_vw_ins_implib_read(f->implib, &il, NULL);
                 TRY(field(o, ind, "format", "COFF import library"));
-                TRY(field_list(o, ind, "binds to", cc_v_get(il, "dlls"), "(none)"));
+                TRY(field_list(o, ind, "binds to", il.dlls, "(none)"));
         }
-        if (a != NULL) {
-                const cc_value *un = cc_v_get(a, "unsafe_paths");
-                const cc_value *ms = cc_v_get(a, "members");
-                size_t i, shown = 0;
-
-                snprintf(line, sizeof(line), "%s archive, %lld entries, layout %s, for %s",
-                         cc_v_get_str(a, "format") ? cc_v_get_str(a, "format") : "?",
-                         (long long)cc_v_as_int(cc_v_get(a, "entries")),
-                         cc_v_get_str(a, "layout") ? cc_v_get_str(a, "layout") : "?",
-                         cc_v_get_str(a, "system") ? cc_v_get_str(a, "system") : "?");
-                TRY(field(o, ind, "format", line));
-                if (cc_v_get_str(a, "top_dir"))
-                        TRY(field(o, ind, "top dir", cc_v_get_str(a, "top_dir")));
-                if (cc_v_as_bool(cc_v_get(a, "truncated")) && cc_v_get_str(a, "truncated_reason") != NULL) {
-                        TRY(cc_buf_printf(o->b, o->err, "%*s%s%-10s%s ", ind, "", cc_text_sgr(o, CC_SGR_YELLOW),
-                                          "incomplete", cc_text_sgr(o, CC_SGR_OFF)));
-                        TRY(cc_text_put(o, cc_v_get_str(a, "truncated_reason")));
-                        TRY(cc_buf_putc(o->b, '\n', o->err));
-                }
-                for (i = 0; i < cc_v_len(un); i++) {
-                        const cc_value *u = cc_v_at(un, i);
-                        const char *s = cc_v_as_str(u) ? cc_v_as_str(u) : cc_v_get_str(u, "path");
-                        const char *why = cc_v_get_str(u, "reason");
-
-                        TRY(cc_buf_printf(o->b, o->err, "%*s%s%-10s%s ", ind, "", cc_text_sgr(o, CC_SGR_RED),
-                                          i == 0 ? "UNSAFE" : "", cc_text_sgr(o, CC_SGR_OFF)));
-                        TRY(cc_text_put(o, s ? s : "?"));
-                        if (why != NULL) {
-                                TRY(cc_buf_puts(o->b, " (", o->err));
-                                TRY(cc_text_put(o, why));
-                                TRY(cc_buf_putc(o->b, ')', o->err));
-                        }
-                        TRY(cc_buf_putc(o->b, '\n', o->err));
-                }
-                for (i = 0; i < cc_v_len(ms); i++) {
-                        const cc_value *m = cc_v_at(ms, i);
-                        const char *to = cc_v_get_str(m, "install_to");
-
-                        if (to == NULL)
-                                continue;
-                        if (shown++ >= 40) {
-                                TRY(cc_buf_printf(o->b, o->err, "%*s%-10s ...\n", ind, "", ""));
-                                break;
-                        }
-                        TRY(cc_buf_printf(o->b, o->err, "%*s%-10s ", ind, "", shown == 1 ? "installs" : ""));
-                        TRY(cc_text_put(o, cc_v_get_str(m, "path") ? cc_v_get_str(m, "path") : "?"));
-                        TRY(cc_buf_printf(o->b, o->err, " -> %s/\n", to));
-                }
-        }
+        if (f->archive != NULL)
+                TRY(archive_text(o, ind, f->archive));
         return 0;
 fail:
         return -1;
 }
 
-static int one(struct cc_text *o, const cc_value *f, int ind, int in_dir);
+static int one(struct cc_text *o, const cc_value *facts, int ind, int in_dir);
 
-static int dir_text(struct cc_text *o, int ind, const cc_value *f)
+static int dir_text(struct cc_text *o, int ind, const cc_vw_ins_facts *f)
 {
-        const cc_value *d = cc_v_get(f, "directory");
-        const cc_value *files = cc_v_get(d, "files");
-        const cc_value *counts = cc_v_get(d, "counts");
-        const cc_value *skipped = cc_v_get(d, "skipped");
+        cc_vw_ins_directory d;
+        cc_vw_ins_dir_counts c;
         char line[256];
         size_t i;
 
-        if (d == NULL)
+        if (f->directory == NULL)
                 return 0;
+        cc_vw_ins_directory_read(f->directory, &d, NULL);
+        cc_vw_ins_dir_counts_read(d.counts, &c, NULL);
         snprintf(line, sizeof(line), "%lld libraries, %lld headers, %lld import libraries, %lld static, %lld links",
-                 (long long)cc_v_as_int(cc_v_get(counts, "libraries")),
-                 (long long)cc_v_as_int(cc_v_get(counts, "headers")),
-                 (long long)cc_v_as_int(cc_v_get(counts, "import_libraries")),
-                 (long long)cc_v_as_int(cc_v_get(counts, "static_libraries")),
-                 (long long)cc_v_as_int(cc_v_get(counts, "symlinks")));
+                 (long long)c.libraries, (long long)c.headers, (long long)c.import_libraries,
+                 (long long)c.static_libraries, (long long)c.symlinks);
         TRY(field(o, ind, "cuDNN",
-                  cc_v_len(files)                          ? line
-                  : cc_v_as_bool(cc_v_get(d, "truncated")) ? "no cuDNN files found in the part read"
-                                                           : "no cuDNN files found"));
-        if (cc_v_get_str(d, "truncated_reason") != NULL) {
+                  cc_v_len(d.files) ? line
+                  : d.truncated     ? "no cuDNN files found in the part read"
+                                    : "no cuDNN files found"));
+        if (d.truncated_reason != NULL) {
                 TRY(cc_buf_printf(o->b, o->err, "%*s%sincomplete%s ", ind, "", cc_text_sgr(o, CC_SGR_YELLOW),
                                   cc_text_sgr(o, CC_SGR_OFF)));
-                TRY(cc_text_put(o, cc_v_get_str(d, "truncated_reason")));
+                TRY(cc_text_put(o, d.truncated_reason));
                 TRY(cc_buf_putc(o->b, '\n', o->err));
         }
-        if (cc_v_as_int(cc_v_get(d, "not_entered_depth")) > 0) {
+        if (d.not_entered_depth > 0) {
                 snprintf(line, sizeof(line), "%lld directories more than %lld levels down were not entered",
-                         (long long)cc_v_as_int(cc_v_get(d, "not_entered_depth")),
-                         (long long)cc_v_as_int(cc_v_get(d, "max_depth")));
+                         (long long)d.not_entered_depth, (long long)d.max_depth);
                 TRY(field(o, ind, "depth", line));
         }
-        TRY(versions(o, ind, cc_v_get(d, "versions"), 1));
-        for (i = 0; i < cc_v_len(skipped); i++) {
-                const cc_value *s = cc_v_at(skipped, i);
+        TRY(versions(o, ind, d.versions, 1));
+        for (i = 0; i < cc_v_len(d.skipped); i++) {
+                cc_vw_ins_skipped s;
 
-                snprintf(line, sizeof(line), "%s: %s", cc_v_get_str(s, "path"), cc_v_get_str(s, "reason"));
+                cc_vw_ins_skipped_at(d.skipped, i, &s, NULL);
+                snprintf(line, sizeof(line), "%s: %s", s.path, s.reason);
                 TRY(field(o, ind, "skipped", line));
         }
-        for (i = 0; i < cc_v_len(files); i++) {
+        for (i = 0; i < cc_v_len(d.files); i++) {
                 TRY(cc_buf_putc(o->b, '\n', o->err));
-                TRY(one(o, cc_v_at(files, i), ind + 2, 1));
+                TRY(one(o, cc_v_at(d.files, i), ind + 2, 1));
         }
         return 0;
 fail:
         return -1;
 }
 
-static int one(struct cc_text *o, const cc_value *f, int ind, int in_dir)
+static int one(struct cc_text *o, const cc_value *facts, int ind, int in_dir)
 {
-        const char *kind = cc_v_get_str(f, "kind");
-        const char *path = cc_v_get_str(f, "path");
-        const char *error = cc_v_get_str(f, "error");
-        const cc_value *warns = cc_v_get(f, "warnings");
+        cc_vw_ins_facts f;
         size_t i;
 
+        cc_vw_ins_facts_read(facts, &f, NULL);
         TRY(cc_buf_printf(o->b, o->err, "%*s%s", ind, "", cc_text_sgr(o, CC_SGR_BOLD)));
-        TRY(cc_text_put(o, path ? path : "?"));
+        TRY(cc_text_put(o, f.path ? f.path : "?"));
         TRY(cc_buf_puts(o->b, cc_text_sgr(o, CC_SGR_OFF), o->err));
-        if (cc_v_get_str(f, "link")) {
+        if (f.link) {
                 TRY(cc_buf_puts(o->b, " -> ", o->err));
-                TRY(cc_text_put(o, cc_v_get_str(f, "link")));
+                TRY(cc_text_put(o, f.link));
         }
-        TRY(cc_buf_printf(o->b, o->err, " [%s]\n", kind ? kind : "?"));
+        TRY(cc_buf_printf(o->b, o->err, " [%s]\n", f.kind ? f.kind : "?"));
         ind += 2;
-        if (error) {
+        if (f.error) {
                 TRY(cc_buf_printf(o->b, o->err, "%*s%serror%s     ", ind, "", cc_text_sgr(o, CC_SGR_RED),
                                   cc_text_sgr(o, CC_SGR_OFF)));
-                TRY(cc_text_put(o, error));
+                TRY(cc_text_put(o, f.error));
                 TRY(cc_buf_putc(o->b, '\n', o->err));
         }
-        if (cc_v_get_str(f, "same_file_as") != NULL)
-                TRY(field(o, ind, "same file", cc_v_get_str(f, "same_file_as")));
-        TRY(file_name(o, ind, f));
-        if (kind != NULL && strcmp(kind, "symlink") == 0 && in_dir)
+        if (f.same_file_as != NULL)
+                TRY(field(o, ind, "same file", f.same_file_as));
+        TRY(file_name(o, ind, &f));
+        if (f.kind != NULL && strcmp(f.kind, "symlink") == 0 && in_dir)
                 return 0;
-        TRY(elf_text(o, ind, f));
-        TRY(pe_text(o, ind, f));
-        TRY(header_text(o, ind, f));
-        TRY(other_text(o, ind, f));
-        if (kind == NULL || strcmp(kind, "directory") != 0)
-                TRY(versions(o, ind, cc_v_get(f, "versions"), 0));
-        for (i = 0; i < cc_v_len(warns); i++)
-                TRY(field(o, ind, "warning", cc_v_as_str(cc_v_at(warns, i))));
-        TRY(dir_text(o, ind, f));
+        TRY(elf_text(o, ind, &f));
+        TRY(pe_text(o, ind, &f));
+        TRY(header_text(o, ind, &f));
+        TRY(other_text(o, ind, &f));
+        if (f.kind == NULL || strcmp(f.kind, "directory") != 0)
+                TRY(versions(o, ind, f.versions, 0));
+        for (i = 0; i < cc_v_len(f.warnings); i++)
+                TRY(field(o, ind, "warning", cc_v_as_str(cc_v_at(f.warnings, i))));
+        TRY(dir_text(o, ind, &f));
         return 0;
 fail:
         return -1;

@@ -2,6 +2,8 @@
  * --json prints), so text and JSON cannot disagree. */
 #include "text.h"
 
+#include "../facts/views.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -17,84 +19,87 @@ static int label(struct cc_text *o, const char *l)
         return cc_buf_printf(o->b, o->err, "    %s%-11s%s ", cc_text_sgr(o, CC_SGR_DIM), l, cc_text_sgr(o, CC_SGR_OFF));
 }
 
-static const char *str(const cc_value *v, const char *key)
-{
-        return cc_v_get_str(v, key);
-}
-
-/* The text after the prefix when path lies below it. */
+/* The text after the prefix when path lies below it (a document without a
+ * prefix: the path as it is). */
 static const char *rel(const char *prefix, const char *path)
 {
-        size_t n = strlen(prefix);
+        size_t n = prefix != NULL ? strlen(prefix) : 0;
 
         if (path != NULL && n > 1 && strncmp(path, prefix, n) == 0 && (path[n] == '/' || path[n] == '\\'))
                 return path + n + 1;
         return path;
 }
 
-static int provenance_line(struct cc_text *o, const cc_value *in)
+static int provenance_line(struct cc_text *o, const cc_vw_installation *in, const cc_vw_provenance *p)
 {
-        const cc_value *p = cc_v_get(in, "provenance");
-        const char *kind = str(p, "kind");
-        const cc_value *pk = cc_v_get(p, "packages");
+        const char *kind = p->kind;
         size_t i;
 
         TRY(label(o, "provenance"));
         TRY(cc_text_put(o, kind ? kind : "unknown"));
         if (kind != NULL && strcmp(kind, "cuda-toolkit") == 0) {
-                const char *tv = cc_v_as_str(cc_v_path(p, "toolkit/version"));
+                cc_vw_prov_toolkit tk;
 
+                cc_vw_prov_toolkit_read(p->toolkit, &tk, NULL);
                 TRY(puts_(o, ", CUDA "));
-                TRY(cc_text_put(o, tv ? tv : "version unknown"));
-                if (cc_v_as_bool(cc_v_get(p, "copied_in")))
+                TRY(cc_text_put(o, tk.version ? tk.version : "version unknown"));
+                if (p->copied_in)
                         TRY(puts_(o, "; cuDNN copied in by hand"));
         }
-        if (kind != NULL && strcmp(kind, "distro-package") == 0 && cc_v_get(p, "owner_known") &&
-            !cc_v_as_bool(cc_v_get(p, "owner_known")))
+        if (kind != NULL && strcmp(kind, "distro-package") == 0 && CC_VW_HAS(p, provenance, owner_known) &&
+            !p->owner_known)
                 TRY(puts_(o, ", owner unknown"));
-        for (i = 0; i < cc_v_len(pk); i++) {
-                const cc_value *k = cc_v_at(pk, i);
+        for (i = 0; i < cc_v_len(p->packages); i++) {
+                cc_vw_package k;
 
+                cc_vw_package_at(p->packages, i, &k, NULL);
                 TRY(puts_(o, i ? ", " : (kind && strcmp(kind, "cuda-toolkit") == 0 ? "; cuDNN from " : ": ")));
-                TRY(cc_text_put(o, str(k, "name")));
+                TRY(cc_text_put(o, k.name));
                 TRY(puts_(o, " "));
-                TRY(cc_text_put(o, str(k, "version") ? str(k, "version") : "(version unknown)"));
-                if (str(k, "build")) {
+                TRY(cc_text_put(o, k.version ? k.version : "(version unknown)"));
+                if (k.build) {
                         TRY(puts_(o, " ("));
-                        TRY(cc_text_put(o, str(k, "build")));
+                        TRY(cc_text_put(o, k.build));
                         TRY(puts_(o, ")"));
                 }
                 TRY(puts_(o, " ["));
-                TRY(cc_text_put(o, str(k, "manager")));
+                TRY(cc_text_put(o, k.manager));
                 TRY(puts_(o, "]"));
         }
-        if (cc_v_get(p, "bundled_in")) {
+        if (p->bundled_in) {
+                cc_vw_bundled_in bi;
+
+                cc_vw_bundled_in_read(p->bundled_in, &bi, NULL);
                 TRY(puts_(o, ": bundled in "));
-                TRY(cc_text_put(o, cc_v_as_str(cc_v_path(p, "bundled_in/name"))));
+                TRY(cc_text_put(o, bi.name));
                 TRY(puts_(o, " "));
-                TRY(cc_text_put(o, cc_v_as_str(cc_v_path(p, "bundled_in/version"))));
+                TRY(cc_text_put(o, bi.version));
         }
-        if (cc_v_get(p, "archive")) {
+        if (p->archive) {
+                cc_vw_prov_archive ar;
+
+                cc_vw_prov_archive_read(p->archive, &ar, NULL);
                 TRY(puts_(o, ": "));
-                TRY(cc_text_put(o, cc_v_as_str(cc_v_path(p, "archive/name"))));
+                TRY(cc_text_put(o, ar.name));
         }
-        if (cc_v_get(p, "installer")) {
+        if (p->installer) {
+                cc_vw_prov_installer is;
+
+                cc_vw_prov_installer_read(p->installer, &is, NULL);
                 TRY(puts_(o, " v"));
-                TRY(cc_text_put(o, cc_v_as_str(cc_v_path(p, "installer/version"))));
+                TRY(cc_text_put(o, is.version));
         }
-        if (kind != NULL && strcmp(kind, "copy") == 0 && str(p, "location")) {
+        if (kind != NULL && strcmp(kind, "copy") == 0 && p->location) {
                 TRY(puts_(o, " ("));
-                TRY(cc_text_put(o, str(p, "location")));
+                TRY(cc_text_put(o, p->location));
                 TRY(puts_(o, ")"));
         }
-        if (cc_v_len(cc_v_get(in, "cuda_variants")) > 0) {
-                const cc_value *cv = cc_v_get(in, "cuda_variants");
-
+        if (cc_v_len(in->cuda_variants) > 0) {
                 TRY(puts_(o, "; per-CUDA folders: "));
-                for (i = 0; i < cc_v_len(cv); i++) {
+                for (i = 0; i < cc_v_len(in->cuda_variants); i++) {
                         if (i)
                                 TRY(puts_(o, ", "));
-                        TRY(cc_text_put(o, cc_v_as_str(cc_v_at(cv, i))));
+                        TRY(cc_text_put(o, cc_v_as_str(cc_v_at(in->cuda_variants, i))));
                 }
         }
         return puts_(o, "\n");
@@ -110,10 +115,13 @@ static int sources_of(struct cc_text *o, const cc_value *vers, const char *versi
         size_t counts[32], n = 0, i, k;
 
         for (i = 0; i < cc_v_len(vers); i++) {
-                const cc_value *e = cc_v_at(vers, i);
-                const char *s = str(e, "source"), *c = str(e, "component"), *v = str(e, "version");
+                cc_vw_version e;
+                const char *s, *v;
 
-                if (s == NULL || c == NULL || strcmp(c, "cudnn") != 0)
+                cc_vw_version_at(vers, i, &e, NULL);
+                s = e.source;
+                v = e.version;
+                if (s == NULL || e.component == NULL || strcmp(e.component, "cudnn") != 0)
                         continue;
                 if (version != NULL && (v == NULL || strncmp(v, version, strlen(version)) != 0 ||
                                         (v[strlen(version)] != '\0' && v[strlen(version)] != '.')))
@@ -137,10 +145,9 @@ static int sources_of(struct cc_text *o, const cc_value *vers, const char *versi
         return 0;
 }
 
-static int version_lines(struct cc_text *o, const cc_value *in)
+static int version_lines(struct cc_text *o, const cc_vw_installation *in)
 {
-        const char *v = str(in, "version"), *fv = str(in, "full_version"), *prefix = str(in, "prefix");
-        const cc_value *vers = cc_v_get(in, "versions"), *dis = cc_v_get(in, "disagreements");
+        const char *v = in->version, *fv = in->full_version;
         size_t i, k;
 
         TRY(label(o, "version"));
@@ -149,27 +156,28 @@ static int version_lines(struct cc_text *o, const cc_value *in)
                 if (fv != NULL && strcmp(fv, v) != 0)
                         TRY(cc_buf_printf(o->b, o->err, " (%s)", fv));
                 TRY(puts_(o, "  from "));
-                TRY(sources_of(o, vers, NULL));
+                TRY(sources_of(o, in->versions, NULL));
                 return puts_(o, "\n");
         }
-        if (cc_v_len(dis) == 0) {
+        if (cc_v_len(in->disagreements) == 0) {
                 TRY(puts_(o, "unknown (no file says which version it is)\n"));
                 return 0;
         }
         TRY(cc_buf_printf(o->b, o->err, "%sunknown: the sources disagree%s\n", cc_text_sgr(o, CC_SGR_YELLOW),
                           cc_text_sgr(o, CC_SGR_OFF)));
-        for (i = 0; i < cc_v_len(dis); i++) {
-                const cc_value *g = cc_v_at(dis, i), *files = cc_v_get(g, "files"), *srcs = cc_v_get(g, "sources");
+        for (i = 0; i < cc_v_len(in->disagreements); i++) {
+                cc_vw_disagreement g;
 
-                TRY(cc_buf_printf(o->b, o->err, "%16s%s%-9s%s ", "", cc_text_sgr(o, CC_SGR_YELLOW), str(g, "version"),
+                cc_vw_disagreement_at(in->disagreements, i, &g, NULL);
+                TRY(cc_buf_printf(o->b, o->err, "%16s%s%-9s%s ", "", cc_text_sgr(o, CC_SGR_YELLOW), g.version,
                                   cc_text_sgr(o, CC_SGR_OFF)));
-                for (k = 0; k < cc_v_len(srcs); k++)
-                        TRY(cc_buf_printf(o->b, o->err, "%s%s", k ? ", " : "", cc_v_as_str(cc_v_at(srcs, k))));
-                if (cc_v_len(files) > 0) {
+                for (k = 0; k < cc_v_len(g.sources); k++)
+                        TRY(cc_buf_printf(o->b, o->err, "%s%s", k ? ", " : "", cc_v_as_str(cc_v_at(g.sources, k))));
+                if (cc_v_len(g.files) > 0) {
                         TRY(puts_(o, ": "));
-                        TRY(cc_text_put(o, rel(prefix, cc_v_as_str(cc_v_at(files, 0)))));
-                        if (cc_v_len(files) > 1)
-                                TRY(cc_buf_printf(o->b, o->err, " (+%zu more)", cc_v_len(files) - 1));
+                        TRY(cc_text_put(o, rel(in->prefix, cc_v_as_str(cc_v_at(g.files, 0)))));
+                        if (cc_v_len(g.files) > 1)
+                                TRY(cc_buf_printf(o->b, o->err, " (+%zu more)", cc_v_len(g.files) - 1));
                 }
                 TRY(puts_(o, "\n"));
         }
@@ -178,28 +186,33 @@ fail:
         return -1;
 }
 
-static int counts_line(struct cc_text *o, const cc_value *in)
+static int counts_line(struct cc_text *o, const cc_vw_installation *in)
 {
-        static const char *const keys[][3] = {
-            {"libraries", "library", "libraries"},
-            {"headers", "header", "headers"},
-            {"import_libraries", "import library", "import libraries"},
-            {"static_libraries", "static library", "static libraries"},
-            {"symlinks", "symlink", "symlinks"},
-        };
-        const cc_value *c = cc_v_get(in, "counts");
+        cc_vw_inst_counts c;
         size_t i;
         int any = 0;
 
-        TRY(label(o, "files"));
-        for (i = 0; i < CC_ARRAY_LEN(keys); i++) {
-                int64_t n = cc_v_as_int(cc_v_get(c, keys[i][0]));
+        cc_vw_inst_counts_read(in->counts, &c, NULL);
+        {
+                const struct {
+                        int64_t n;
+                        const char *one, *many;
+                } kinds[] = {
+                    {c.libraries, "library", "libraries"},
+                    {c.headers, "header", "headers"},
+                    {c.import_libraries, "import library", "import libraries"},
+                    {c.static_libraries, "static library", "static libraries"},
+                    {c.symlinks, "symlink", "symlinks"},
+                };
 
-                if (n == 0)
-                        continue;
-                TRY(cc_buf_printf(o->b, o->err, "%s%lld %s", any ? ", " : "", (long long)n,
-                                  n == 1 ? keys[i][1] : keys[i][2]));
-                any = 1;
+                TRY(label(o, "files"));
+                for (i = 0; i < CC_ARRAY_LEN(kinds); i++) {
+                        if (kinds[i].n == 0)
+                                continue;
+                        TRY(cc_buf_printf(o->b, o->err, "%s%lld %s", any ? ", " : "", (long long)kinds[i].n,
+                                          kinds[i].n == 1 ? kinds[i].one : kinds[i].many));
+                        any = 1;
+                }
         }
         if (!any)
                 TRY(puts_(o, "none"));
@@ -208,31 +221,36 @@ fail:
         return -1;
 }
 
-static int file_line(struct cc_text *o, const cc_value *f, const char *prefix)
+static int file_line(struct cc_text *o, const cc_value *file, const char *prefix)
 {
-        const cc_value *vers = cc_v_get(f, "versions"), *chain = cc_v_get(f, "chain");
+        cc_vw_file f;
         size_t i;
 
+        cc_vw_file_read(file, &f, NULL);
         TRY(puts_(o, "      "));
-        TRY(cc_text_put(o, rel(prefix, str(f, "path"))));
-        if (chain != NULL) {
-                for (i = 0; i < cc_v_len(chain); i++) {
+        TRY(cc_text_put(o, rel(prefix, f.path)));
+        if (f.chain != NULL) {
+                for (i = 0; i < cc_v_len(f.chain); i++) {
+                        cc_vw_chain_link l;
+
+                        cc_vw_chain_link_at(f.chain, i, &l, NULL);
                         TRY(puts_(o, " -> "));
-                        TRY(cc_text_put(o, str(cc_v_at(chain, i), "target")));
+                        TRY(cc_text_put(o, l.target));
                 }
-                if (str(f, "link_state") && strcmp(str(f, "link_state"), "ok") != 0)
-                        TRY(cc_buf_printf(o->b, o->err, "  %s[%s]%s", cc_text_sgr(o, CC_SGR_RED), str(f, "link_state"),
+                if (f.link_state && strcmp(f.link_state, "ok") != 0)
+                        TRY(cc_buf_printf(o->b, o->err, "  %s[%s]%s", cc_text_sgr(o, CC_SGR_RED), f.link_state,
                                           cc_text_sgr(o, CC_SGR_OFF)));
         }
-        for (i = 0; i < cc_v_len(vers); i++) {
-                const cc_value *e = cc_v_at(vers, i);
+        for (i = 0; i < cc_v_len(f.versions); i++) {
+                cc_vw_version e;
 
-                TRY(cc_buf_printf(o->b, o->err, "%s%s %s", i ? ", " : "  ", str(e, "source") ? str(e, "source") : "?",
-                                  str(e, "version") ? str(e, "version") : "?"));
+                cc_vw_version_at(f.versions, i, &e, NULL);
+                TRY(cc_buf_printf(o->b, o->err, "%s%s %s", i ? ", " : "  ", e.source ? e.source : "?",
+                                  e.version ? e.version : "?"));
         }
-        if (str(f, "error")) {
+        if (f.error) {
                 TRY(cc_buf_printf(o->b, o->err, "  %s", cc_text_sgr(o, CC_SGR_RED)));
-                TRY(cc_text_put(o, str(f, "error")));
+                TRY(cc_text_put(o, f.error));
                 TRY(puts_(o, cc_text_sgr(o, CC_SGR_OFF)));
         }
         return puts_(o, "\n");
@@ -240,105 +258,107 @@ fail:
         return -1;
 }
 
-static int installation(struct cc_text *o, const cc_value *in, int verbose)
+static int installation(struct cc_text *o, const cc_value *inst, int verbose)
 {
-        const cc_value *al = cc_v_get(in, "aliases"), *maj = cc_v_get(in, "majors");
-        const cc_value *probs = cc_v_get(in, "problems"), *notes = cc_v_get(in, "notes");
-        const char *prefix = str(in, "prefix");
+        cc_vw_installation in;
+        cc_vw_provenance p;
         size_t i;
 
-        TRY(cc_buf_printf(o->b, o->err, "%s[%lld] ", cc_text_sgr(o, CC_SGR_BOLD),
-                          (long long)cc_v_as_int(cc_v_get(in, "id"))));
-        TRY(cc_text_put(o, prefix));
+        cc_vw_installation_read(inst, &in, NULL);
+        cc_vw_provenance_read(in.provenance, &p, NULL);
+        TRY(cc_buf_printf(o->b, o->err, "%s[%lld] ", cc_text_sgr(o, CC_SGR_BOLD), (long long)in.id));
+        TRY(cc_text_put(o, in.prefix));
         TRY(cc_buf_printf(o->b, o->err, "%s\n", cc_text_sgr(o, CC_SGR_OFF)));
-        if (cc_v_len(al) > 0) {
+        if (cc_v_len(in.aliases) > 0) {
                 TRY(label(o, "also as"));
-                for (i = 0; i < cc_v_len(al); i++) {
+                for (i = 0; i < cc_v_len(in.aliases); i++) {
                         if (i)
                                 TRY(puts_(o, ", "));
-                        TRY(cc_text_put(o, cc_v_as_str(cc_v_at(al, i))));
+                        TRY(cc_text_put(o, cc_v_as_str(cc_v_at(in.aliases, i))));
                 }
                 TRY(puts_(o, "\n"));
         }
-        TRY(provenance_line(o, in));
-        TRY(version_lines(o, in));
+        TRY(provenance_line(o, &in, &p));
+        TRY(version_lines(o, &in));
         TRY(label(o, "majors"));
-        for (i = 0; i < cc_v_len(maj); i++)
-                TRY(cc_buf_printf(o->b, o->err, "%s%lld", i ? ", " : "", (long long)cc_v_as_int(cc_v_at(maj, i))));
-        if (cc_v_len(maj) == 0)
+        for (i = 0; i < cc_v_len(in.majors); i++)
+                TRY(cc_buf_printf(o->b, o->err, "%s%lld", i ? ", " : "",
+                                  (long long)cc_v_as_int(cc_v_at(in.majors, i))));
+        if (cc_v_len(in.majors) == 0)
                 TRY(puts_(o, "unknown"));
         TRY(puts_(o, "\n"));
-        TRY(counts_line(o, in));
+        TRY(counts_line(o, &in));
         TRY(label(o, "problems"));
-        if (cc_v_len(probs) == 0)
+        if (cc_v_len(in.problems) == 0)
                 TRY(cc_buf_printf(o->b, o->err, "%snone%s\n", cc_text_sgr(o, CC_SGR_GREEN),
                                   cc_text_sgr(o, CC_SGR_OFF)));
-        for (i = 0; i < cc_v_len(probs); i++) {
-                const cc_value *p = cc_v_at(probs, i);
+        for (i = 0; i < cc_v_len(in.problems); i++) {
+                cc_vw_problem pr;
 
+                cc_vw_problem_at(in.problems, i, &pr, NULL);
                 if (i)
                         TRY(cc_buf_printf(o->b, o->err, "%16s", ""));
-                TRY(cc_buf_printf(o->b, o->err, "%s! %s%s: ", cc_text_sgr(o, CC_SGR_RED), str(p, "kind"),
+                TRY(cc_buf_printf(o->b, o->err, "%s! %s%s: ", cc_text_sgr(o, CC_SGR_RED), pr.kind,
                                   cc_text_sgr(o, CC_SGR_OFF)));
-                TRY(cc_text_put(o, str(p, "summary")));
+                TRY(cc_text_put(o, pr.summary));
                 TRY(puts_(o, "\n"));
         }
-        for (i = 0; i < cc_v_len(notes); i++) {
+        for (i = 0; i < cc_v_len(in.notes); i++) {
                 TRY(label(o, "note"));
-                TRY(cc_text_put(o, cc_v_as_str(cc_v_at(notes, i))));
+                TRY(cc_text_put(o, cc_v_as_str(cc_v_at(in.notes, i))));
                 TRY(puts_(o, "\n"));
         }
         if (verbose) {
-                const cc_value *ev = cc_v_path(in, "provenance/evidence"), *files = cc_v_get(in, "files");
-                const cc_value *dirs = cc_v_get(in, "directories");
-
-                for (i = 0; i < cc_v_len(ev); i++) {
+                for (i = 0; i < cc_v_len(p.evidence); i++) {
                         TRY(label(o, "evidence"));
-                        TRY(cc_text_put(o, cc_v_as_str(cc_v_at(ev, i))));
+                        TRY(cc_text_put(o, cc_v_as_str(cc_v_at(p.evidence, i))));
                         TRY(puts_(o, "\n"));
                 }
-                for (i = 0; i < cc_v_len(dirs); i++) {
-                        const cc_value *dd = cc_v_at(dirs, i), *da = cc_v_get(dd, "aliases");
+                for (i = 0; i < cc_v_len(in.directories); i++) {
+                        cc_vw_inst_dir dd;
                         size_t k;
 
+                        cc_vw_inst_dir_at(in.directories, i, &dd, NULL);
                         TRY(label(o, "directory"));
-                        TRY(cc_text_put(o, str(dd, "path")));
-                        for (k = 0; k < cc_v_len(da); k++) {
+                        TRY(cc_text_put(o, dd.path));
+                        for (k = 0; k < cc_v_len(dd.aliases); k++) {
                                 TRY(puts_(o, k ? ", " : " (also "));
-                                TRY(cc_text_put(o, cc_v_as_str(cc_v_at(da, k))));
+                                TRY(cc_text_put(o, cc_v_as_str(cc_v_at(dd.aliases, k))));
                         }
-                        TRY(puts_(o, cc_v_len(da) ? ")\n" : "\n"));
+                        TRY(puts_(o, cc_v_len(dd.aliases) ? ")\n" : "\n"));
                 }
                 TRY(puts_(o, "    files:\n"));
-                for (i = 0; i < cc_v_len(files); i++)
-                        TRY(file_line(o, cc_v_at(files, i), prefix));
+                for (i = 0; i < cc_v_len(in.files); i++)
+                        TRY(file_line(o, cc_v_at(in.files, i), in.prefix));
         }
         return 0;
 fail:
         return -1;
 }
 
-static int root_line(struct cc_text *o, const cc_value *r)
+static int root_line(struct cc_text *o, const cc_value *root)
 {
-        const char *st = str(r, "state"), *reason = str(r, "reason");
-        const cc_value *src = cc_v_get(r, "sources");
+        cc_vw_root r;
+        const char *st;
 
+        cc_vw_root_read(root, &r, NULL);
+        st = r.state;
         TRY(cc_buf_printf(o->b, o->err, "  %s%-15s%s ",
                           cc_text_sgr(o, st && strcmp(st, "searched") == 0
                                              ? CC_SGR_GREEN
                                              : (st && strcmp(st, "missing") == 0 ? CC_SGR_DIM : CC_SGR_RED)),
                           st ? st : "?", cc_text_sgr(o, CC_SGR_OFF)));
-        TRY(cc_text_put(o, str(r, "path")));
+        TRY(cc_text_put(o, r.path));
         TRY(puts_(o, "  ("));
-        TRY(cc_text_put(o, cc_v_as_str(cc_v_at(src, 0))));
+        TRY(cc_text_put(o, cc_v_as_str(cc_v_at(r.sources, 0))));
         TRY(puts_(o, ")"));
-        if (reason && st && strcmp(st, "missing") != 0) {
+        if (r.reason && st && strcmp(st, "missing") != 0) {
                 TRY(puts_(o, ": "));
-                TRY(cc_text_put(o, reason));
+                TRY(cc_text_put(o, r.reason));
         }
-        if (str(r, "alias_of")) {
+        if (r.alias_of) {
                 TRY(puts_(o, " = "));
-                TRY(cc_text_put(o, str(r, "alias_of")));
+                TRY(cc_text_put(o, r.alias_of));
         }
         return puts_(o, "\n");
 fail:
@@ -349,66 +369,69 @@ int cudnnctl_list_text(const cudnnctl_value *facts, int verbose, int color, char
 {
         cc_buf b = {0};
         struct cc_text o;
-        const cc_value *insts = cc_v_get(facts, "installations"), *roots = cc_v_get(facts, "roots");
-        const cc_value *skipped = cc_v_get(facts, "skipped"), *stats = cc_v_get(facts, "stats");
-        const cc_value *notes = cc_v_get(facts, "notes");
-        size_t i, shown = 0, n = cc_v_len(insts);
+        cc_vw_list_doc ld;
+        cc_vw_list_stats stats;
+        size_t i, shown = 0, n;
 
         *out = NULL;
         o.b = &b;
         o.color = color;
         o.err = err;
+        cc_vw_list_doc_read(facts, &ld, NULL);
+        cc_vw_list_stats_read(ld.stats, &stats, NULL);
+        n = cc_v_len(ld.installations);
         if (n == 0) {
                 TRY(cc_buf_printf(&b, err, "%sno cuDNN found%s (searched %zu roots, %lld directories):\n",
-                                  cc_text_sgr(&o, CC_SGR_BOLD), cc_text_sgr(&o, CC_SGR_OFF), cc_v_len(roots),
-                                  (long long)cc_v_as_int(cc_v_get(stats, "directories"))));
-                for (i = 0; i < cc_v_len(roots); i++) {
+                                  cc_text_sgr(&o, CC_SGR_BOLD), cc_text_sgr(&o, CC_SGR_OFF), cc_v_len(ld.roots),
+                                  (long long)stats.directories));
+                for (i = 0; i < cc_v_len(ld.roots); i++) {
                         if (!verbose && shown >= ROOTS_SHOWN) {
                                 TRY(cc_buf_printf(&b, err, "  ... and %zu more (--verbose lists them all)\n",
-                                                  cc_v_len(roots) - i));
+                                                  cc_v_len(ld.roots) - i));
                                 break;
                         }
-                        TRY(root_line(&o, cc_v_at(roots, i)));
+                        TRY(root_line(&o, cc_v_at(ld.roots, i)));
                         shown++;
                 }
         } else {
                 TRY(cc_buf_printf(&b, err, "%zu cuDNN installation%s (searched %zu roots, %lld directories)\n", n,
-                                  n == 1 ? "" : "s", cc_v_len(roots),
-                                  (long long)cc_v_as_int(cc_v_get(stats, "directories"))));
+                                  n == 1 ? "" : "s", cc_v_len(ld.roots), (long long)stats.directories));
                 for (i = 0; i < n; i++) {
                         TRY(cc_buf_putc(&b, '\n', err));
-                        TRY(installation(&o, cc_v_at(insts, i), verbose));
+                        TRY(installation(&o, cc_v_at(ld.installations, i), verbose));
                 }
                 /* roots that could not be searched, always; all of them with verbose */
-                for (i = 0; i < cc_v_len(roots); i++) {
-                        const cc_value *r = cc_v_at(roots, i);
-                        const char *st = str(r, "state");
+                for (i = 0; i < cc_v_len(ld.roots); i++) {
+                        cc_vw_root r;
 
-                        if (!verbose && st && (strcmp(st, "searched") == 0 || strcmp(st, "missing") == 0))
+                        cc_vw_root_at(ld.roots, i, &r, NULL);
+                        if (!verbose && r.state &&
+                            (strcmp(r.state, "searched") == 0 || strcmp(r.state, "missing") == 0))
                                 continue;
                         if (shown++ == 0)
                                 TRY(cc_buf_printf(&b, err, "\n%s:\n", verbose ? "roots" : "roots not searched"));
-                        TRY(root_line(&o, r));
+                        TRY(root_line(&o, cc_v_at(ld.roots, i)));
                 }
         }
-        for (i = 0; i < cc_v_len(skipped); i++) {
-                const cc_value *s = cc_v_at(skipped, i);
+        for (i = 0; i < cc_v_len(ld.skipped); i++) {
+                cc_vw_skipped s;
 
+                cc_vw_skipped_at(ld.skipped, i, &s, NULL);
                 if (i == 0)
                         TRY(cc_buf_puts(&b, "\nskipped:\n", err));
                 TRY(cc_buf_puts(&b, "  ", err));
-                TRY(cc_text_put(&o, str(s, "path")));
+                TRY(cc_text_put(&o, s.path));
                 TRY(cc_buf_puts(&b, ": ", err));
-                TRY(cc_text_put(&o, str(s, "reason")));
+                TRY(cc_text_put(&o, s.reason));
                 TRY(cc_buf_putc(&b, '\n', err));
         }
-        if (cc_v_as_bool(cc_v_get(stats, "truncated")))
+        if (stats.truncated)
                 TRY(cc_buf_printf(&b, err, "\n%sstopped early%s: more than %lld directories (raise --max-dirs)\n",
                                   cc_text_sgr(&o, CC_SGR_YELLOW), cc_text_sgr(&o, CC_SGR_OFF),
-                                  (long long)cc_v_as_int(cc_v_get(stats, "max_dirs"))));
-        for (i = 0; i < cc_v_len(notes); i++) {
+                                  (long long)stats.max_dirs));
+        for (i = 0; i < cc_v_len(ld.notes); i++) {
                 TRY(cc_buf_puts(&b, i == 0 ? "\nnote: " : "note: ", err));
-                TRY(cc_text_put(&o, cc_v_as_str(cc_v_at(notes, i))));
+                TRY(cc_text_put(&o, cc_v_as_str(cc_v_at(ld.notes, i))));
                 TRY(cc_buf_putc(&b, '\n', err));
         }
         if (b.data == NULL && cc_buf_puts(&b, "", err) < 0)

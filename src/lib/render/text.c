@@ -1,6 +1,8 @@
 /* Shared pieces of the text renderers. */
 #include "text.h"
 
+#include "../facts/views.h"
+
 #include <stdarg.h>
 #include <string.h>
 
@@ -41,14 +43,14 @@ int cc_text_versions(struct cc_text *t, const cc_value *versions)
         if (n == 0)
                 return cc_buf_puts(t->b, "unknown", t->err);
         for (i = 0; i < n; i++) {
-                const cc_value *v = cc_v_at(versions, i);
-                const char *comp = cc_v_get_str(v, "component");
+                cc_vw_version v;
 
-                if ((i && cc_buf_puts(t->b, ", ", t->err) < 0) || cc_text_put(t, cc_v_get_str(v, "version")) < 0 ||
-                    cc_buf_puts(t->b, " (", t->err) < 0 || cc_text_put(t, cc_v_get_str(v, "source")) < 0)
+                cc_vw_version_at(versions, i, &v, NULL);
+                if ((i && cc_buf_puts(t->b, ", ", t->err) < 0) || cc_text_put(t, v.version) < 0 ||
+                    cc_buf_puts(t->b, " (", t->err) < 0 || cc_text_put(t, v.source) < 0)
                         return -1;
-                if (comp && strcmp(comp, "cudnn") != 0 &&
-                    (cc_buf_puts(t->b, ", ", t->err) < 0 || cc_text_put(t, comp) < 0))
+                if (v.component && strcmp(v.component, "cudnn") != 0 &&
+                    (cc_buf_puts(t->b, ", ", t->err) < 0 || cc_text_put(t, v.component) < 0))
                         return -1;
                 if (cc_buf_putc(t->b, ')', t->err) < 0)
                         return -1;

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../facts/views.h"
 #include "text.h"
 
 static const char *mark(const struct cc_text *t, const char *status, const char **sgr)
@@ -25,24 +26,23 @@ static int gpu_lines(struct cc_text *t, const cc_value *ops)
         size_t i;
 
         for (i = 0; i < cc_v_len(ops); i++) {
-                const cc_value *o = cc_v_at(ops, i);
-                const char *sgr;
-                const char *m = mark(t, cc_v_get_str(o, "status"), &sgr);
+                cc_vw_gpu_op o;
+                const char *sgr, *m;
+                int compared;
 
+                cc_vw_gpu_op_at(ops, i, &o, NULL);
+                m = mark(t, o.status, &sgr);
+                /* the errors are there when the outputs were compared and all finite */
+                compared = CC_VW_HAS(&o, gpu_op, max_rel_error);
                 if (cc_text_printf(t, "           %s%s%s %-26s %-5s ", sgr, m, cc_text_sgr(t, CC_SGR_OFF),
-                                   cc_v_get_str(o, "op") ? cc_v_get_str(o, "op") : "?",
-                                   cc_v_get_str(o, "family") ? cc_v_get_str(o, "family") : "") < 0)
+                                   o.op ? o.op : "?", o.family ? o.family : "") < 0)
                         return -1;
-                if (cc_v_get(o, "max_rel_error") != NULL &&
-                    cc_text_printf(t, "max rel. error %.2e (tolerance %.0e), %lld elements, %lld us",
-                                   cc_v_as_double(cc_v_get(o, "max_rel_error")),
-                                   cc_v_as_double(cc_v_get(o, "tolerance")),
-                                   (long long)cc_v_as_int(cc_v_get(o, "elements")),
-                                   (long long)cc_v_as_int(cc_v_get(o, "time_us"))) < 0)
+                if (compared &&
+                    cc_text_printf(t, "max rel. error %.2e (tolerance %.0e), %lld elements, %lld us", o.max_rel_error,
+                                   o.tolerance, (long long)o.elements, (long long)o.time_us) < 0)
                         return -1;
-                if (cc_v_get_str(o, "reason") != NULL &&
-                    (cc_text_printf(t, "%s", cc_v_get(o, "max_rel_error") ? "; " : "") < 0 ||
-                     cc_text_put(t, cc_v_get_str(o, "reason")) < 0))
+                if (o.reason != NULL &&
+                    (cc_text_printf(t, "%s", compared ? "; " : "") < 0 || cc_text_put(t, o.reason) < 0))
                         return -1;
                 if (cc_buf_putc(t->b, '\n', t->err) < 0)
                         return -1;
@@ -54,41 +54,52 @@ int cudnnctl_verify_text(const cudnnctl_value *doc, int verbose, int color, char
 {
         cc_buf b = {0};
         struct cc_text t = {&b, color, err};
-        const cc_value *inst = cc_v_get(doc, "installation"), *layers = cc_v_get(doc, "layers");
-        const cc_value *sum = cc_v_get(doc, "summary");
+        cc_vw_verify_doc d;
+        cc_vw_verify_installation inst;
+        cc_vw_verify_summary sum;
         size_t i, j;
 
         *out = NULL;
+        cc_vw_verify_doc_read(doc, &d, NULL);
+        cc_vw_verify_installation_read(d.installation, &inst, NULL);
+        cc_vw_verify_summary_read(d.summary, &sum, NULL);
         if (cc_text_printf(&t, "%scuDNN %s%s at ", cc_text_sgr(&t, CC_SGR_BOLD),
-                           cc_v_get_str(inst, "version") ? cc_v_get_str(inst, "version") : "(version unknown)",
-                           cc_text_sgr(&t, CC_SGR_OFF)) < 0 ||
-            cc_text_put(&t, cc_v_get_str(inst, "prefix")) < 0 ||
-            cc_text_printf(&t, " (installation %lld, %s)\n", (long long)cc_v_as_int(cc_v_get(inst, "id")),
-                           cc_v_get_str(inst, "provenance") ? cc_v_get_str(inst, "provenance") : "?") < 0 ||
-            cc_text_field(&t, 2, 10, "chosen", cc_v_get_str(inst, "chosen_by")) < 0)
+                           inst.version ? inst.version : "(version unknown)", cc_text_sgr(&t, CC_SGR_OFF)) < 0 ||
+            cc_text_put(&t, inst.prefix) < 0 ||
+            cc_text_printf(&t, " (installation %lld, %s)\n", (long long)inst.id,
+                           inst.provenance ? inst.provenance : "?") < 0 ||
+            cc_text_field(&t, 2, 10, "chosen", inst.chosen_by) < 0)
                 goto fail;
-        for (i = 0; i < cc_v_len(layers); i++) {
-                const cc_value *l = cc_v_at(layers, i), *checks = cc_v_get(l, "checks");
-                const char *sgr, *m = mark(&t, cc_v_get_str(l, "status"), &sgr);
+        for (i = 0; i < cc_v_len(d.layers); i++) {
+                cc_vw_layer l;
+                const char *sgr, *m;
 
+                cc_vw_layer_at(d.layers, i, &l, NULL);
+                m = mark(&t, l.status, &sgr);
                 if (cc_text_printf(&t, "\n%s%s%s %zu. %s\n", sgr, m, cc_text_sgr(&t, CC_SGR_OFF), i + 1,
-                                   cc_v_get_str(l, "title") ? cc_v_get_str(l, "title") : "?") < 0)
+                                   l.title ? l.title : "?") < 0)
                         goto fail;
-                for (j = 0; j < cc_v_len(checks); j++) {
-                        const cc_value *c = cc_v_at(checks, j);
-                        const char *csgr, *cm = mark(&t, cc_v_get_str(c, "status"), &csgr);
+                for (j = 0; j < cc_v_len(l.checks); j++) {
+                        cc_vw_check c;
+                        const char *csgr, *cm;
 
+                        cc_vw_check_at(l.checks, j, &c, NULL);
+                        cm = mark(&t, c.status, &csgr);
                         if (cc_text_printf(&t, "     %s%s%s %-38s ", csgr, cm, cc_text_sgr(&t, CC_SGR_OFF),
-                                           cc_v_get_str(c, "title") ? cc_v_get_str(c, "title") : "?") < 0 ||
-                            cc_text_put(&t, cc_v_get_str(c, "summary")) < 0 || cc_buf_putc(&b, '\n', err) < 0)
+                                           c.title ? c.title : "?") < 0 ||
+                            cc_text_put(&t, c.summary) < 0 || cc_buf_putc(&b, '\n', err) < 0)
                                 goto fail;
-                        if (cc_v_get_str(c, "id") && strcmp(cc_v_get_str(c, "id"), "gpu-work") == 0 &&
-                            gpu_lines(&t, cc_v_path(c, "evidence/operations")) < 0)
-                                goto fail;
-                        if (verbose && cc_v_get(c, "evidence") != NULL) {
+                        if (c.id && strcmp(c.id, "gpu-work") == 0) {
+                                cc_vw_gpu_work_evidence ev;
+
+                                cc_vw_gpu_work_evidence_read(c.evidence, &ev, NULL);
+                                if (gpu_lines(&t, ev.operations) < 0)
+                                        goto fail;
+                        }
+                        if (verbose && CC_VW_HAS(&c, check, evidence)) {
                                 char *js = NULL;
 
-                                if (cudnnctl_to_json(cc_v_get(c, "evidence"), 0, &js, err) < 0)
+                                if (cudnnctl_to_json(c.evidence, 0, &js, err) < 0)
                                         goto fail;
                                 if (cc_text_printf(&t, "           %sevidence%s ", cc_text_sgr(&t, CC_SGR_DIM),
                                                    cc_text_sgr(&t, CC_SGR_OFF)) < 0 ||
@@ -100,19 +111,16 @@ int cudnnctl_verify_text(const cudnnctl_value *doc, int verbose, int color, char
                         }
                 }
         }
-        if (cc_text_printf(&t, "\nverdict: %s%s%s", cc_text_sgr(&t, CC_SGR_BOLD),
-                           cc_v_get_str(sum, "verdict") ? cc_v_get_str(sum, "verdict") : "?",
+        if (cc_text_printf(&t, "\nverdict: %s%s%s", cc_text_sgr(&t, CC_SGR_BOLD), sum.verdict ? sum.verdict : "?",
                            cc_text_sgr(&t, CC_SGR_OFF)) < 0)
                 goto fail;
-        if (cc_v_as_int(cc_v_get(sum, "failed")) > 0 &&
-            cc_text_printf(&t, ", %lld check%s failed", (long long)cc_v_as_int(cc_v_get(sum, "failed")),
-                           cc_v_as_int(cc_v_get(sum, "failed")) == 1 ? "" : "s") < 0)
+        if (sum.failed > 0 &&
+            cc_text_printf(&t, ", %lld check%s failed", (long long)sum.failed, sum.failed == 1 ? "" : "s") < 0)
                 goto fail;
-        if (cc_v_as_int(cc_v_get(sum, "not_checked")) > 0 &&
-            cc_text_printf(&t, ", %lld could not be checked (n/c: the reason is on its line)",
-                           (long long)cc_v_as_int(cc_v_get(sum, "not_checked"))) < 0)
+        if (sum.not_checked > 0 && cc_text_printf(&t, ", %lld could not be checked (n/c: the reason is on its line)",
+                                                  (long long)sum.not_checked) < 0)
                 goto fail;
-        if (cc_text_printf(&t, " (%lld ms)\n", (long long)cc_v_as_int(cc_v_get(sum, "wall_ms"))) < 0)
+        if (cc_text_printf(&t, " (%lld ms)\n", (long long)sum.wall_ms) < 0)
                 goto fail;
         *out = cc_buf_steal(&b);
         return 0;

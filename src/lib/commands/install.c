@@ -1,0 +1,822 @@
+/* cudnnctl_install: a cuDNN release into a target, in one transaction
+ * (docs/json.md "install"; docs/architecture.md "Writing to the machine").
+ *
+ * recover the target -> read the source -> read the target -> plan and
+ * check -> (dry run: stop here) -> begin (journal) -> stage every file,
+ * streamed from the source, hashed -> stage the manifest -> apply ->
+ * commit -> log, ldconfig, verify. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../facts/views.h"
+#include "../formats/json.h"
+#include "../formats/names.h"
+#include "../formats/sha256.h"
+#include "../install/plan.h"
+#include "../install/source.h"
+#include "../install/target.h"
+#include "../kb/kb.h"
+#include "../machine/ldso.h"
+#include "../machine/machine.h"
+#include "../platform/platform.h"
+#include "../txn/txn.h"
+#include "change.h"
+
+#define PROGRESS_STEP (1u << 20)
+
+#if defined(__x86_64__) || defined(_M_X64)
+#define HOST_MACHINE "x86_64"
+#elif defined(__aarch64__) || defined(_M_ARM64)
+#define HOST_MACHINE "aarch64"
+#elif defined(__powerpc64__)
+#define HOST_MACHINE "ppc64le"
+#else
+#define HOST_MACHINE NULL
+#endif
+
+/* ---- the target ----------------------------------------------------------- */
+
+/* The managed side-by-side store for a release, as a virtual path. */
+static char *store_path(cc_machine *m, const cc_source *src, cc_error *err)
+{
+        const char *ver = src->version ? src->version : "unknown";
+
+        if (m->system == CC_SYS_WINDOWS) {
+                const char *pf = cc_machine_getenv(m, "ProgramFiles");
+                cudnnctl_ver v;
+
+                if (src->version == NULL || cudnnctl_ver_parse(src->version, &v) < 0 || v.n < 2)
+                        return cc_err(err, CC_ERR_USAGE, "%s: the release's version is unknown: give --into DIR",
+                                      src->path),
+                               NULL;
+                return cc_asprintf(err, "%s\\NVIDIA\\CUDNN\\v%ld.%ld", pf && *pf ? pf : "C:\\Program Files", v.part[0],
+                                   v.part[1]);
+        }
+        if (src->cuda_major < 0 || src->version == NULL)
+                return cc_err(err, CC_ERR_USAGE, "%s: the release's version or CUDA major is unknown: give --into DIR",
+                              src->path),
+                       NULL;
+        if (m->live ? cc_is_admin() : 1)
+                return cc_asprintf(err, "/opt/cudnn/%s-cuda%d", ver, src->cuda_major);
+        {
+                const char *home = cc_machine_getenv(m, "HOME");
+
+                if (home == NULL || home[0] != '/')
+                        return cc_err(err, CC_ERR_USAGE, "HOME is not set: give --into DIR"), NULL;
+                return cc_asprintf(err, "%s/.local/share/cudnnctl/cudnn/%s-cuda%d", home, ver, src->cuda_major);
+        }
+}
+
+/* The machine's toolkit of CUDA version want ("13.0", or "13"), as a
+ * virtual path: the usual places, and the CUDA_PATH variables. */
+static char *find_toolkit(cc_machine *m, const char *want, cc_error *err)
+{
+        static const char *const lin[] = {"/usr/local/cuda-*", "/usr/local/cuda", "/opt/cuda-*", "/opt/cuda"};
+        static const char *const win[] = {"C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v*"};
+        int w = m->system == CC_SYS_WINDOWS;
+        cc_strv cand = {0};
+        char *found = NULL;
+        size_t i, wl = strlen(want);
+
+        for (i = 0; i < m->env.kv.n; i++)
+                if (cc_starts_with(m->env.kv.v[i], "CUDA_PATH")) {
+                        const char *eq = strchr(m->env.kv.v[i], '=');
+
+                        if (eq != NULL && cc_tree_is_abs(m->tree, eq + 1) && cc_strv_push(&cand, eq + 1, err) < 0)
+                                goto out;
+                }
+        for (i = 0; i < (w ? CC_ARRAY_LEN(win) : CC_ARRAY_LEN(lin)); i++) {
+                cc_error ge = {0};
+
+                if (cc_tree_glob(m->tree, w ? win[i] : lin[i], 64, &cand, &ge) < 0 && ge.code == CC_ERR_NOMEM) {
+                        *err = ge;
+                        goto out;
+                }
+        }
+        for (i = 0; i < cand.n && found == NULL; i++) {
+                char *canon = cc_tree_canonical(m->tree, cand.v[i], NULL), *host;
+                cc_target_scan sc;
+                cc_error e2 = {0};
+
+                if (canon == NULL)
+                        continue;
+                host = cc_tree_host(m->tree, canon, &e2);
+                if (host != NULL && cc_target_scan_dir(host, m->system, &sc, &e2) == 0) {
+                        if (sc.toolkit && sc.cuda_version[0] && strncmp(sc.cuda_version, want, wl) == 0 &&
+                            (sc.cuda_version[wl] == '\0' || sc.cuda_version[wl] == '.'))
+                                found = canon, canon = NULL;
+                        cc_target_scan_free(&sc);
+                }
+                free(host);
+                free(canon);
+        }
+        if (found == NULL)
+                cc_err(err, CC_ERR_NOTFOUND, "no CUDA %s toolkit found on this machine (give --into DIR)", want);
+out:
+        cc_strv_free(&cand);
+        return found;
+}
+
+/* ---- staging -------------------------------------------------------------- */
+
+struct stage {
+        cc_txn *t;
+        const cc_plan *plan;
+        const cc_source *src;
+        size_t *op_of; /* per member: its operation */
+        const cudnnctl_install_options *o;
+        uint64_t done, total, last;
+        const char *member;
+};
+
+static int sink_begin(void *ctx, size_t i, cc_error *err)
+{
+        struct stage *s = ctx;
+
+        s->member = s->src->m[i].name;
+        return cc_txn_stage_open(s->t, s->op_of[i], err);
+}
+
+static int sink_data(void *ctx, const void *p, size_t n, cc_error *err)
+{
+        struct stage *s = ctx;
+
+        TRY_RET(cc_txn_stage_write(s->t, p, n, err));
+        s->done += n;
+        if (s->o->progress != NULL && (s->done - s->last >= PROGRESS_STEP || s->done == s->total)) {
+                s->last = s->done;
+                s->o->progress(s->o->progress_ctx, s->done, s->total, s->member);
+        }
+        return 0;
+}
+
+static int sink_end(void *ctx, cc_error *err)
+{
+        struct stage *s = ctx;
+
+        return cc_txn_stage_close(s->t, err);
+}
+
+/* ---- the manifest --------------------------------------------------------- */
+
+static void utc_now(char *buf, size_t n)
+{
+        time_t now = time(NULL);
+        const struct tm *tmv = gmtime(&now);
+
+        if (tmv == NULL || strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", tmv) == 0)
+                snprintf(buf, n, "unknown");
+}
+
+static cc_value *manifest_doc(const cc_plan *p, const cc_source *src, const char *id, int toolkit, cc_txn *t,
+                              cc_error *err)
+{
+        cc_value *doc = cc_v_object(err), *files = cc_v_array(err);
+        char when[32];
+        size_t i;
+
+        if (doc == NULL || files == NULL)
+                goto fail;
+        utc_now(when, sizeof(when));
+        for (i = 0; i < p->nops; i++) {
+                const cc_txn_op *o = &p->ops[i];
+                cc_value *f;
+                char mode[8], *staged;
+                cc_stat st;
+                cc_error e2 = {0};
+
+                if ((o->kind != CC_TXN_PLACE && o->kind != CC_TXN_REPLACE) || i == p->manifest_op)
+                        continue;
+                f = cc_v_object(err);
+                if (f == NULL || cc_v_push(files, f, err) < 0)
+                        goto fail;
+                TRY(cc_v_set_str(f, CC_K(manifest_file, path), o->path, err));
+                if (o->link != NULL) {
+                        TRY(cc_v_set_str(f, CC_K(manifest_file, link), o->link, err));
+                } else {
+                        snprintf(mode, sizeof(mode), "%04o", o->mode & 07777);
+                        TRY(cc_v_set_int(f, CC_K(manifest_file, size), (int64_t)o->size, err));
+                        TRY(cc_v_set_str(f, CC_K(manifest_file, mode), mode, err));
+                        /* the staged file's time is the placed file's (a rename keeps it) */
+                        staged = cc_asprintf(err, "%s/new/%zu", cc_txn_dir(t), i);
+                        if (staged == NULL)
+                                goto fail;
+                        if (cc_lstat_path(staged, &st, &e2) == 0 && st.type == CC_FT_FILE)
+                                TRY(cc_v_set_int(f, CC_K(manifest_file, mtime), st.mtime, err));
+                        free(staged);
+                        TRY(cc_v_set_str(f, CC_K(manifest_file, sha256), cc_txn_op_sha256(t, i), err));
+                }
+                TRY(cc_v_set_bool(f, CC_K(manifest_file, replaced), o->kind == CC_TXN_REPLACE, err));
+        }
+        TRY(cc_v_set_int(doc, CC_K(manifest, manifest_version), 1, err));
+        TRY(cc_v_set_str(doc, CC_K(manifest, id), id, err));
+        TRY(cc_v_set_str(doc, CC_K(manifest, version), src->version, err));
+        TRY(cc_v_set_int(doc, CC_K(manifest, major), src->major, err));
+        TRY(src->cuda_major >= 0 ? cc_v_set_int(doc, CC_K(manifest, cuda_major), src->cuda_major, err)
+                                 : cc_v_set_null(doc, CC_K(manifest, cuda_major), err));
+        TRY(cc_v_set_str(doc, CC_K(manifest, source), src->path, err));
+        TRY(cc_v_set_str(doc, CC_K(manifest, layout), src->layout, err));
+        TRY(cc_v_set_str(doc, CC_K(manifest, target_kind), toolkit ? "cuda-toolkit" : "prefix", err));
+        TRY(cc_v_set_str(doc, CC_K(manifest, transaction), cc_txn_id(t), err));
+        TRY(cc_v_set_str(doc, CC_K(manifest, installed_at), when, err));
+        {
+                cc_value *fl = files; /* cc_v_set owns it, even when it fails */
+
+                files = NULL;
+                TRY(cc_v_set(doc, CC_K(manifest, files), fl, err));
+        }
+        return doc;
+fail:
+        cc_v_free(doc);
+        cc_v_free(files);
+        return NULL;
+}
+
+/* ---- checks the command adds to the plan ---------------------------------- */
+
+static int add_check(cc_plan *p, const char *id, const char *verdict, const char *reason, cc_error *err)
+{
+        cc_value *o = cc_v_object(err);
+
+        if (o == NULL)
+                return -1;
+        if (cc_v_set_str(o, CC_K(plan_check, id), id, err) < 0 ||
+            cc_v_set_str(o, CC_K(plan_check, verdict), verdict, err) < 0 ||
+            cc_v_set_str(o, CC_K(plan_check, reason), reason, err) < 0) {
+                cc_v_free(o);
+                return -1;
+        }
+        if (strcmp(verdict, "stop") == 0) {
+                p->stop = 1;
+                if (cc_v_set_bool(cc_v_getm(p->doc, CC_K(install_plan, summary)), CC_K(plan_summary, stop), 1, err) <
+                    0) {
+                        cc_v_free(o);
+                        return -1;
+                }
+        }
+        return cc_v_push(cc_v_getm(p->doc, CC_K(install_plan, checks)), o, err);
+}
+
+static int file_sha256(const char *path, char hex[65], cc_error *err)
+{
+        cc_map m;
+        cc_sha256 h;
+        int rc;
+
+        TRY_RET(cc_map_file(path, (size_t)-1, &m, err));
+        cc_sha256_init(&h);
+        cc_sha256_update(&h, m.data, m.size);
+        rc = cc_map_check(&m, path, err);
+        cc_unmap(&m);
+        if (rc == 0)
+                cc_sha256_final_hex(&h, hex);
+        return rc;
+}
+
+/* The archive's digest against kb/checksums.tsv (by its file name) or a
+ * SOURCE.sha256 beside it. A mismatch stops; no known digest is a note. */
+static int checksum_check(cc_plan *p, const cc_source *src, cc_error *err)
+{
+        const cc_kb_table *kb = cc_kb_get("checksums", NULL);
+        const char *base = cc_basename(src->path), *want = NULL, *from = NULL;
+        char *side = NULL, *sidetext = NULL, hex[65], line[512];
+        size_t r, len = 0;
+        int prefix = 0, rc = 0;
+        cc_error e2 = {0};
+
+        if (!src->is_archive)
+                return add_check(p, "checksum", "ok", "a directory: no archive digest to compare", err);
+        for (r = 0; kb != NULL && r < kb->nrows && want == NULL; r++) {
+                const char *f = cc_kb_cell(kb, r, "file"), *h = cc_kb_cell(kb, r, "sha256");
+
+                if (f != NULL && h != NULL && strcmp(h, "-") != 0 && strcmp(f, base) == 0) {
+                        want = h;
+                        from = "kb/checksums.tsv";
+                        prefix = cc_kb_cell(kb, r, "prefix") != NULL && strcmp(cc_kb_cell(kb, r, "prefix"), "yes") == 0;
+                }
+        }
+        if (want == NULL) {
+                side = cc_asprintf(err, "%s.sha256", src->path);
+                if (side == NULL)
+                        return -1;
+                if (cc_read_file(side, 4096, &sidetext, &len, &e2) == 0) {
+                        size_t n = strspn(sidetext, "0123456789abcdefABCDEF");
+
+                        if (n == 64) {
+                                sidetext[64] = '\0';
+                                for (r = 0; r < 64; r++)
+                                        sidetext[r] = (char)cc_ascii_tolower(sidetext[r]);
+                                want = sidetext;
+                                from = side;
+                        } else {
+                                snprintf(line, sizeof(line), "%.200s: not a SHA-256 digest", side);
+                                rc = add_check(p, "checksum", "stop", line, err);
+                                goto out;
+                        }
+                }
+        }
+        if (want == NULL) {
+                rc = add_check(p, "checksum", "warn",
+                               "no known digest for this archive (kb/checksums.tsv, or a .sha256 file beside it): its "
+                               "contents are not "
+                               "checked against NVIDIA's",
+                               err);
+                goto out;
+        }
+        if (file_sha256(src->path, hex, &e2) < 0) {
+                snprintf(line, sizeof(line), "%.240s", e2.msg);
+                rc = add_check(p, "checksum", "stop", line, err);
+        } else if (prefix ? strncmp(hex, want, strlen(want)) != 0 : strcmp(hex, want) != 0) {
+                snprintf(line, sizeof(line), "SHA-256 %s, but %.120s says %.64s: a damaged or different download", hex,
+                         from, want);
+                rc = add_check(p, "checksum", "stop", line, err);
+        } else {
+                snprintf(line, sizeof(line), "SHA-256 matches %.200s", from);
+                rc = add_check(p, "checksum", "ok", line, err);
+        }
+out:
+        free(side);
+        free(sidetext);
+        return rc;
+}
+
+/* Processes that map a file to be replaced or removed: on Windows the
+ * replace would fail (the guide's "close PyCharm/Jupyter first"): a stop;
+ * on Linux they keep running the old file: a warning. */
+static int in_use_check(cc_machine *m, const char *host, cc_plan *p, cc_error *err)
+{
+        cc_strv lines = {0};
+        size_t i;
+        int rc = 0;
+
+        if (p->stop || cc_in_use(m, host, p->ops, p->nops, &lines, err) < 0) {
+                cc_strv_free(&lines);
+                return p->stop ? 0 : -1;
+        }
+        for (i = 0; i < lines.n && rc == 0; i++) {
+                int unread = strstr(lines.v[i], "could not be read") != NULL;
+
+                rc = add_check(p, "in-use",
+                               unread                        ? "warn"
+                               : m->system == CC_SYS_WINDOWS ? "stop"
+                                                             : "warn",
+                               lines.v[i], err);
+        }
+        if (rc == 0 && lines.n == 0 && m->live)
+                rc = add_check(p, "in-use", "ok", "no running process maps a file to be replaced or removed", err);
+        cc_strv_free(&lines);
+        return rc;
+}
+
+/* ---- after the commit ------------------------------------------------------ */
+
+/* ldconfig, when the loader's cache lists the target's library directory:
+ * run it as root, else say that it must be. "not-needed", "ran",
+ * "failed: ...", "needed: ...". */
+static char *ldconfig_step(cc_machine *m, const char *vtarget, const char *lib_dir, cc_error *err)
+{
+        static const char *const progs[] = {"/sbin/ldconfig", "/usr/sbin/ldconfig"};
+        char *libv = cc_asprintf(err, "%s/%s", vtarget, lib_dir ? lib_dir : "lib"), *out = NULL;
+        cc_ldso l;
+        cc_error e2 = {0};
+        size_t i;
+        int cached = 0;
+
+        if (libv == NULL)
+                return NULL;
+        memset(&l, 0, sizeof(l));
+        if (cc_ldso_read(m, NULL, &l, &e2) == 0) {
+                for (i = 0; i < l.conf_dirs.n && !cached; i++)
+                        cached = cc_tree_path_eq(m->tree, l.conf_dirs.v[i], libv);
+                for (i = 0; i < l.sysdirs.n && !cached; i++)
+                        cached = cc_tree_path_eq(m->tree, l.sysdirs.v[i], libv);
+        }
+        cc_ldso_free(&l);
+        if (!cached) {
+                out = cc_strdup(err, "not-needed");
+        } else if (!m->live || !cc_is_admin()) {
+                out = cc_asprintf(err, "needed: %s is in the loader's cache; run `sudo ldconfig`", libv);
+        } else {
+                for (i = 0; i < CC_ARRAY_LEN(progs) && out == NULL; i++) {
+                        const char *argv[] = {progs[i], NULL};
+                        cc_spawn_opts so;
+                        cc_spawn_result r;
+                        cc_stat st;
+
+                        if (cc_stat_path(progs[i], &st, &e2) < 0 || st.type != CC_FT_FILE)
+                                continue;
+                        memset(&so, 0, sizeof(so));
+                        memset(&r, 0, sizeof(r));
+                        so.argv = argv;
+                        so.timeout_ms = 120000;
+                        if (cc_spawn_run(&so, &r, &e2) < 0) {
+                                out = cc_asprintf(err, "failed: %s", e2.msg);
+                        } else if (r.exited && r.exit_code == 0) {
+                                out = cc_strdup(err, "ran");
+                        } else {
+                                char *how = cc_spawn_describe(&r, err);
+
+                                out = cc_asprintf(err, "failed: ldconfig %s", how ? how : "failed");
+                                free(how);
+                        }
+                        cc_spawn_result_free(&r);
+                }
+                if (out == NULL)
+                        out = cc_asprintf(err, "needed: %s is in the loader's cache, and no ldconfig was found", libv);
+        }
+        free(libv);
+        return out;
+}
+
+/* verify of what was installed: its verdict into the document (a failure
+ * does not undo the install: the text says how, `rollback`). */
+static int verify_step(cc_machine *m, const char *vtarget, cc_value *doc, cc_error *err)
+{
+        cudnnctl_verify_options vo;
+        cc_value *vd = NULL;
+        cc_error e2 = {0};
+
+        memset(&vo, 0, sizeof(vo));
+        vo.install = vtarget;
+        vo.gpu = CUDNNCTL_GPU_AUTO;
+        if (cudnnctl_verify(m, &vo, &vd, &e2) < 0)
+                return cc_v_set_str(doc, CC_K(install_doc, verify_error), e2.msg, err);
+        return cc_v_set(doc, CC_K(install_doc, verify), vd, err);
+}
+
+/* Whether the target holds a transaction without a commit. */
+static int interrupted(const char *host)
+{
+        cc_txn_info *v = NULL;
+        size_t n = 0, i;
+        cc_error ignored = {0};
+        int any = 0;
+
+        if (cc_txn_list(host, &v, &n, NULL, &ignored) == 0)
+                for (i = 0; i < n; i++)
+                        any |= !v[i].committed;
+        cc_txn_info_free(v, n);
+        return any;
+}
+
+/* ---- the command ---------------------------------------------------------- */
+
+/* The plan's document into the install's (which owns it from now on, also
+ * when the move fails). */
+static int take_plan(cc_value *doc, cc_plan *p, cc_error *err)
+{
+        cc_value *pd = p->doc;
+
+        p->doc = NULL;
+        return cc_v_set(doc, CC_K(install_doc, plan), pd, err);
+}
+
+static int set_result(cc_value *doc, const char *status, const char *txn, const char *error, int undo_failed,
+                      const char *manifest, const char *use, cc_error *err)
+{
+        cc_value *r = cc_v_object(err);
+
+        if (r == NULL)
+                return -1;
+        if (cc_v_set_str(r, CC_K(install_result, status), status, err) < 0 ||
+            cc_v_set_str(r, CC_K(install_result, transaction), txn, err) < 0 ||
+            cc_v_set_str(r, CC_K(install_result, error), error, err) < 0 ||
+            cc_v_set_bool(r, CC_K(install_result, undo_failed), undo_failed, err) < 0 ||
+            cc_v_set_str(r, CC_K(install_result, manifest), manifest, err) < 0 ||
+            cc_v_set_str(r, CC_K(install_result, use), use, err) < 0) {
+                cc_v_free(r);
+                return -1;
+        }
+        return cc_v_set(doc, CC_K(install_doc, result), r, err);
+}
+
+/* The human log (robocopy's /LOG): one line per check and per operation. */
+static char *log_text(const cc_plan *p, const cc_txn *t, const char *status, cc_error *err)
+{
+        cc_vw_install_plan v;
+        cc_buf b = {0};
+        char when[32];
+        size_t i;
+
+        utc_now(when, sizeof(when));
+        cc_vw_install_plan_read(p->doc, &v, NULL);
+        TRY(cc_buf_printf(&b, err, "cudnnctl install, %s, transaction %s\n", when, t ? cc_txn_id(t) : "-"));
+        for (i = 0; i < cc_v_len(v.checks); i++) {
+                cc_vw_plan_check c;
+
+                cc_vw_plan_check_at(v.checks, i, &c, NULL);
+                TRY(cc_buf_printf(&b, err, "check %-5s %-14s %s\n", c.verdict, c.id, c.reason));
+        }
+        for (i = 0; i < p->nops; i++) {
+                const cc_txn_op *o = &p->ops[i];
+                const char *h = t ? cc_txn_op_sha256(t, i) : "";
+
+                TRY(cc_buf_printf(&b, err, "%-7s %s", cc_txn_kind_name(o->kind), o->path));
+                if (o->link)
+                        TRY(cc_buf_printf(&b, err, " -> %s", o->link));
+                else if ((o->kind == CC_TXN_PLACE || o->kind == CC_TXN_REPLACE) && o->size != CC_TXN_SIZE_UNKNOWN)
+                        TRY(cc_buf_printf(&b, err, " %llu bytes", (unsigned long long)o->size));
+                if (h[0])
+                        TRY(cc_buf_printf(&b, err, " sha256 %s", h));
+                TRY(cc_buf_putc(&b, '\n', err));
+        }
+        TRY(cc_buf_printf(&b, err, "result %s\n", status));
+        return cc_buf_steal(&b);
+fail:
+        cc_buf_free(&b);
+        return NULL;
+}
+
+static void write_logs(cc_value *doc, const cc_plan *p, const cc_txn *t, const char *status, const char *log_file)
+{
+        cc_error ignored = {0};
+        char *text = log_text(p, t, status, &ignored), *path = NULL;
+
+        if (text == NULL)
+                return;
+        if (t != NULL && cc_txn_dir(t) != NULL) {
+                path = cc_asprintf(&ignored, "%s/log", cc_txn_dir(t));
+                if (path != NULL)
+                        (void)cc_write_file(path, text, strlen(text), 0, &ignored);
+        }
+        if (log_file != NULL) {
+                cc_error e2 = {0};
+
+                if (cc_write_file(log_file, text, strlen(text), 0, &e2) < 0)
+                        (void)cc_v_set_str(doc, CC_K(install_doc, log_error), e2.msg, &ignored);
+        }
+        free(path);
+        free(text);
+}
+
+/* What a user runs to use a side-by-side install. */
+static char *use_hint(const cc_machine *m, const char *vtarget, int toolkit, cc_error *err)
+{
+        if (toolkit)
+                return NULL;
+        if (m->system == CC_SYS_WINDOWS)
+                return cc_asprintf(err, "set PATH=%s\\bin;%%PATH%%", vtarget);
+        return cc_asprintf(err, "export LD_LIBRARY_PATH=%s/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}", vtarget);
+}
+
+int cudnnctl_install(cudnnctl_machine *m, const cudnnctl_install_options *o, cudnnctl_value **out, cudnnctl_error *err)
+{
+        cc_value *doc = NULL, *recovered = NULL;
+        cc_source src;
+        cc_target_scan sc;
+        cc_plan plan;
+        cc_plan_in in;
+        cc_txn *t = NULL;
+        char *vtarget = NULL, *host = NULL, *id = NULL, *use = NULL, *mpath = NULL;
+        struct stage st;
+        unsigned char *want = NULL;
+        cc_strv made = {0};
+        int store = 0, rc = -1, undo_failed = 0;
+        size_t i;
+
+        memset(&src, 0, sizeof(src));
+        memset(&sc, 0, sizeof(sc));
+        memset(&plan, 0, sizeof(plan));
+        memset(&st, 0, sizeof(st));
+        if (out == NULL || m == NULL || o == NULL || o->source == NULL)
+                return cc_err(err, CC_ERR_USAGE,
+                              "cudnnctl_install: no machine, options, source or place for the result");
+        *out = NULL;
+        if (o->into != NULL && o->cuda != NULL)
+                return cc_err(err, CC_ERR_USAGE, "--into and --cuda name the target twice: give one");
+        doc = cc_doc_new("install", m, err);
+        if (doc == NULL)
+                return -1;
+        TRY(cc_v_set_bool(doc, CC_K(install_doc, dry_run), o->dry_run, err));
+        TRY(cc_source_open(o->source, &src, err));
+        /* the target, as a virtual path with every link resolved */
+        if (o->into != NULL) {
+                char *abs = cc_machine_abs(m, o->into, err);
+
+                if (abs == NULL)
+                        goto fail;
+                vtarget = cc_tree_canonical(m->tree, abs, err);
+                free(abs);
+                if (vtarget == NULL)
+                        goto fail;
+        } else if (o->cuda != NULL) {
+                vtarget = find_toolkit(m, o->cuda, err);
+                if (vtarget == NULL)
+                        goto fail;
+        } else {
+                vtarget = store_path(m, &src, err);
+                if (vtarget == NULL)
+                        goto fail;
+                store = 1;
+        }
+        host = cc_tree_host(m->tree, vtarget, err);
+        if (host == NULL)
+                goto fail;
+        if (store) {
+                cc_stat ts;
+
+                TRY(cc_lstat_path(host, &ts, err));
+                if (ts.type == CC_FT_NONE) {
+                        if (o->dry_run) {
+                                /* planned against an empty directory */
+                                sc.cuda_major = -1;
+                                sc.free_bytes = UINT64_MAX;
+                                sc.writable = 1;
+                                sc.lib_dir = "lib";
+                                sc.manifests = cc_v_array(err);
+                                if (sc.manifests == NULL)
+                                        goto fail;
+                        } else {
+                                TRY(cc_mkdir_p(host, &made, err));
+                        }
+                }
+        }
+        if (sc.manifests == NULL) {
+                cc_stat ts;
+
+                /* An interrupted transaction is undone before the target is
+                 * read: the plan is made on the target as it was. A dry run
+                 * writes nothing: it says so instead. */
+                TRY(cc_lstat_path(host, &ts, err));
+                if (!o->dry_run && ts.type == CC_FT_DIR) {
+                        TRY(cc_txn_recover(host, &recovered, err));
+                        TRY(cc_v_set(doc, CC_K(install_doc, recovered), recovered, err));
+                        recovered = NULL;
+                }
+                TRY(cc_target_scan_dir(host, m->system, &sc, err));
+        }
+        id = cc_asprintf(err, "cudnn-%s", src.version ? src.version : "unknown");
+        if (id == NULL)
+                goto fail;
+        memset(&in, 0, sizeof(in));
+        in.target = vtarget;
+        in.system = m->system;
+        in.machine = m->live ? HOST_MACHINE : NULL;
+        in.toolkit = sc.toolkit;
+        in.toolkit_cuda_major = sc.cuda_major;
+        in.lib_dir = sc.lib_dir;
+        in.force = o->force;
+        in.target_world_writable = sc.world_writable;
+        in.target_writable = sc.writable;
+        in.free_bytes = sc.free_bytes;
+        in.entries = sc.e;
+        in.nentries = sc.n;
+        in.manifest_id = id;
+        TRY(cc_install_plan(&src, &in, &plan, err));
+        if (src.stops.n == 0)
+                TRY(checksum_check(&plan, &src, err));
+        for (i = 0; i < sc.notes.n; i++)
+                TRY(add_check(&plan, "target", "warn", sc.notes.v[i], err));
+        if (o->dry_run && interrupted(host))
+                TRY(add_check(&plan, "target", "warn",
+                              "an interrupted transaction is in the target: the install undoes it first (`cudnnctl "
+                              "recover`), and "
+                              "this plan is of the target as it is now",
+                              err));
+        TRY(in_use_check(m, host, &plan, err));
+        use = use_hint(m, vtarget, sc.toolkit, err);
+        if (use == NULL && !sc.toolkit)
+                goto fail;
+        if (o->dry_run || plan.stop) {
+                TRY(take_plan(doc, &plan, err));
+                TRY(set_result(doc, plan.stop ? "stopped" : "planned", NULL, NULL, 0, NULL, NULL, err));
+                cc_unmake_dirs(&made);
+                rc = 0;
+                goto done;
+        }
+        /* the transaction */
+        if (cc_txn_begin(host, plan.ops, plan.nops, "install", &recovered, &t, err) < 0)
+                goto fail;
+        {
+                /* (recovered just above: normally nothing is left) */
+                cc_value *more = recovered, *have = cc_v_getm(doc, CC_K(install_doc, recovered));
+
+                recovered = NULL;
+                if (have != NULL)
+                        TRY(cc_v_concat(have, more, err)); /* frees more */
+                else
+                        TRY(cc_v_set(doc, CC_K(install_doc, recovered), more, err));
+        }
+        want = cc_calloc(err, src.n ? src.n : 1, 1);
+        st.op_of = cc_calloc(err, src.n ? src.n : 1, sizeof(size_t));
+        if (want == NULL || st.op_of == NULL)
+                goto abort;
+        for (i = 0; i < plan.nops; i++)
+                if (plan.member[i] != (size_t)-1) {
+                        want[plan.member[i]] = 1;
+                        st.op_of[plan.member[i]] = i;
+                }
+        st.t = t;
+        st.plan = &plan;
+        st.src = &src;
+        st.o = o;
+        st.total = plan.stage_bytes;
+        {
+                cc_src_sink sink = {.ctx = &st, .begin = sink_begin, .data = sink_data, .end = sink_end};
+                cc_value *man;
+                cc_buf mb = {0};
+
+                if (cc_source_read(&src, want, &sink, err) < 0)
+                        goto abort;
+                man = manifest_doc(&plan, &src, id, sc.toolkit, t, err);
+                if (man == NULL)
+                        goto abort;
+                if (cc_json_write(man, 1, &mb, err) < 0 || cc_txn_stage_open(t, plan.manifest_op, err) < 0 ||
+                    cc_txn_stage_write(t, mb.data, mb.len, err) < 0 || cc_txn_stage_close(t, err) < 0) {
+                        cc_v_free(man);
+                        cc_buf_free(&mb);
+                        goto abort;
+                }
+                cc_v_free(man);
+                cc_buf_free(&mb);
+        }
+        /* the digests staged, into the plan's document */
+        {
+                cc_value *ops = cc_v_getm(plan.doc, CC_K(install_plan, operations));
+
+                for (i = 0; i < plan.nops && i < cc_v_len(ops); i++)
+                        if (cc_txn_op_sha256(t, i)[0])
+                                TRY(cc_v_set_str(cc_v_atm(ops, i), CC_K(plan_op, sha256), cc_txn_op_sha256(t, i), err));
+        }
+        if (cc_txn_apply_commit(t, &undo_failed, err) < 0) {
+                char msg[sizeof(err->msg)];
+
+                snprintf(msg, sizeof(msg), "%s", err->msg);
+                cc_err_clear(err);
+                write_logs(doc, &plan, NULL, "failed", o->log_file);
+                TRY(take_plan(doc, &plan, err));
+                TRY(set_result(doc, "failed", cc_txn_id(t), msg, undo_failed, NULL, NULL, err));
+                cc_txn_free(t);
+                t = NULL;
+                if (!undo_failed)
+                        cc_unmake_dirs(&made);
+                rc = 0;
+                goto done;
+        }
+        mpath = cc_asprintf(err, "%s/%s/%s/%s.json", vtarget, CC_TXN_STATE, CC_TXN_MANIFESTS, id);
+        if (mpath == NULL)
+                goto fail;
+        write_logs(doc, &plan, t, "installed", o->log_file);
+        {
+                cc_error ignored = {0}; /* the record and the pruning are bookkeeping: the install stands */
+
+                (void)cc_state_record(m, vtarget, cc_txn_id(t), "install", &ignored);
+                (void)cc_txn_prune(host, CC_KEEP_BACKUPS, &ignored);
+        }
+        TRY(take_plan(doc, &plan, err));
+        TRY(set_result(doc, "installed", cc_txn_id(t), NULL, 0, mpath, use, err));
+        if (m->system == CC_SYS_LINUX) {
+                char *ld = ldconfig_step(m, vtarget, sc.toolkit ? sc.lib_dir : "lib", err);
+
+                if (ld == NULL || cc_v_set_str(cc_v_getm(doc, CC_K(install_doc, result)),
+                                               CC_K(install_result, ldconfig), ld, err) < 0) {
+                        free(ld);
+                        goto fail;
+                }
+                free(ld);
+        }
+        if (!o->no_verify)
+                TRY(verify_step(m, vtarget, doc, err));
+        rc = 0;
+        goto done;
+abort : {
+        char msg[sizeof(err->msg)];
+
+        /* staging failed: the target was not touched */
+        snprintf(msg, sizeof(msg), "%s", err->msg);
+        cc_err_clear(err);
+        cc_txn_abort(t);
+        t = NULL;
+        cc_unmake_dirs(&made);
+        if (take_plan(doc, &plan, err) < 0)
+                goto fail;
+        if (set_result(doc, "failed", NULL, msg, 0, NULL, NULL, err) < 0)
+                goto fail;
+        rc = 0;
+        goto done;
+}
+done:
+fail:
+        cc_txn_free(t);
+        free(want);
+        free(st.op_of);
+        cc_v_free(recovered);
+        cc_plan_free(&plan);
+        cc_target_scan_free(&sc);
+        cc_source_free(&src);
+        free(vtarget);
+        free(host);
+        free(id);
+        free(use);
+        free(mpath);
+        if (rc < 0)
+                cc_unmake_dirs(&made);
+        cc_strv_free(&made);
+        if (rc == 0)
+                *out = doc;
+        else
+                cc_v_free(doc);
+        return rc;
+}

@@ -1,0 +1,195 @@
+/* The machine's record of its transactions (change.h), and the directory
+ * helpers of the writing commands. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../facts/views.h"
+#include "../platform/platform.h"
+#include "../txn/txn.h"
+#include "change.h"
+#include "who_uses.h"
+
+#define STATE_FILE "transactions.tsv"
+#define MAX_STATE (8u << 20)
+
+int cc_mkdir_p(const char *dir, cc_strv *made, cc_error *err)
+{
+        char *d = cc_strdup(err, dir), *p;
+        int rc = 0;
+
+        if (d == NULL)
+                return -1;
+        for (p = d + 1; rc == 0; p++) {
+                char c = *p;
+                cc_stat st;
+
+                if (c != '/' && c != '\\' && c != '\0')
+                        continue;
+                if (p > d && p[-1] == ':') /* "C:\" */
+                        continue;
+                *p = '\0';
+                rc = cc_lstat_path(d, &st, err);
+                if (rc == 0 && st.type == CC_FT_NONE) {
+                        rc = cc_fs_mkdir(d, 0755, err);
+                        if (rc == 0 && made != NULL)
+                                rc = cc_strv_push(made, d, err);
+                } else if (rc == 0 && st.type != CC_FT_DIR) {
+                        rc = cc_err(err, CC_ERR_IO, "%s: not a directory", d);
+                }
+                *p = c;
+                if (c == '\0')
+                        break;
+        }
+        free(d);
+        return rc;
+}
+
+void cc_unmake_dirs(const cc_strv *made)
+{
+        size_t i;
+
+        for (i = made->n; i-- > 0;) {
+                cc_error ignored = {0};
+
+                if (cc_fs_rmdir(made->v[i], &ignored) < 0)
+                        break;
+        }
+}
+
+char *cc_state_dir(cc_machine *m, cc_error *err)
+{
+        int w = m->system == CC_SYS_WINDOWS;
+        const char *v = cc_machine_getenv(m, "CUDNNCTL_STATE_DIR");
+
+        /* set: the tests (and whoever wants the record elsewhere) */
+        if (v != NULL && v[0] != '\0')
+                return m->live ? cc_strdup(err, v) : cc_tree_host(m->tree, v, err);
+        if (!m->live)
+                return cc_tree_host(m->tree, w ? "C:\\ProgramData\\cudnnctl" : "/var/lib/cudnnctl", err);
+        if (cc_is_admin()) {
+                if (!w)
+                        return cc_strdup(err, "/var/lib/cudnnctl");
+                v = cc_machine_getenv(m, "ProgramData");
+                return cc_asprintf(err, "%s\\cudnnctl", v && *v ? v : "C:\\ProgramData");
+        }
+        if (w) {
+                v = cc_machine_getenv(m, "LOCALAPPDATA");
+                if (v == NULL || *v == '\0')
+                        return cc_err(err, CC_ERR_NOTFOUND, "LOCALAPPDATA is not set: no state directory"), NULL;
+                return cc_asprintf(err, "%s\\cudnnctl", v);
+        }
+        v = cc_machine_getenv(m, "XDG_STATE_HOME");
+        if (v != NULL && v[0] == '/')
+                return cc_asprintf(err, "%s/cudnnctl", v);
+        v = cc_machine_getenv(m, "HOME");
+        if (v == NULL || v[0] != '/')
+                return cc_err(err, CC_ERR_NOTFOUND, "HOME is not set: no state directory"), NULL;
+        return cc_asprintf(err, "%s/.local/state/cudnnctl", v);
+}
+
+/* A field of the record: tabs and line ends would break it. */
+static int clean_field(const char *s)
+{
+        return strpbrk(s, "\t\r\n") == NULL;
+}
+
+int cc_state_record(cc_machine *m, const char *vtarget, const char *id, const char *label, cc_error *err)
+{
+        char *dir = cc_state_dir(m, err), *file = NULL, *line = NULL;
+        int rc = -1;
+
+        if (dir == NULL)
+                return -1;
+        if (!clean_field(vtarget) || !clean_field(id) || !clean_field(label)) {
+                rc = cc_err(err, CC_ERR_USAGE, "%s: a tab or a line end in the name: not recorded", vtarget);
+                goto out;
+        }
+        file = cc_asprintf(err, "%s/%s", dir, STATE_FILE);
+        line = cc_asprintf(err, "%s\t%s\t%s\n", id, label, vtarget);
+        if (file == NULL || line == NULL)
+                goto out;
+        TRY(cc_mkdir_p(dir, NULL, err));
+        TRY(cc_fs_append_synced(file, line, err));
+        rc = 0;
+fail:
+out:
+        free(dir);
+        free(file);
+        free(line);
+        return rc;
+}
+
+char *cc_state_last_target(cc_machine *m, cc_error *err)
+{
+        char *dir = cc_state_dir(m, err), *file = NULL, *text = NULL, *last = NULL, *p, *nl;
+        size_t len = 0;
+        cc_error e2 = {0};
+
+        if (dir == NULL)
+                return NULL;
+        file = cc_asprintf(err, "%s/%s", dir, STATE_FILE);
+        if (file == NULL)
+                goto out;
+        if (cc_read_file(file, MAX_STATE, &text, &len, &e2) < 0) {
+                cc_err(err, CC_ERR_NOTFOUND, "no transaction recorded on this machine (%s): name the target", file);
+                goto out;
+        }
+        for (p = text; (nl = memchr(p, '\n', len - (size_t)(p - text))) != NULL; p = nl + 1) {
+                char *t1 = memchr(p, '\t', (size_t)(nl - p)),
+                     *t2 = t1 ? memchr(t1 + 1, '\t', (size_t)(nl - t1 - 1)) : NULL;
+
+                if (t2 != NULL && nl > t2 + 1) {
+                        free(last);
+                        last = cc_strndup(err, t2 + 1, (size_t)(nl - t2 - 1));
+                        if (last == NULL)
+                                goto out;
+                }
+        }
+        if (last == NULL)
+                cc_err(err, CC_ERR_NOTFOUND, "no transaction recorded on this machine (%s): name the target", file);
+out:
+        free(dir);
+        free(file);
+        free(text);
+        return last;
+}
+
+int cc_in_use(cc_machine *m, const char *host, const cc_txn_op *ops, size_t n, cc_strv *lines, cc_error *err)
+{
+        cc_strv files = {0};
+        cc_value *doc = NULL;
+        cc_vw_who_scan ws;
+        size_t i;
+        int rc = -1;
+
+        if (!m->live)
+                return 0; /* another machine's tree: its processes are not these */
+        for (i = 0; i < n; i++)
+                if ((ops[i].kind == CC_TXN_REPLACE || ops[i].kind == CC_TXN_REMOVE) && ops[i].link == NULL &&
+                    cc_strv_pushf(&files, 0, err, "%s/%s", host, ops[i].path) < 0)
+                        goto out;
+        if (files.n == 0) {
+                rc = 0;
+                goto out;
+        }
+        TRY(cc_who_uses_files((const char *const *)files.v, files.n, &doc, err));
+        cc_vw_who_scan_read(doc, &ws, NULL);
+        for (i = 0; i < cc_v_len(ws.users); i++) {
+                cc_vw_who_user u;
+
+                cc_vw_who_user_at(ws.users, i, &u, NULL);
+                TRY(cc_strv_pushf(lines, 0, err, "%s: mapped by process %lld (%s)", u.file ? u.file : "?",
+                                  (long long)u.pid, u.name ? u.name : "name unknown"));
+        }
+        if (ws.unreadable > 0)
+                TRY(cc_strv_pushf(lines, 0, err,
+                                  "%lld processes could not be read (another user's): root sees them all",
+                                  (long long)ws.unreadable));
+        rc = 0;
+fail:
+out:
+        cc_v_free(doc);
+        cc_strv_free(&files);
+        return rc;
+}

@@ -1,0 +1,21 @@
+/* SHA-256 (FIPS 180-4), streamed: the install's staging hashes each file as
+ * it writes it, and the manifest records the digest of every file placed. */
+#ifndef CC_FORMATS_SHA256_H
+#define CC_FORMATS_SHA256_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct cc_sha256 {
+        uint32_t h[8];
+        uint64_t bytes; /* message length so far */
+        uint8_t block[64];
+        size_t fill; /* bytes in block */
+} cc_sha256;
+
+void cc_sha256_init(cc_sha256 *s);
+void cc_sha256_update(cc_sha256 *s, const void *data, size_t n);
+/* The digest as 64 lowercase hex digits and a NUL in hex[65]. */
+void cc_sha256_final_hex(cc_sha256 *s, char hex[65]);
+
+#endif

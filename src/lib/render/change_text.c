@@ -1,0 +1,142 @@
+/* Text for people from the uninstall, rollback, recover and history
+ * documents (docs/json.md "uninstall, rollback"). Reads only the
+ * document, through its views. */
+#include "text.h"
+
+#include "../facts/views.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static int line_put(struct cc_text *t, const char *pre, const char *s)
+{
+        TRY_RET(cc_text_printf(t, "%s", pre));
+        TRY_RET(cc_text_put(t, s));
+        return cc_text_printf(t, "\n");
+}
+
+static int recovered(struct cc_text *t, const cc_value *arr)
+{
+        size_t i;
+
+        for (i = 0; i < cc_v_len(arr); i++)
+                TRY_RET(line_put(t, "recovered: ", cc_v_as_str(cc_v_at(arr, i))));
+        return 0;
+}
+
+static const char *verdict_sgr(const struct cc_text *t, const char *v)
+{
+        if (v != NULL && strcmp(v, "stop") == 0)
+                return cc_text_sgr(t, CC_SGR_RED);
+        if (v != NULL && strcmp(v, "warn") == 0)
+                return cc_text_sgr(t, CC_SGR_YELLOW);
+        return cc_text_sgr(t, CC_SGR_GREEN);
+}
+
+int cudnnctl_change_text(const cudnnctl_value *doc, int verbose, int color, char **out, cudnnctl_error *err)
+{
+        cc_buf b = {0};
+        struct cc_text t = {&b, color, err};
+        cc_vw_change_doc d;
+        cc_vw_plan_summary s;
+        cc_vw_install_result r;
+        const char *cmd;
+        size_t i;
+
+        (void)verbose;
+        *out = NULL;
+        cc_vw_change_doc_read(doc, &d, NULL);
+        cmd = d.command;
+        cc_vw_plan_summary_read(d.summary, &s, NULL);
+        cc_vw_install_result_read(d.result, &r, NULL);
+        TRY(recovered(&t, d.recovered));
+        if (cmd != NULL && strcmp(cmd, "recover") == 0) {
+                if (cc_v_len(d.recovered) == 0)
+                        TRY(line_put(&t, "Nothing to recover in ", d.target));
+                *out = cc_buf_steal(&b);
+                return *out ? 0 : cc_err(err, CC_ERR_NOMEM, "out of memory");
+        }
+        TRY(cc_text_printf(&t, "%s%s%s ", cc_text_sgr(&t, CC_SGR_BOLD), cmd ? cmd : "?", cc_text_sgr(&t, CC_SGR_OFF)));
+        TRY(cc_text_put(&t, d.of));
+        TRY(line_put(&t, " in ", d.target));
+        for (i = 0; i < cc_v_len(d.checks); i++) {
+                cc_vw_plan_check c;
+
+                cc_vw_plan_check_at(d.checks, i, &c, NULL);
+                TRY(cc_text_printf(&t, "  %s%-4s%s  ", verdict_sgr(&t, c.verdict), c.verdict ? c.verdict : "?",
+                                   cc_text_sgr(&t, CC_SGR_OFF)));
+                TRY(line_put(&t, "", c.reason));
+        }
+        TRY(cc_text_printf(&t, "Plan: %lld put back, %lld placed, %lld removed, %lld directories made\n",
+                           (long long)s.replace, (long long)s.place, (long long)s.remove, (long long)s.mkdir));
+        for (i = 0; i < cc_v_len(d.operations); i++) {
+                cc_vw_plan_op o;
+
+                cc_vw_plan_op_at(d.operations, i, &o, NULL);
+                TRY(cc_text_printf(&t, "  %-8s", o.op ? o.op : "?"));
+                TRY(cc_text_put(&t, o.path));
+                if (o.link != NULL) {
+                        TRY(cc_text_printf(&t, " -> "));
+                        TRY(cc_text_put(&t, o.link));
+                }
+                TRY(cc_text_printf(&t, "\n"));
+        }
+        if (r.status != NULL && strcmp(r.status, "planned") == 0)
+                TRY(cc_text_printf(&t, "Dry run: nothing was written.\n"));
+        else if (r.status != NULL && strcmp(r.status, "stopped") == 0)
+                TRY(cc_text_printf(&t, "%sStopped%s: nothing was written.\n", cc_text_sgr(&t, CC_SGR_RED),
+                                   cc_text_sgr(&t, CC_SGR_OFF)));
+        else if (r.status != NULL && strcmp(r.status, "nothing-to-do") == 0)
+                TRY(cc_text_printf(&t, "Nothing to do.\n"));
+        else if (r.status != NULL && strcmp(r.status, "failed") == 0) {
+                TRY(cc_text_printf(&t, "%sFailed%s: ", cc_text_sgr(&t, CC_SGR_RED), cc_text_sgr(&t, CC_SGR_OFF)));
+                TRY(line_put(&t, "", r.error));
+                TRY(cc_text_printf(&t, r.undo_failed
+                                           ? "Undoing it failed too: `cudnnctl recover` on the target finishes it.\n"
+                                           : "Everything was undone: the target is as it was.\n"));
+        } else {
+                TRY(cc_text_printf(&t, "%sDone%s (transaction ", cc_text_sgr(&t, CC_SGR_GREEN),
+                                   cc_text_sgr(&t, CC_SGR_OFF)));
+                TRY(cc_text_put(&t, r.transaction));
+                TRY(cc_text_printf(&t, "; `cudnnctl rollback` undoes it).\n"));
+        }
+        *out = cc_buf_steal(&b);
+        return 0;
+fail:
+        cc_buf_free(&b);
+        return -1;
+}
+
+int cudnnctl_history_text(const cudnnctl_value *doc, int verbose, int color, char **out, cudnnctl_error *err)
+{
+        cc_buf b = {0};
+        struct cc_text t = {&b, color, err};
+        cc_vw_change_doc d;
+        size_t i;
+
+        (void)verbose;
+        *out = NULL;
+        cc_vw_change_doc_read(doc, &d, NULL);
+        TRY(line_put(&t, "Transactions in ", d.target));
+        if (cc_v_len(d.transactions) == 0)
+                TRY(cc_text_printf(&t, "  none\n"));
+        for (i = 0; i < cc_v_len(d.transactions); i++) {
+                cc_vw_history_txn h;
+
+                cc_vw_history_txn_at(d.transactions, i, &h, NULL);
+                TRY(cc_text_printf(&t, "  "));
+                TRY(cc_text_put(&t, h.id));
+                TRY(cc_text_printf(&t, "  %-11s ", h.state ? h.state : "?"));
+                TRY(cc_text_put(&t, h.label));
+                TRY(cc_text_printf(&t, ": %lld placed, %lld replaced, %lld removed, %lld directories made%s%s\n",
+                                   (long long)h.place, (long long)h.replace, (long long)h.remove, (long long)h.mkdir,
+                                   h.rolled_back ? "; rolled back" : "", h.backups_kept ? "" : "; backups pruned"));
+        }
+        for (i = 0; i < cc_v_len(d.unreadable); i++)
+                TRY(line_put(&t, "  unreadable: ", cc_v_as_str(cc_v_at(d.unreadable, i))));
+        *out = cc_buf_steal(&b);
+        return 0;
+fail:
+        cc_buf_free(&b);
+        return -1;
+}

@@ -1,0 +1,1149 @@
+/* The transaction engine (txn.h says the phases and the promise). */
+#include "txn.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../formats/sha256.h"
+#include "../platform/platform.h"
+
+#define STATE_DIR CC_TXN_STATE
+#define JOURNAL_MAGIC "cudnnctl-journal 1"
+#define MAX_OPS 100000          /* operations in one transaction */
+#define MAX_JOURNAL (64u << 20) /* bytes of a journal read back */
+#define COPY_CHUNK (1u << 20)
+
+struct cc_txn {
+        char *target;
+        char *state; /* target/.cudnnctl */
+        char *dir;   /* state/txn-<id> */
+        char *id;
+        char *journal; /* dir/journal */
+        cc_txn_op *ops;
+        size_t n;
+        cc_fs_lock *lock;
+        int made_state; /* .cudnnctl was created by this transaction */
+        /* the file being staged */
+        cc_wfile *wf;
+        size_t wi;
+        uint64_t wbytes;
+        cc_sha256 wsha;
+};
+
+static const char *const KIND_NAMES[] = {NULL, "mkdir", "place", "replace", "remove", "rmdir"};
+
+const char *cc_txn_kind_name(int kind)
+{
+        return kind >= CC_TXN_MKDIR && kind <= CC_TXN_RMDIR ? KIND_NAMES[kind] : "?";
+}
+
+int cc_txn_kind_parse(const char *s)
+{
+        int k;
+
+        for (k = CC_TXN_MKDIR; k <= CC_TXN_RMDIR; k++)
+                if (strcmp(s, KIND_NAMES[k]) == 0)
+                        return k;
+        return 0;
+}
+
+int cc_txn_path_ok(const char *rel)
+{
+        const char *p = rel, *slash;
+
+        if (rel == NULL || *rel == '\0' || *rel == '/' || strlen(rel) > 4096)
+                return 0;
+        for (;;) {
+                size_t n;
+
+                slash = strchr(p, '/');
+                n = slash ? (size_t)(slash - p) : strlen(p);
+                if (n == 0 || (n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
+                        return 0;
+                /* The engine's own directory is out of reach, but for the
+                 * manifests of what is installed (written by transactions). */
+                if (p == rel && n == strlen(STATE_DIR) && strncmp(p, STATE_DIR, n) == 0 &&
+                    strcmp(rel, STATE_DIR "/" CC_TXN_MANIFESTS) != 0 &&
+                    !cc_starts_with(rel, STATE_DIR "/" CC_TXN_MANIFESTS "/"))
+                        return 0;
+                if (memchr(p, '\\', n) != NULL || memchr(p, ':', n) != NULL)
+                        return 0;
+                if (slash == NULL)
+                        return 1;
+                p = slash + 1;
+        }
+}
+
+/* ---- small helpers -------------------------------------------------------- */
+
+static char *join(const char *a, const char *b, cc_error *err)
+{
+        return cc_asprintf(err, "%s/%s", a, b);
+}
+
+static char *slot(const cc_txn *t, const char *sub, size_t i, cc_error *err)
+{
+        return cc_asprintf(err, "%s/%s/%zu", t->dir, sub, i);
+}
+
+/* Every parent of rel under target is a real directory (not a link, not
+ * absent): nothing this step writes can land outside the target. */
+static int parents_ok(const char *target, const char *rel, cc_error *err)
+{
+        const char *p = rel;
+        int rc = 0;
+
+        while (rc == 0 && (p = strchr(p, '/')) != NULL) {
+                char *sub = cc_strndup(err, rel, (size_t)(p - rel)), *full;
+                cc_stat st;
+
+                if (sub == NULL)
+                        return -1;
+                full = join(target, sub, err);
+                if (full == NULL)
+                        rc = -1;
+                else if (cc_lstat_path(full, &st, err) < 0)
+                        rc = -1;
+                else if (st.type != CC_FT_DIR)
+                        rc = cc_err(err, CC_ERR_IO, "%s: %s, not a directory: nothing is written through it", full,
+                                    st.type == CC_FT_LINK   ? "a symbolic link"
+                                    : st.type == CC_FT_NONE ? "absent"
+                                                            : "not a directory");
+                free(full);
+                free(sub);
+                p++;
+        }
+        return rc;
+}
+
+/* Journal strings: bytes outside '!'..'~' and '%' as %XX, so a field is
+ * one space-free token. */
+static int put_escaped(cc_buf *b, const char *s, cc_error *err)
+{
+        if (strcmp(s, "-") == 0) /* "-" alone is the empty field */
+                return cc_buf_puts(b, "%2D", err);
+        for (; *s; s++) {
+                unsigned char c = (unsigned char)*s;
+
+                if (c <= ' ' || c > '~' || c == '%')
+                        TRY_RET(cc_buf_printf(b, err, "%%%02X", c));
+                else
+                        TRY_RET(cc_buf_putc(b, (char)c, err));
+        }
+        return 0;
+}
+
+static int hexval(char c)
+{
+        return c >= '0' && c <= '9'   ? c - '0'
+               : c >= 'A' && c <= 'F' ? c - 'A' + 10
+               : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                                      : -1;
+}
+
+static char *unescape(const char *s, cc_error *err)
+{
+        size_t n = strlen(s), i, o = 0;
+        char *out = cc_malloc(err, n + 1);
+
+        if (out == NULL)
+                return NULL;
+        for (i = 0; i < n; i++) {
+                int hi, lo;
+
+                if (s[i] != '%') {
+                        out[o++] = s[i];
+                        continue;
+                }
+                hi = n - i >= 3 ? hexval(s[i + 1]) : -1;
+                lo = n - i >= 3 ? hexval(s[i + 2]) : -1;
+                if (hi < 0 || lo < 0 || (hi == 0 && lo == 0)) {
+                        free(out);
+                        cc_err(err, CC_ERR_FORMAT, "journal: a malformed escape");
+                        return NULL;
+                }
+                out[o++] = (char)(hi * 16 + lo);
+                i += 2;
+        }
+        out[o] = '\0';
+        return out;
+}
+
+static void ops_free(cc_txn_op *ops, size_t n)
+{
+        size_t i;
+
+        for (i = 0; i < n; i++) {
+                free(ops[i].path);
+                free(ops[i].link);
+        }
+        free(ops);
+}
+
+static int ops_copy(const cc_txn_op *src, size_t n, cc_txn_op **out, cc_error *err)
+{
+        cc_txn_op *ops = cc_calloc(err, n ? n : 1, sizeof(*ops));
+        size_t i;
+
+        if (ops == NULL)
+                return -1;
+        for (i = 0; i < n; i++) {
+                ops[i] = src[i];
+                ops[i].path = cc_strdup(err, src[i].path);
+                ops[i].link = src[i].link ? cc_strdup(err, src[i].link) : NULL;
+                if (ops[i].path == NULL || (src[i].link && ops[i].link == NULL)) {
+                        ops_free(ops, i + 1);
+                        return -1;
+                }
+        }
+        *out = ops;
+        return 0;
+}
+
+/* ---- the journal ---------------------------------------------------------- */
+
+static int journal_header(const cc_txn *t, const char *label, cc_buf *b, cc_error *err)
+{
+        size_t i;
+
+        TRY_RET(cc_buf_printf(b, err, "%s\nlabel ", JOURNAL_MAGIC));
+        TRY_RET(put_escaped(b, label ? label : "", err));
+        TRY_RET(cc_buf_putc(b, '\n', err));
+        for (i = 0; i < t->n; i++) {
+                const cc_txn_op *o = &t->ops[i];
+
+                TRY_RET(cc_buf_printf(b, err, "op %zu %s %o %llu %s ", i, cc_txn_kind_name(o->kind), o->mode & 07777,
+                                      (unsigned long long)o->size, o->sha256[0] ? o->sha256 : "-"));
+                TRY_RET(put_escaped(b, o->path, err));
+                TRY_RET(cc_buf_putc(b, ' ', err));
+                if (o->link)
+                        TRY_RET(put_escaped(b, o->link, err));
+                else
+                        TRY_RET(cc_buf_putc(b, '-', err));
+                TRY_RET(cc_buf_putc(b, '\n', err));
+        }
+        return cc_buf_printf(b, err, "plan %zu\n", t->n);
+}
+
+static int journal_line(const cc_txn *t, const char *word, size_t i, cc_error *err)
+{
+        char line[64];
+
+        snprintf(line, sizeof(line), "%s %zu\n", word, i);
+        return cc_fs_append_synced(t->journal, line, err);
+}
+
+/* A journal read back: the plan, which steps began, whether committed. */
+struct jread {
+        char *label;
+        cc_txn_op *ops;
+        size_t n;
+        unsigned char *begun; /* per op */
+        int planned;          /* the "plan N" line was there: the header is whole */
+        int committed;
+};
+
+static void jread_free(struct jread *j)
+{
+        free(j->label);
+        ops_free(j->ops, j->n);
+        free(j->begun);
+        memset(j, 0, sizeof(*j));
+}
+
+/* Split a line into at most max space-separated fields. */
+static size_t fields(char *line, char **f, size_t max)
+{
+        size_t n = 0;
+        char *p = line;
+
+        while (n < max && *p) {
+                while (*p == ' ')
+                        p++;
+                if (*p == '\0')
+                        break;
+                f[n++] = p;
+                while (*p && *p != ' ')
+                        p++;
+                if (*p)
+                        *p++ = '\0';
+        }
+        return n;
+}
+
+static int parse_size(const char *s, uint64_t max, uint64_t *out)
+{
+        char *end;
+        unsigned long long v;
+
+        if (*s < '0' || *s > '9')
+                return -1;
+        v = strtoull(s, &end, 10);
+        if (*end != '\0' || v > max)
+                return -1;
+        *out = v;
+        return 0;
+}
+
+static int journal_read(const char *path, struct jread *j, cc_error *err)
+{
+        char *text = NULL, *p, *nl;
+        size_t len = 0;
+        int rc = -1;
+
+        memset(j, 0, sizeof(*j));
+        TRY_RET(cc_read_file(path, MAX_JOURNAL, &text, &len, err));
+        p = text;
+        if (strncmp(p, JOURNAL_MAGIC "\n", strlen(JOURNAL_MAGIC) + 1) != 0) {
+                cc_err(err, CC_ERR_FORMAT, "%s: not a cudnnctl journal", path);
+                goto out;
+        }
+        p += strlen(JOURNAL_MAGIC) + 1;
+        /* Only whole lines count: a line cut by a crash is ignored. */
+        for (; (nl = memchr(p, '\n', len - (size_t)(p - text))) != NULL; p = nl + 1) {
+                char *f[9];
+                size_t nf;
+                uint64_t v;
+
+                *nl = '\0';
+                if (memchr(p, '\0', (size_t)(nl - p)) != NULL)
+                        continue;
+                nf = fields(p, f, 9);
+                if (nf == 0)
+                        continue;
+                if (strcmp(f[0], "op") == 0 && nf == 8 && !j->planned) {
+                        cc_txn_op o, *grown;
+                        uint64_t idx;
+                        char *end;
+
+                        memset(&o, 0, sizeof(o));
+                        o.mode = (unsigned)(strtoul(f[3], &end, 8) & 07777);
+                        if (parse_size(f[1], MAX_OPS, &idx) < 0 || idx != j->n || !(o.kind = cc_txn_kind_parse(f[2])) ||
+                            *end != '\0' || parse_size(f[4], UINT64_MAX, &o.size) < 0) {
+                                cc_err(err, CC_ERR_FORMAT, "%s: a malformed operation line", path);
+                                goto out;
+                        }
+                        if (strlen(f[5]) == 64)
+                                memcpy(o.sha256, f[5], 65);
+                        o.path = unescape(f[6], err);
+                        if (o.path != NULL && strcmp(f[7], "-") != 0 && (o.link = unescape(f[7], err)) == NULL) {
+                                free(o.path);
+                                goto out;
+                        }
+                        if (o.path == NULL)
+                                goto out;
+                        if (!cc_txn_path_ok(o.path)) {
+                                cc_err(err, CC_ERR_FORMAT, "%s: an operation on an unsafe path", path);
+                                free(o.path);
+                                free(o.link);
+                                goto out;
+                        }
+                        grown = cc_realloc(err, j->ops, (j->n + 1) * sizeof(*grown));
+                        if (grown == NULL) {
+                                free(o.path);
+                                free(o.link);
+                                goto out;
+                        }
+                        j->ops = grown;
+                        j->ops[j->n++] = o;
+                } else if (strcmp(f[0], "label") == 0 && nf == 2 && j->label == NULL && j->n == 0) {
+                        j->label = unescape(f[1], err);
+                        if (j->label == NULL)
+                                goto out;
+                } else if (strcmp(f[0], "plan") == 0 && nf == 2) {
+                        if (parse_size(f[1], MAX_OPS, &v) < 0 || v != j->n) {
+                                cc_err(err, CC_ERR_FORMAT, "%s: the plan's count does not match its operations", path);
+                                goto out;
+                        }
+                        j->planned = 1;
+                        j->begun = cc_calloc(err, j->n ? j->n : 1, 1);
+                        if (j->begun == NULL)
+                                goto out;
+                } else if (strcmp(f[0], "begin") == 0 && nf == 2 && j->planned) {
+                        if (parse_size(f[1], j->n ? j->n - 1 : 0, &v) < 0 || j->n == 0) {
+                                cc_err(err, CC_ERR_FORMAT, "%s: a step out of the plan", path);
+                                goto out;
+                        }
+                        j->begun[v] = 1;
+                } else if (strcmp(f[0], "commit") == 0 && nf == 1 && j->planned) {
+                        j->committed = 1;
+                }
+        }
+        rc = 0;
+out:
+        free(text);
+        if (rc < 0)
+                jread_free(j);
+        return rc;
+}
+
+/* ---- undo ----------------------------------------------------------------- */
+
+/* Undo operation i of a transaction whose directory is dir, from what is
+ * on disk. Idempotent: run twice (a recovery killed half way), it does
+ * nothing the second time. */
+static int undo_op(const char *target, const char *dir, const cc_txn_op *o, size_t i, cc_error *err)
+{
+        char *path = NULL, *old = NULL;
+        cc_stat st, ost;
+        int rc = -1;
+
+        path = join(target, o->path, err);
+        old = cc_asprintf(err, "%s/old/%zu", dir, i);
+        if (path == NULL || old == NULL)
+                goto out;
+        TRY(parents_ok(target, o->path, err));
+        TRY(cc_lstat_path(path, &st, err));
+        TRY(cc_lstat_path(old, &ost, err));
+        switch (o->kind) {
+        case CC_TXN_MKDIR:
+                if (st.type == CC_FT_DIR)
+                        TRY(cc_fs_rmdir(path, err));
+                break;
+        case CC_TXN_PLACE:
+                /* The path was absent when the step began (apply checks):
+                 * whatever is there now is the placed file. */
+                if (st.type == CC_FT_FILE || st.type == CC_FT_LINK)
+                        TRY(cc_fs_unlink(path, err));
+                break;
+        case CC_TXN_REPLACE:
+        case CC_TXN_REMOVE:
+                /* old/i exists only once the first rename happened; the
+                 * rename back replaces the new file (if any) in one step. */
+                if (ost.type == CC_FT_FILE || ost.type == CC_FT_LINK)
+                        TRY(cc_fs_rename(old, path, err));
+                break;
+        case CC_TXN_RMDIR:
+                if (st.type == CC_FT_NONE)
+                        TRY(cc_fs_mkdir(path, o->mode ? o->mode : 0755, err));
+                break;
+        }
+        rc = 0;
+fail:
+out:
+        free(path);
+        free(old);
+        return rc;
+}
+
+/* Remove a transaction's directory (new/, old/, the journal). */
+static int remove_txn_dir(const char *dir, cc_error *err)
+{
+        return cc_remove_tree(dir, err);
+}
+
+/* Remove .cudnnctl when it holds nothing but the lock: a target that had
+ * none is left without one. Called holding the lock, which it lets go: the
+ * lock file is removed first (nobody else is inside; on Windows the removal
+ * is pending until the handle closes, which the lock's FILE_SHARE_DELETE
+ * allows), then the lock is released, then the directory removed. */
+static void tidy_state(const char *state, cc_fs_lock **lock)
+{
+        cc_strv names = {0};
+        cc_error ignored = {0};
+        int gone = 0;
+
+        if (cc_list_dir(state, 16, &names, &ignored) == 0 && names.n == 1 && strcmp(names.v[0], "lock") == 0) {
+                char *lockp = join(state, "lock", &ignored);
+
+                gone = lockp != NULL && cc_fs_unlink(lockp, &ignored) == 0;
+                free(lockp);
+        }
+        cc_strv_free(&names);
+        cc_fs_lock_release(*lock);
+        *lock = NULL;
+        if (gone)
+                (void)cc_fs_rmdir(state, &ignored);
+}
+
+/* ---- recovery ------------------------------------------------------------- */
+
+static int push_line(cc_value *report, const char *name, const char *what, cc_error *err)
+{
+        return cc_v_push(report, cc_v_strf(err, "%s: %s", name, what), err);
+}
+
+/* Recover every txn-* under state; the lock is held. */
+static int recover_locked(const char *target, const char *state, cc_value *report, cc_error *err)
+{
+        cc_strv names = {0};
+        size_t k;
+        int rc = 0;
+
+        if (cc_list_dir(state, 0, &names, err) < 0)
+                return -1;
+        for (k = 0; k < names.n && rc == 0; k++) {
+                char *dir, *journal, *newdir;
+                struct jread j;
+                cc_stat st;
+
+                if (strncmp(names.v[k], "txn-", 4) != 0)
+                        continue;
+                dir = join(state, names.v[k], err);
+                journal = dir ? join(dir, "journal", err) : NULL;
+                newdir = dir ? join(dir, "new", err) : NULL;
+                if (newdir == NULL) {
+                        free(dir);
+                        free(journal);
+                        rc = -1;
+                        break;
+                }
+                if (cc_lstat_path(journal, &st, err) < 0) {
+                        rc = -1;
+                } else if (st.type == CC_FT_NONE) {
+                        /* Killed before the journal was whole: nothing was applied. */
+                        rc = remove_txn_dir(dir, err);
+                        if (rc == 0)
+                                rc = push_line(report, names.v[k],
+                                               "removed an unfinished transaction that had changed nothing", err);
+                } else if (journal_read(journal, &j, err) < 0) {
+                        cc_err_prefix(err, "%s: cannot recover", dir);
+                        rc = -1;
+                } else {
+                        if (!j.planned) {
+                                rc = remove_txn_dir(dir, err);
+                                if (rc == 0)
+                                        rc = push_line(report, names.v[k],
+                                                       "removed an unfinished transaction that had changed nothing",
+                                                       err);
+                        } else if (j.committed) {
+                                /* Committed: only leftover staging to clean. */
+                                if (cc_lstat_path(newdir, &st, err) < 0)
+                                        rc = -1;
+                                else if (st.type == CC_FT_DIR && (rc = cc_remove_tree(newdir, err)) == 0)
+                                        rc = push_line(report, names.v[k],
+                                                       "removed the staging of a committed transaction", err);
+                        } else {
+                                size_t i, undone = 0;
+
+                                for (i = j.n; i-- > 0 && rc == 0;)
+                                        if (j.begun[i]) {
+                                                rc = undo_op(target, dir, &j.ops[i], i, err);
+                                                undone++;
+                                        }
+                                if (rc == 0)
+                                        rc = cc_fs_sync_dir(target, err);
+                                if (rc == 0)
+                                        rc = remove_txn_dir(dir, err);
+                                if (rc == 0)
+                                        rc = cc_v_push(
+                                            report,
+                                            cc_v_strf(err, "%s: undid an interrupted transaction (%zu steps put back)",
+                                                      names.v[k], undone),
+                                            err);
+                        }
+                        jread_free(&j);
+                }
+                free(dir);
+                free(journal);
+                free(newdir);
+        }
+        cc_strv_free(&names);
+        return rc;
+}
+
+int cc_txn_recover(const char *target, cc_value **report, cc_error *err)
+{
+        char *state = NULL, *lockp = NULL;
+        cc_fs_lock *lock = NULL;
+        cc_value *r = cc_v_array(err);
+        cc_stat st;
+        int rc = -1;
+
+        *report = NULL;
+        if (r == NULL)
+                return -1;
+        state = join(target, STATE_DIR, err);
+        lockp = state ? join(state, "lock", err) : NULL;
+        if (lockp == NULL)
+                goto out;
+        TRY(cc_lstat_path(state, &st, err));
+        if (st.type == CC_FT_NONE) {
+                rc = 0;
+                goto out;
+        }
+        if (st.type != CC_FT_DIR) {
+                cc_err(err, CC_ERR_IO, "%s: not a directory (a link or a file where cudnnctl keeps its journal)",
+                       state);
+                goto out;
+        }
+        TRY(cc_fs_lock_take(lockp, &lock, err));
+        TRY(recover_locked(target, state, r, err));
+        rc = 0;
+fail:
+out:
+        if (lock != NULL && rc == 0)
+                tidy_state(state, &lock);
+        cc_fs_lock_release(lock);
+        free(state);
+        free(lockp);
+        if (rc == 0)
+                *report = r;
+        else
+                cc_v_free(r);
+        return rc;
+}
+
+/* ---- begin ---------------------------------------------------------------- */
+
+static int check_plan(const char *target, const cc_txn_op *ops, size_t n, cc_error *err)
+{
+        size_t i;
+
+        if (n > MAX_OPS)
+                return cc_err(err, CC_ERR_LIMIT, "%s: %zu operations in one transaction (at most %d)", target, n,
+                              MAX_OPS);
+        for (i = 0; i < n; i++) {
+                if (ops[i].kind < CC_TXN_MKDIR || ops[i].kind > CC_TXN_RMDIR)
+                        return cc_err(err, CC_ERR_USAGE, "operation %zu: an unknown kind", i);
+                if (!cc_txn_path_ok(ops[i].path))
+                        return cc_err(err, CC_ERR_USAGE, "operation %zu: %s: not a safe relative path", i,
+                                      ops[i].path ? ops[i].path : "(none)");
+                if (ops[i].link != NULL && (ops[i].kind != CC_TXN_PLACE && ops[i].kind != CC_TXN_REPLACE))
+                        return cc_err(err, CC_ERR_USAGE, "operation %zu: a link target on a %s", i,
+                                      cc_txn_kind_name(ops[i].kind));
+        }
+        return 0;
+}
+
+int cc_txn_begin(const char *target, const cc_txn_op *ops, size_t n, const char *label, cc_value **recovered,
+                 cc_txn **out, cc_error *err)
+{
+        cc_txn *t;
+        cc_value *rep = NULL;
+        cc_buf head = {0};
+        cc_stat st;
+        char *lockp = NULL, *sub = NULL;
+        cc_wfile *wf = NULL;
+        int attempt;
+
+        *out = NULL;
+        if (recovered)
+                *recovered = NULL;
+        TRY_RET(check_plan(target, ops, n, err));
+        TRY_RET(cc_txn_recover(target, &rep, err));
+        t = cc_calloc(err, 1, sizeof(*t));
+        if (t == NULL) {
+                cc_v_free(rep);
+                return -1;
+        }
+        t->target = cc_strdup(err, target);
+        t->state = join(target, STATE_DIR, err);
+        if (t->target == NULL || t->state == NULL || ops_copy(ops, n, &t->ops, err) < 0)
+                goto fail;
+        t->n = n;
+        TRY(cc_lstat_path(t->state, &st, err));
+        if (st.type == CC_FT_NONE) {
+                TRY(cc_fs_mkdir(t->state, 0755, err));
+                t->made_state = 1;
+        } else if (st.type != CC_FT_DIR) {
+                cc_err(err, CC_ERR_IO, "%s: not a directory (a link or a file where cudnnctl keeps its journal)",
+                       t->state);
+                goto fail;
+        }
+        lockp = join(t->state, "lock", err);
+        if (lockp == NULL)
+                goto fail;
+        TRY(cc_fs_lock_take(lockp, &t->lock, err));
+        /* An id that sorts by time; a second transaction in the same second
+         * gets the next suffix. */
+        for (attempt = 0; attempt < 100 && t->dir == NULL; attempt++) {
+                char stamp[32];
+                time_t now = time(NULL);
+                const struct tm *tmv = gmtime(&now); /* one thread: the static result is ours */
+                cc_error e2 = {0};
+
+                if (tmv == NULL || strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", tmv) == 0)
+                        strcpy(stamp, "0");
+                free(t->id);
+                t->id = cc_asprintf(err, "%s-%02d", stamp, attempt);
+                if (t->id == NULL)
+                        goto fail;
+                sub = cc_asprintf(err, "%s/txn-%s", t->state, t->id);
+                if (sub == NULL)
+                        goto fail;
+                if (cc_fs_mkdir(sub, 0700, &e2) == 0) {
+                        t->dir = sub;
+                        sub = NULL;
+                } else {
+                        cc_stat s2;
+
+                        if (cc_lstat_path(sub, &s2, err) < 0)
+                                goto fail;
+                        if (s2.type == CC_FT_NONE) { /* not a name clash: the mkdir failed */
+                                *err = e2;
+                                goto fail;
+                        }
+                        free(sub);
+                        sub = NULL;
+                }
+        }
+        if (t->dir == NULL) {
+                cc_err(err, CC_ERR_IO, "%s: cannot make a transaction directory", t->state);
+                goto fail;
+        }
+        free(sub);
+        sub = cc_asprintf(err, "%s/new", t->dir);
+        if (sub == NULL || cc_fs_mkdir(sub, 0700, err) < 0)
+                goto fail;
+        free(sub);
+        sub = cc_asprintf(err, "%s/old", t->dir);
+        if (sub == NULL || cc_fs_mkdir(sub, 0700, err) < 0)
+                goto fail;
+        t->journal = join(t->dir, "journal", err);
+        if (t->journal == NULL)
+                goto fail;
+        /* The header goes to journal.tmp, synced, then is renamed: a journal
+         * that exists is whole up to its "plan" line. */
+        free(sub);
+        sub = cc_asprintf(err, "%s.tmp", t->journal);
+        if (sub == NULL || journal_header(t, label, &head, err) < 0)
+                goto fail;
+        TRY(cc_fs_create(sub, 0600, &wf, err));
+        if (cc_fs_write(wf, head.data, head.len, err) < 0) {
+                cc_fs_close_abort(wf);
+                goto fail;
+        }
+        TRY(cc_fs_close_synced(wf, err));
+        TRY(cc_fs_rename(sub, t->journal, err));
+        TRY(cc_fs_sync_dir(t->dir, err));
+        TRY(cc_fs_sync_dir(t->state, err));
+        free(sub);
+        free(lockp);
+        cc_buf_free(&head);
+        *out = t;
+        if (recovered)
+                *recovered = rep;
+        else
+                cc_v_free(rep);
+        return 0;
+fail:
+        free(sub);
+        free(lockp);
+        cc_buf_free(&head);
+        cc_v_free(rep);
+        cc_txn_abort(t);
+        return -1;
+}
+
+/* ---- staging -------------------------------------------------------------- */
+
+int cc_txn_stage_open(cc_txn *t, size_t i, cc_error *err)
+{
+        char *p;
+        int rc;
+
+        if (i >= t->n || (t->ops[i].kind != CC_TXN_PLACE && t->ops[i].kind != CC_TXN_REPLACE) || t->ops[i].link)
+                return cc_err(err, CC_ERR_USAGE, "operation %zu: not a file to stage", i);
+        if (t->wf != NULL)
+                return cc_err(err, CC_ERR_USAGE, "operation %zu: another file is being staged", i);
+        p = slot(t, "new", i, err);
+        if (p == NULL)
+                return -1;
+        rc = cc_fs_create(p, t->ops[i].mode ? t->ops[i].mode : 0644, &t->wf, err);
+        free(p);
+        if (rc < 0)
+                return -1;
+        t->wi = i;
+        t->wbytes = 0;
+        cc_sha256_init(&t->wsha);
+        return 0;
+}
+
+int cc_txn_stage_write(cc_txn *t, const void *p, size_t n, cc_error *err)
+{
+        if (t->wf == NULL)
+                return cc_err(err, CC_ERR_USAGE, "no file is being staged");
+        if (t->wbytes + n < t->wbytes ||
+            (t->ops[t->wi].size != CC_TXN_SIZE_UNKNOWN && t->wbytes + n > t->ops[t->wi].size))
+                return cc_err(err, CC_ERR_FORMAT, "%s: more bytes than the plan's %llu", t->ops[t->wi].path,
+                              (unsigned long long)t->ops[t->wi].size);
+        TRY_RET(cc_fs_write(t->wf, p, n, err));
+        cc_sha256_update(&t->wsha, p, n);
+        t->wbytes += n;
+        return 0;
+}
+
+int cc_txn_stage_close(cc_txn *t, cc_error *err)
+{
+        cc_txn_op *o;
+        char hex[65];
+        cc_wfile *wf = t->wf;
+
+        if (wf == NULL)
+                return cc_err(err, CC_ERR_USAGE, "no file is being staged");
+        t->wf = NULL;
+        o = &t->ops[t->wi];
+        if (o->size == CC_TXN_SIZE_UNKNOWN)
+                o->size = t->wbytes;
+        if (t->wbytes != o->size) {
+                cc_fs_close_abort(wf);
+                return cc_err(err, CC_ERR_FORMAT, "%s: %llu bytes where the plan has %llu", o->path,
+                              (unsigned long long)t->wbytes, (unsigned long long)o->size);
+        }
+        cc_sha256_final_hex(&t->wsha, hex);
+        if (o->sha256[0] && strcmp(o->sha256, hex) != 0) {
+                cc_fs_close_abort(wf);
+                return cc_err(err, CC_ERR_FORMAT, "%s: SHA-256 %s where the plan has %s", o->path, hex, o->sha256);
+        }
+        memcpy(o->sha256, hex, sizeof(hex));
+        return cc_fs_close_synced(wf, err);
+}
+
+int cc_txn_stage_copy(cc_txn *t, size_t i, const char *from, cc_error *err)
+{
+        cc_map m;
+        int rc;
+
+        /* A mapping rather than a read loop: cc_map_file guards a file cut
+         * short under us (SIGBUS) and cc_map_check reports it. */
+        TRY_RET(cc_map_file(from, (size_t)-1, &m, err));
+        rc = cc_txn_stage_open(t, i, err);
+        if (rc == 0) {
+                size_t off;
+
+                for (off = 0; rc == 0 && off < m.size; off += COPY_CHUNK)
+                        rc = cc_txn_stage_write(t, (const char *)m.data + off,
+                                                m.size - off < COPY_CHUNK ? m.size - off : COPY_CHUNK, err);
+                if (rc == 0)
+                        rc = cc_map_check(&m, from, err);
+                if (rc == 0)
+                        rc = cc_txn_stage_close(t, err);
+                else if (t->wf != NULL) {
+                        cc_fs_close_abort(t->wf);
+                        t->wf = NULL;
+                }
+        }
+        cc_unmap(&m);
+        return rc;
+}
+
+const char *cc_txn_op_sha256(const cc_txn *t, size_t i)
+{
+        return i < t->n ? t->ops[i].sha256 : "";
+}
+
+const char *cc_txn_dir(const cc_txn *t)
+{
+        return t->dir;
+}
+
+const char *cc_txn_id(const cc_txn *t)
+{
+        return t->id;
+}
+
+/* ---- apply and commit ----------------------------------------------------- */
+
+/* Whether the plan's view of path still holds: what a PLACE or MKDIR
+ * expects absent is absent, what a REPLACE or REMOVE expects is a file or a
+ * link, what an RMDIR expects is a directory. */
+static int precondition(const cc_txn_op *o, const char *path, cc_error *err)
+{
+        cc_stat st;
+
+        TRY_RET(cc_lstat_path(path, &st, err));
+        switch (o->kind) {
+        case CC_TXN_MKDIR:
+        case CC_TXN_PLACE:
+                if (st.type != CC_FT_NONE)
+                        return cc_err(err, CC_ERR_IO, "%s: appeared since the plan was made", path);
+                break;
+        case CC_TXN_REPLACE:
+        case CC_TXN_REMOVE:
+                if (st.type != CC_FT_FILE && st.type != CC_FT_LINK)
+                        return cc_err(err, CC_ERR_IO, "%s: %s since the plan was made", path,
+                                      st.type == CC_FT_NONE ? "gone" : "no longer a file");
+                break;
+        case CC_TXN_RMDIR:
+                if (st.type != CC_FT_DIR)
+                        return cc_err(err, CC_ERR_IO, "%s: no longer a directory", path);
+                break;
+        }
+        return 0;
+}
+
+static int apply_op(cc_txn *t, size_t i, int *begun, cc_error *err)
+{
+        const cc_txn_op *o = &t->ops[i];
+        char *path = join(t->target, o->path, err), *nw = slot(t, "new", i, err), *old = slot(t, "old", i, err);
+        int rc = -1;
+
+        if (path == NULL || nw == NULL || old == NULL)
+                goto out;
+        TRY(parents_ok(t->target, o->path, err));
+        TRY(precondition(o, path, err));
+        /* A link is staged now (links have no content to sync). */
+        if (o->link != NULL)
+                TRY(cc_fs_symlink(o->link, nw, err));
+        TRY(journal_line(t, "begin", i, err));
+        *begun = 1;
+        switch (o->kind) {
+        case CC_TXN_MKDIR:
+                TRY(cc_fs_mkdir(path, o->mode ? o->mode : 0755, err));
+                break;
+        case CC_TXN_PLACE:
+                TRY(cc_fs_rename(nw, path, err));
+                break;
+        case CC_TXN_REPLACE:
+                TRY(cc_fs_rename(path, old, err));
+                TRY(cc_fs_rename(nw, path, err));
+                break;
+        case CC_TXN_REMOVE:
+                TRY(cc_fs_rename(path, old, err));
+                break;
+        case CC_TXN_RMDIR:
+                TRY(cc_fs_rmdir(path, err));
+                break;
+        }
+        rc = 0;
+fail:
+out:
+        free(path);
+        free(nw);
+        free(old);
+        return rc;
+}
+
+/* The directories the operations touched, synced once each. */
+static int sync_touched(const cc_txn *t, cc_error *err)
+{
+        cc_strv dirs = {0};
+        size_t i;
+        int rc = 0;
+
+        for (i = 0; i < t->n && rc == 0; i++) {
+                char *d = cc_dirname(t->ops[i].path, 0, err), *full;
+
+                if (d == NULL)
+                        rc = -1;
+                else {
+                        full = strcmp(d, ".") == 0 ? cc_strdup(err, t->target) : join(t->target, d, err);
+                        if (full == NULL)
+                                rc = -1;
+                        else if (!cc_strv_contains(&dirs, full))
+                                rc = cc_strv_take(&dirs, full, err);
+                        else
+                                free(full);
+                        free(d);
+                }
+        }
+        for (i = 0; i < dirs.n && rc == 0; i++) {
+                cc_stat st;
+
+                if (cc_lstat_path(dirs.v[i], &st, err) < 0)
+                        rc = -1;
+                else if (st.type == CC_FT_DIR)
+                        rc = cc_fs_sync_dir(dirs.v[i], err);
+        }
+        if (rc == 0)
+                rc = cc_fs_sync_dir(t->dir, err);
+        cc_strv_free(&dirs);
+        return rc;
+}
+
+int cc_txn_apply_commit(cc_txn *t, int *undo_failed, cc_error *err)
+{
+        size_t i, applied = 0;
+        int begun = 0;
+        char *newdir = NULL;
+        cc_error uerr = {0};
+        int rc = -1;
+
+        if (undo_failed)
+                *undo_failed = 0;
+        for (i = 0; i < t->n; i++) {
+                begun = 0;
+                if (apply_op(t, i, &begun, err) < 0)
+                        goto undo;
+                TRY(journal_line(t, "done", i, err));
+                applied = i + 1;
+        }
+        if (sync_touched(t, err) < 0 || cc_fs_append_synced(t->journal, "commit\n", err) < 0)
+                goto undo;
+        /* Committed. The staging directory is empty now; old/ stays for
+         * rollback. */
+        newdir = cc_asprintf(err, "%s/new", t->dir);
+        if (newdir != NULL)
+                (void)cc_remove_tree(newdir, &uerr);
+        free(newdir);
+        return 0;
+fail:
+undo:
+        /* The step that failed is undone too when it had begun (undo reads
+         * the disk: a step that did nothing is a no-op); one that failed its
+         * checks before beginning touched nothing, and its path may hold
+         * somebody else's file. */
+        for (i = applied < t->n && begun ? applied + 1 : applied; i-- > 0;)
+                if (undo_op(t->target, t->dir, &t->ops[i], i, &uerr) < 0)
+                        break;
+        if (uerr.code == 0) {
+                (void)cc_fs_sync_dir(t->target, &uerr);
+                if (remove_txn_dir(t->dir, &uerr) == 0) {
+                        free(t->dir);
+                        t->dir = NULL;
+                }
+        } else if (undo_failed) {
+                *undo_failed = 1;
+        }
+        return rc;
+}
+
+void cc_txn_abort(cc_txn *t)
+{
+        cc_error ignored = {0};
+
+        if (t == NULL)
+                return;
+        if (t->wf != NULL)
+                cc_fs_close_abort(t->wf);
+        t->wf = NULL;
+        if (t->dir != NULL)
+                (void)remove_txn_dir(t->dir, &ignored);
+        free(t->dir);
+        t->dir = NULL;
+        cc_txn_free(t);
+}
+
+void cc_txn_free(cc_txn *t)
+{
+        if (t == NULL)
+                return;
+        if (t->wf != NULL)
+                cc_fs_close_abort(t->wf);
+        if (t->state != NULL && t->lock != NULL)
+                tidy_state(t->state, &t->lock); /* lets the lock go */
+        cc_fs_lock_release(t->lock);
+        free(t->target);
+        free(t->state);
+        free(t->dir);
+        free(t->id);
+        free(t->journal);
+        ops_free(t->ops, t->n);
+        free(t);
+}
+
+/* ---- history -------------------------------------------------------------- */
+
+void cc_txn_info_free(cc_txn_info *v, size_t n)
+{
+        size_t i;
+
+        if (v == NULL)
+                return;
+        for (i = 0; i < n; i++) {
+                free(v[i].id);
+                free(v[i].label);
+                ops_free(v[i].ops, v[i].n);
+        }
+        free(v);
+}
+
+int cc_txn_list(const char *target, cc_txn_info **out, size_t *nout, cc_strv *unreadable, cc_error *err)
+{
+        char *state = join(target, STATE_DIR, err);
+        cc_strv names = {0};
+        cc_txn_info *v = NULL;
+        size_t k, n = 0;
+        cc_stat st;
+        int rc = -1;
+
+        *out = NULL;
+        *nout = 0;
+        if (state == NULL)
+                return -1;
+        TRY(cc_lstat_path(state, &st, err));
+        if (st.type != CC_FT_DIR) {
+                rc = 0;
+                goto out;
+        }
+        TRY(cc_list_dir(state, 0, &names, err));
+        v = cc_calloc(err, names.n ? names.n : 1, sizeof(*v));
+        if (v == NULL)
+                goto out;
+        for (k = 0; k < names.n; k++) {
+                char *journal;
+                struct jread j;
+                cc_error e2 = {0};
+
+                if (strncmp(names.v[k], "txn-", 4) != 0)
+                        continue;
+                journal = cc_asprintf(err, "%s/%s/journal", state, names.v[k]);
+                if (journal == NULL)
+                        goto fail;
+                if (journal_read(journal, &j, &e2) < 0 || !j.planned) {
+                        if (e2.code == 0)
+                                jread_free(&j);
+                        if (unreadable != NULL &&
+                            cc_strv_pushf(unreadable, 0, err, "%s: %s", journal, e2.code ? e2.msg : "not whole") < 0) {
+                                free(journal);
+                                goto fail;
+                        }
+                        free(journal);
+                        continue;
+                }
+                free(journal);
+                v[n].id = cc_strdup(err, names.v[k] + 4);
+                v[n].label = j.label;
+                v[n].ops = j.ops;
+                v[n].n = j.n;
+                v[n].committed = j.committed;
+                j.label = NULL;
+                j.ops = NULL;
+                j.n = 0;
+                jread_free(&j);
+                n++;
+                if (v[n - 1].id == NULL)
+                        goto fail;
+        }
+        *out = v;
+        *nout = n;
+        v = NULL;
+        n = 0;
+        rc = 0;
+        goto out;
+fail:
+out:
+        cc_txn_info_free(v, n);
+        cc_strv_free(&names);
+        free(state);
+        return rc;
+}
+
+char *cc_txn_backup(const char *target, const char *id, size_t i, cc_error *err)
+{
+        return cc_asprintf(err, "%s/%s/txn-%s/old/%zu", target, STATE_DIR, id, i);
+}
+
+int cc_txn_prune(const char *target, size_t keep, cc_error *err)
+{
+        cc_txn_info *v = NULL;
+        size_t n = 0, i, seen = 0;
+        int rc = 0;
+
+        TRY_RET(cc_txn_list(target, &v, &n, NULL, err));
+        /* names sort by time: the newest last */
+        for (i = n; i-- > 0 && rc == 0;) {
+                char *old;
+                cc_stat st;
+
+                if (!v[i].committed)
+                        continue;
+                if (++seen <= keep)
+                        continue;
+                old = cc_asprintf(err, "%s/%s/txn-%s/old", target, STATE_DIR, v[i].id);
+                if (old == NULL) {
+                        rc = -1;
+                        break;
+                }
+                if (cc_lstat_path(old, &st, err) < 0)
+                        rc = -1;
+                else if (st.type == CC_FT_DIR)
+                        rc = cc_remove_tree(old, err);
+                free(old);
+        }
+        cc_txn_info_free(v, n);
+        return rc;
+}

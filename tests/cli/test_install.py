@@ -1,0 +1,341 @@
+#!/usr/bin/env python3
+"""install, uninstall, rollback, recover and history through the CLI, on
+sources and targets built here (tar.xz of the 9.x layout, tgz of the 8.x
+one, a directory; stub files with the real names and real version macros):
+
+- --dry-run writes nothing, anywhere;
+- an install places every member byte for byte, writes the manifest, and
+  history shows it; uninstall puts the target back as it was; rollback of
+  the uninstall gives the install back;
+- a release of the same major already in a toolkit is replaced whole (no
+  file of it stays), another major is left;
+- a hostile archive, a CUDA major that does not match the toolkit, a
+  world-writable target: a stop, and nothing written;
+- without --yes and without a terminal: refused, nothing written;
+- the crash walk: killed before every writing call N of an install, an
+  uninstall and a rollback, then `recover`: the whole target tree (contents,
+  modes, links, what was absent) is what it was before; and ENOSPC, EACCES,
+  EIO at every N: the command fails and the tree is what it was, at once.
+"""
+import hashlib
+import io
+import json
+import os
+import shutil
+import stat
+import sys
+import tarfile
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cliutil  # noqa: E402
+
+VERSION_H = """#ifndef CUDNN_VERSION_H_
+#define CUDNN_VERSION_H_
+#define CUDNN_MAJOR %d
+#define CUDNN_MINOR %d
+#define CUDNN_PATCHLEVEL %d
+#define CUDNN_VERSION (CUDNN_MAJOR * 10000 + CUDNN_MINOR * 100 + CUDNN_PATCHLEVEL)
+#endif
+"""
+SUBLIBS9 = ["", "_graph", "_ops", "_cnn", "_adv", "_heuristic", "_engines_precompiled", "_engines_runtime_compiled"]
+
+
+def release9(minor, patch=0, sublibs=None):
+    """The members of a 9.x tar.xz (name -> bytes, or ('link', target))."""
+    top = "cudnn-linux-x86_64-9.%d.%d.50_cuda13-archive" % (minor, patch)
+    ver = "9.%d.%d" % (minor, patch)
+    m = {top + "/include/cudnn_version.h": (VERSION_H % (9, minor, patch)).encode(),
+         top + "/include/cudnn.h": b"#include \"cudnn_version.h\"\n",
+         top + "/LICENSE": b"license\n"}
+    for s in sublibs or SUBLIBS9:
+        name = "libcudnn%s.so" % s
+        m[top + "/lib/" + name + "." + ver] = ("stub %s %s\n" % (name, ver)).encode() * 50
+        m[top + "/lib/" + name + ".9"] = ("link", name + "." + ver)
+        m[top + "/lib/" + name] = ("link", name + ".9")
+    return top, m
+
+
+def write_tar(path, members, mode="w:xz", extra=None):
+    with tarfile.open(path, mode) as t:
+        dirs = set()
+        for name in sorted(members):
+            parts = name.split("/")
+            for i in range(1, len(parts)):
+                d = "/".join(parts[:i])
+                if d not in dirs:
+                    dirs.add(d)
+                    ti = tarfile.TarInfo(d)
+                    ti.type = tarfile.DIRTYPE
+                    ti.mode = 0o755
+                    t.addfile(ti)
+            v = members[name]
+            ti = tarfile.TarInfo(name)
+            if isinstance(v, tuple):
+                ti.type = tarfile.SYMTYPE
+                ti.linkname = v[1]
+                t.addfile(ti)
+            else:
+                ti.size = len(v)
+                ti.mode = 0o755 if "/lib/" in name else 0o644
+                t.addfile(ti, io.BytesIO(v))
+        for ti, data in (extra or []):
+            t.addfile(ti, io.BytesIO(data) if data is not None else None)
+
+
+def snap(root):
+    """The whole tree: path -> (type, mode, content or link target)."""
+    out = {}
+    for d, dirs, files in os.walk(root):
+        for n in dirs + files:
+            p = os.path.join(d, n)
+            rel = os.path.relpath(p, root)
+            st = os.lstat(p)
+            if stat.S_ISLNK(st.st_mode):
+                out[rel] = ("link", os.readlink(p))
+            elif stat.S_ISDIR(st.st_mode):
+                out[rel] = ("dir", oct(st.st_mode & 0o7777))
+            else:
+                with open(p, "rb") as f:
+                    out[rel] = ("file", oct(st.st_mode & 0o7777), hashlib.sha256(f.read()).hexdigest())
+    return out
+
+
+def jdoc(r):
+    """The run's JSON document, or {}."""
+    d, _ = cliutil.parse_json(r.out) if r.out else (None, None)
+    return d or {}
+
+
+def settled(tree):
+    """A tree less what differs from run to run: transaction directories, the
+    lock, the manifest's times (its presence stays)."""
+    out = {}
+    for k, v in tree.items():
+        if k.startswith(".cudnnctl/txn-") or k == ".cudnnctl/lock":
+            continue
+        out[k] = v[:2] if k.startswith(".cudnnctl/installed/") else v
+    return out
+
+
+def diff(a, b):
+    keys = sorted(set(a) | set(b))
+    return [(k, a.get(k), b.get(k)) for k in keys if a.get(k) != b.get(k)][:8]
+
+
+def main():
+    ap = cliutil.parser()
+    args = ap.parse_args()
+    c = cliutil.Checks(limit=600)
+    work = tempfile.mkdtemp(prefix="cc-install-")
+    state = os.path.join(work, "state")
+    prog = cliutil.Program(args.exe, setenv={"CUDNNCTL_STATE_DIR": state}, unset=("CUDNNCTL_TEST_FAULT",), timeout=120)
+    try:
+        top, mem = release9(19)
+        src = os.path.join(work, top + ".tar.xz")
+        write_tar(src, mem)
+
+        def fresh(name, toolkit=False, old=None):
+            """A target directory (a CUDA 13 toolkit when asked, with an old release's files)."""
+            d = os.path.join(work, name)
+            shutil.rmtree(d, ignore_errors=True)
+            os.makedirs(d)
+            if toolkit:
+                os.makedirs(os.path.join(d, "include"))
+                os.makedirs(os.path.join(d, "lib64"))
+                os.makedirs(os.path.join(d, "bin"))
+                with open(os.path.join(d, "version.json"), "w") as f:
+                    json.dump({"cuda": {"name": "CUDA SDK", "version": "13.0.48"}}, f)
+                with open(os.path.join(d, "lib64", "libcudart.so.13.0.48"), "wb") as f:
+                    f.write(b"cudart")
+            if old:
+                for s in SUBLIBS9[:5]:
+                    n = "libcudnn%s.so" % s
+                    with open(os.path.join(d, "lib64", n + "." + old), "wb") as f:
+                        f.write(b"old " + n.encode())
+                    os.symlink(n + "." + old, os.path.join(d, "lib64", n + ".9"))
+                with open(os.path.join(d, "lib64", "libcudnn.so.8.9.7"), "wb") as f:
+                    f.write(b"cudnn 8")
+                with open(os.path.join(d, "include", "cudnn_version.h"), "w") as f:
+                    f.write(VERSION_H % tuple(int(x) for x in old.split(".")))
+            return d
+
+        # ---- dry run: nothing written ----
+        d = fresh("t-dry")
+        before = snap(work)
+        r = prog.run(["install", "--dry-run", "--json", "--into", d, src])
+        doc = jdoc(r) or None
+        c.named("dry-run exits 0", r.rc == 0, r.err_text)
+        c.named("dry-run writes nothing anywhere", snap(work) == before, diff(before, snap(work)))
+        c.named("dry-run plans every library and link",
+                doc is not None and doc["result"]["status"] == "planned" and
+                doc["plan"]["summary"]["place"] == 2 + 3 * len(SUBLIBS9) + 1, doc and doc["plan"]["summary"])
+
+        # ---- install, byte for byte ----
+        r = prog.run(["install", "--yes", "--json", "--into", d, src])
+        doc = jdoc(r)
+        c.named("install exits 0", r.rc == 0, r.err_text)
+        ok = True
+        for name, v in mem.items():
+            rel = name.split("/", 1)[1]
+            p = os.path.join(d, rel)
+            if rel == "LICENSE":
+                ok = ok and not os.path.lexists(p)
+            elif isinstance(v, tuple):
+                ok = ok and os.path.islink(p) and os.readlink(p) == v[1]
+            else:
+                ok = ok and open(p, "rb").read() == v
+        c.named("every member in place, byte for byte; no license", ok)
+        man = os.path.join(d, ".cudnnctl", "installed", "cudnn-9.19.0.json")
+        mdoc = json.load(open(man)) if os.path.exists(man) else {}
+        c.named("manifest with a digest per file",
+                mdoc.get("id") == "cudnn-9.19.0" and all(
+                    f.get("sha256") == hashlib.sha256(open(os.path.join(d, f["path"]), "rb").read()).hexdigest()
+                    for f in mdoc.get("files", []) if "link" not in f), mdoc.get("files", [])[:2])
+        r = prog.run(["history", "--json", d])
+        h = jdoc(r)
+        c.named("history shows the install",
+                r.rc == 0 and [t["label"] for t in h.get("transactions", [])] == ["install"], r.out_text[:400])
+
+        # ---- uninstall: back to the empty directory; rollback: the install again ----
+        installed = snap(d)
+        r = prog.run(["uninstall", "--yes", d])
+        c.named("uninstall exits 0", r.rc == 0, r.err_text + r.out_text)
+        left = {k: v for k, v in snap(d).items() if not k.startswith(".cudnnctl")}
+        c.named("uninstall leaves nothing of the release", left == {}, left)
+        r = prog.run(["rollback", "--yes"])  # no target: the last one recorded
+        c.named("rollback of the uninstall exits 0", r.rc == 0, r.err_text + r.out_text)
+        now = {k: v for k, v in snap(d).items() if not k.startswith(".cudnnctl/txn-")}
+        was = {k: v for k, v in installed.items() if not k.startswith(".cudnnctl/txn-")}
+        c.named("rollback puts the install back, byte for byte", now == was, diff(was, now))
+
+        # ---- replacing 9.1.0 in a CUDA 13 toolkit: nothing of it stays; 8.x left ----
+        tk = fresh("t-toolkit", toolkit=True, old="9.1.0")
+        r = prog.run(["install", "--yes", "--json", "--into", tk, src])
+        doc = jdoc(r)
+        names = sorted(os.listdir(os.path.join(tk, "lib64")))
+        c.named("toolkit install exits 0", r.rc == 0, r.err_text + r.out_text[:600])
+        c.named("no file of 9.1.0 stays", not [n for n in names if "9.1.0" in n], names)
+        c.named("libraries go to the toolkit's lib64", "libcudnn_ops.so.9.19.0" in names, names)
+        c.named("the 8.x library is left and named", "libcudnn.so.8.9.7" in names and
+                "lib64/libcudnn.so.8.9.7" in doc.get("plan", {}).get("summary", {}).get("other_majors", []), names)
+        c.named("links point at the new release", os.readlink(os.path.join(tk, "lib64", "libcudnn_ops.so.9")) ==
+                "libcudnn_ops.so.9.19.0")
+        r = prog.run(["list", "--json", "--root", tk])
+        # (list of the toolkit as a tree: one cuDNN 9 release)
+
+        # ---- stops: nothing written ----
+        tk12 = fresh("t-cuda12", toolkit=True)
+        with open(os.path.join(tk12, "version.json"), "w") as f:
+            json.dump({"cuda": {"version": "12.8.0"}}, f)
+        before = snap(work)
+        r = prog.run(["install", "--yes", "--json", "--into", tk12, src])
+        doc = jdoc(r)
+        stops = [x for x in doc.get("plan", {}).get("checks", []) if x["verdict"] == "stop"]
+        c.named("a CUDA 13 build into a CUDA 12 toolkit stops (exit 1)", r.rc == 1 and
+                [x["id"] for x in stops] == ["cuda"], stops)
+        c.named("the stop wrote nothing", snap(work) == before, diff(before, snap(work)))
+        r = prog.run(["install", "--yes", "--force", "--into", tk12, src])
+        c.named("--force installs it", r.rc == 0, r.err_text + r.out_text[-300:])
+
+        ww = fresh("t-ww")
+        os.chmod(ww, 0o777)
+        before = snap(work)
+        r = prog.run(["install", "--yes", "--force", "--json", "--into", ww, src])
+        doc = jdoc(r)
+        c.named("a world-writable target stops, even with --force",
+                r.rc == 1 and any(x["id"] == "target" and x["verdict"] == "stop" for x in doc.get("plan", {}).get("checks", [])),
+                r.out_text[:500])
+        c.named("... and nothing is written", snap(work) == before, diff(before, snap(work)))
+        os.chmod(ww, 0o755)
+
+        evil = os.path.join(work, "cudnn-linux-x86_64-9.19.0.50_cuda13-archive.tar.gz")
+        ti = tarfile.TarInfo(top + "/lib/../../../escape.so")
+        ti.size = 4
+        write_tar(evil, mem, mode="w:gz", extra=[(ti, b"evil")])
+        de = fresh("t-evil")
+        before = snap(work)
+        r = prog.run(["install", "--yes", "--json", "--into", de, evil])
+        doc = jdoc(r)
+        c.named("a member escaping the archive stops", r.rc == 1 and doc.get("result", {}).get("status") == "stopped",
+                r.out_text[:500] + r.err_text)
+        c.named("... and nothing is written anywhere", snap(work) == before, diff(before, snap(work)))
+
+        before = snap(work)
+        r = prog.run(["install", "--into", de, src], stdin=b"y\n")
+        c.named("no --yes and no terminal: refused (exit 2), nothing written",
+                r.rc == 2 and b"--yes" in r.err and snap(work) == before, r.err_text)
+
+        # ---- the crash walk: install, uninstall, rollback ----
+        def walk(label, setup, argv):
+            """Kill before every writing call N, recover, compare; then each error kind at every N. A run
+            stopped before its commit leaves the tree as it was; one stopped after it (the machine's record
+            of the transaction, the pruning) leaves it done."""
+            tgt = setup()
+            r = prog.run(argv(tgt))
+            if r.rc != 0:
+                c.named("%s runs" % label, False, r.err_text + r.out_text[-300:])
+                return
+            done = settled(snap(tgt))
+            n, total, bad = 1, None, []
+            while total is None and n < 400:
+                tgt = setup()
+                before = snap(tgt)
+                r = prog.run(argv(tgt), env={"CUDNNCTL_TEST_FAULT": "kill:%d" % n})
+                if r.rc == 0:
+                    total = n - 1
+                    break
+                if r.rc != -9:
+                    bad.append(("kill", n, "rc %d" % r.rc, r.err_text))
+                    break
+                r2 = prog.run(["recover", "--yes", tgt])
+                after = snap(tgt)
+                if r2.rc != 0 or (after != before and settled(after) != done):
+                    bad.append(("kill", n, "recover rc %d %s" % (r2.rc, r2.err_text), diff(before, after)))
+                    break
+                n += 1
+            c.named("%s: killed before each of its %s writing calls, then recover: as before, or done" % (label, total),
+                    not bad and total is not None and total > 5, bad[:2] or total)
+            bad = []
+            kinds = ("enospc", "eacces", "eio")
+            for k in range(1, (total or 0) + 1):
+                # every call gets one kind of error, the kinds in turn
+                for kind in (kinds[k % 3],):
+                    tgt = setup()
+                    before = snap(tgt)
+                    r = prog.run(argv(tgt), env={"CUDNNCTL_TEST_FAULT": "%s:%d" % (kind, k)})
+                    after = snap(tgt)
+                    if not ((r.rc == 1 and after == before) or (r.rc == 0 and settled(after) == done)):
+                        bad.append((kind, k, r.rc, r.err_text[:200], r.out_text[-200:], diff(before, after)))
+            c.named("%s: ENOSPC, EACCES or EIO at each writing call: fails with the tree as it was" % label, not bad, bad[:3])
+
+        top_s, mem_s = release9(19, sublibs=SUBLIBS9[:2])
+        src_s = os.path.join(work, "small-" + top_s + ".tar.xz")
+        write_tar(src_s, mem_s)
+
+        def tk_old():
+            return fresh("t-walk", toolkit=True, old="9.1.0")
+
+        walk("install", tk_old, lambda t: ["install", "--yes", "--no-verify", "--into", t, src_s])
+
+        def installed_tk():
+            t = fresh("t-walk", toolkit=True, old="9.1.0")
+            r = prog.run(["install", "--yes", "--no-verify", "--into", t, src_s])
+            assert r.rc == 0, r.err_text
+            return t
+
+        walk("uninstall", installed_tk, lambda t: ["uninstall", "--yes", t])
+
+        def uninstalled_tk():
+            t = installed_tk()
+            r = prog.run(["uninstall", "--yes", t])
+            assert r.rc == 0, r.err_text
+            return t
+
+        walk("rollback", uninstalled_tk, lambda t: ["rollback", "--yes", t])
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return c.summary("install")
+
+
+sys.exit(main())

@@ -22,6 +22,7 @@
 
 #include "../facts/views.h"
 #include "../formats/json.h"
+#include "../install/plan.h"
 #include "../install/target.h"
 #include "../machine/machine.h"
 #include "../platform/platform.h"
@@ -39,31 +40,8 @@ struct change {
         cc_error *err;
 };
 
-static int ch_check(struct change *c, const char *id, const char *verdict, const char *fmt, ...) CC_PRINTF(4, 5);
-
-static int ch_check(struct change *c, const char *id, const char *verdict, const char *fmt, ...)
-{
-        cc_value *o = cc_v_object(c->err);
-        char *reason;
-        va_list ap;
-
-        if (o == NULL)
-                return -1;
-        va_start(ap, fmt);
-        reason = cc_vasprintf(c->err, fmt, ap);
-        va_end(ap);
-        if (reason == NULL || cc_v_set_str(o, CC_K(plan_check, id), id, c->err) < 0 ||
-            cc_v_set_str(o, CC_K(plan_check, verdict), verdict, c->err) < 0 ||
-            cc_v_set_str(o, CC_K(plan_check, reason), reason, c->err) < 0) {
-                free(reason);
-                cc_v_free(o);
-                return -1;
-        }
-        free(reason);
-        if (strcmp(verdict, "stop") == 0)
-                c->stop = 1;
-        return cc_v_push(c->checks, o, c->err);
-}
+/* A check of this change (install/plan.h). */
+#define ch_check(c, id, verdict, ...) cc_plan_check((c)->checks, &(c)->stop, (c)->err, id, verdict, __VA_ARGS__)
 
 static int ch_add(struct change *c, int kind, const char *path, const char *link, unsigned mode, uint64_t size,
                   const char *from)
@@ -200,22 +178,9 @@ static cc_value *summary_doc(const struct change *c, cc_error *err)
 static int set_result(cc_value *doc, const char *status, const char *txn, const char *error, int undo_failed,
                       cc_error *err)
 {
-        cc_value *r = cc_v_object(err);
-
-        if (r == NULL)
-                return -1;
-        if (cc_v_set_str(r, CC_K(install_result, status), status, err) < 0 ||
-            cc_v_set_str(r, CC_K(install_result, transaction), txn, err) < 0 ||
-            cc_v_set_str(r, CC_K(install_result, error), error, err) < 0 ||
-            cc_v_set_bool(r, CC_K(install_result, undo_failed), undo_failed, err) < 0 ||
-            cc_v_set_null(r, CC_K(install_result, manifest), err) < 0 ||
-            cc_v_set_null(r, CC_K(install_result, use), err) < 0) {
-                cc_v_free(r);
-                return -1;
-        }
-        return cc_v_set(doc, CC_K(change_doc, result), r, err);
+        return cc_v_set(doc, CC_K(change_doc, result), cc_result_new(status, txn, error, undo_failed, NULL, NULL, err),
+                        err);
 }
-
 /* Show the change in doc, and unless a dry run or a stop, run it as one
  * transaction labelled label on the target host. */
 static int ch_run(struct change *c, const char *vtarget, const char *host, const char *label, int dry_run,

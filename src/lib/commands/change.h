@@ -4,6 +4,7 @@
 
 #include "../common.h"
 #include "../machine/machine.h"
+#include "../value.h"
 
 /* Committed transactions whose backups are kept for rollback and
  * uninstall (older ones lose their old/ directory). */
@@ -26,6 +27,10 @@ int cc_state_record(cc_machine *m, const char *vtarget, const char *id, const ch
 /* The target of the last transaction recorded (virtual path), or NULL with
  * CC_ERR_NOTFOUND. */
 char *cc_state_last_target(cc_machine *m, cc_error *err);
+
+/* The result of a writing command (docs/json.md INSTALL RESULT), or NULL. */
+cc_value *cc_result_new(const char *status, const char *txn, const char *error, int undo_failed, const char *manifest,
+                        const char *use, cc_error *err);
 
 struct cc_txn_op;
 /* On the live machine: a line for every process that maps a file that ops

@@ -13,7 +13,6 @@
 #include "../facts/views.h"
 #include "../formats/json.h"
 #include "../formats/names.h"
-#include "../formats/sha256.h"
 #include "../install/plan.h"
 #include "../install/source.h"
 #include "../install/target.h"
@@ -238,41 +237,12 @@ fail:
 
 static int add_check(cc_plan *p, const char *id, const char *verdict, const char *reason, cc_error *err)
 {
-        cc_value *o = cc_v_object(err);
+        int was = p->stop;
 
-        if (o == NULL)
-                return -1;
-        if (cc_v_set_str(o, CC_K(plan_check, id), id, err) < 0 ||
-            cc_v_set_str(o, CC_K(plan_check, verdict), verdict, err) < 0 ||
-            cc_v_set_str(o, CC_K(plan_check, reason), reason, err) < 0) {
-                cc_v_free(o);
-                return -1;
-        }
-        if (strcmp(verdict, "stop") == 0) {
-                p->stop = 1;
-                if (cc_v_set_bool(cc_v_getm(p->doc, CC_K(install_plan, summary)), CC_K(plan_summary, stop), 1, err) <
-                    0) {
-                        cc_v_free(o);
-                        return -1;
-                }
-        }
-        return cc_v_push(cc_v_getm(p->doc, CC_K(install_plan, checks)), o, err);
-}
-
-static int file_sha256(const char *path, char hex[65], cc_error *err)
-{
-        cc_map m;
-        cc_sha256 h;
-        int rc;
-
-        TRY_RET(cc_map_file(path, (size_t)-1, &m, err));
-        cc_sha256_init(&h);
-        cc_sha256_update(&h, m.data, m.size);
-        rc = cc_map_check(&m, path, err);
-        cc_unmap(&m);
-        if (rc == 0)
-                cc_sha256_final_hex(&h, hex);
-        return rc;
+        TRY_RET(cc_plan_check(cc_v_getm(p->doc, CC_K(install_plan, checks)), &p->stop, err, id, verdict, "%s", reason));
+        if (p->stop && !was) /* the summary says so too */
+                return cc_v_set_bool(cc_v_getm(p->doc, CC_K(install_plan, summary)), CC_K(plan_summary, stop), 1, err);
+        return 0;
 }
 
 /* The archive's digest against kb/checksums.tsv (by its file name) or a
@@ -325,7 +295,7 @@ static int checksum_check(cc_plan *p, const cc_source *src, cc_error *err)
                                err);
                 goto out;
         }
-        if (file_sha256(src->path, hex, &e2) < 0) {
+        if (cc_file_sha256(src->path, hex, &e2) < 0) {
                 snprintf(line, sizeof(line), "%.240s", e2.msg);
                 rc = add_check(p, "checksum", "stop", line, err);
         } else if (prefix ? strncmp(hex, want, strlen(want)) != 0 : strcmp(hex, want) != 0) {
@@ -476,22 +446,9 @@ static int take_plan(cc_value *doc, cc_plan *p, cc_error *err)
 static int set_result(cc_value *doc, const char *status, const char *txn, const char *error, int undo_failed,
                       const char *manifest, const char *use, cc_error *err)
 {
-        cc_value *r = cc_v_object(err);
-
-        if (r == NULL)
-                return -1;
-        if (cc_v_set_str(r, CC_K(install_result, status), status, err) < 0 ||
-            cc_v_set_str(r, CC_K(install_result, transaction), txn, err) < 0 ||
-            cc_v_set_str(r, CC_K(install_result, error), error, err) < 0 ||
-            cc_v_set_bool(r, CC_K(install_result, undo_failed), undo_failed, err) < 0 ||
-            cc_v_set_str(r, CC_K(install_result, manifest), manifest, err) < 0 ||
-            cc_v_set_str(r, CC_K(install_result, use), use, err) < 0) {
-                cc_v_free(r);
-                return -1;
-        }
-        return cc_v_set(doc, CC_K(install_doc, result), r, err);
+        return cc_v_set(doc, CC_K(install_doc, result),
+                        cc_result_new(status, txn, error, undo_failed, manifest, use, err), err);
 }
-
 /* The human log (robocopy's /LOG): one line per check and per operation. */
 static char *log_text(const cc_plan *p, const cc_txn *t, const char *status, cc_error *err)
 {

@@ -193,3 +193,22 @@ out:
         cc_strv_free(&files);
         return rc;
 }
+
+cc_value *cc_result_new(const char *status, const char *txn, const char *error, int undo_failed, const char *manifest,
+                        const char *use, cc_error *err)
+{
+        cc_value *r = cc_v_object(err);
+
+        if (r == NULL)
+                return NULL;
+        if (cc_v_set_str(r, CC_K(install_result, status), status, err) < 0 ||
+            cc_v_set_str(r, CC_K(install_result, transaction), txn, err) < 0 ||
+            cc_v_set_str(r, CC_K(install_result, error), error, err) < 0 ||
+            cc_v_set_bool(r, CC_K(install_result, undo_failed), undo_failed, err) < 0 ||
+            cc_v_set_str(r, CC_K(install_result, manifest), manifest, err) < 0 ||
+            cc_v_set_str(r, CC_K(install_result, use), use, err) < 0) {
+                cc_v_free(r);
+                return NULL;
+        }
+        return r;
+}

@@ -140,39 +140,6 @@ struct ar_state {
 
 /* ---- names ------------------------------------------------------------ */
 
-/* The name without leading "./" (and "/" after them), "//" collapsed, "/./"
- * dropped and no '/' at the end. Caller frees. */
-static char *norm_name(const char *name, cc_error *err)
-{
-        size_t len = strlen(name), i, o = 0;
-        char *s = cc_malloc(err, len + 1);
-
-        if (s == NULL)
-                return NULL;
-        for (i = 0; i < len;) {
-                size_t n = strcspn(name + i, "/");
-
-                if ((n == 0 && o > 0) || (n == 1 && name[i] == '.')) {
-                        i += n + (name[i + n] == '/');
-                        continue;
-                }
-                if (o > 0 && s[o - 1] != '/')
-                        s[o++] = '/';
-                memcpy(s + o, name + i, n);
-                o += n;
-                i += n;
-                if (name[i] == '/') {
-                        if (n == 0)
-                                s[o++] = '/'; /* keep one leading '/': absolute */
-                        i++;
-                }
-        }
-        while (o > 1 && s[o - 1] == '/')
-                o--;
-        s[o] = '\0';
-        return s;
-}
-
 static int is_linux_lib_name(const char *base)
 {
         const char *so = strstr(base, ".so");
@@ -255,59 +222,16 @@ static int version_entry(cc_value *arr, const char *source, const char *version,
         return cc_v_push(arr, e, err);
 }
 
-static const char *machine_name(uint16_t m, int big)
-{
-        switch (m) {
-        case 3:
-                return "i386";
-        case 21:
-                return big ? "ppc64" : "ppc64le";
-        case 40:
-                return "arm";
-        case 62:
-                return "x86_64";
-        case 183:
-                return "aarch64";
-        case 243:
-                return "riscv";
-        default:
-                return "other";
-        }
-}
-
-static const char *pe_machine_name(uint16_t m)
-{
-        switch (m) {
-        case 0x14c:
-                return "i386";
-        case 0x8664:
-                return "x86_64";
-        case 0xaa64:
-                return "aarch64";
-        default:
-                return "other";
-        }
-}
-
 /* The system and machine the member's bytes are built for. */
 static int note_content(struct ar_state *st, const uint8_t *d, size_t size, cc_error *err)
 {
-        const char *arch = NULL;
-        uint16_t m;
-        uint32_t lfanew;
+        int sys = CC_SYS_ANY;
+        const char *arch = cc_binary_machine(d, size, &sys);
 
-        if (size >= 20 && memcmp(d, "\177ELF", 4) == 0) {
-                int big = d[5] == 2;
-
+        if (sys == CC_SYS_LINUX)
                 st->linux_seen = 1;
-                if (cc_rd_u16(d, size, 18, big, &m) == 0)
-                        arch = machine_name(m, big);
-        } else if (size >= 64 && d[0] == 'M' && d[1] == 'Z') {
+        else if (sys == CC_SYS_WINDOWS)
                 st->windows_seen = 1;
-                if (cc_rd_u32(d, size, 0x3c, 0, &lfanew) == 0 && cc_range_ok(size, lfanew, 6) &&
-                    memcmp(d + lfanew, "PE\0\0", 4) == 0 && cc_rd_u16(d, size, (uint64_t)lfanew + 4, 0, &m) == 0)
-                        arch = pe_machine_name(m);
-        }
         if (arch != NULL && !cc_strv_contains(&st->arches, arch))
                 return cc_strv_push(&st->arches, arch, err);
         return 0;
@@ -591,7 +515,7 @@ static int do_member(struct ar_state *st, struct archive_entry *e, cc_error *err
         if (archive_entry_size_is_set(e) && archive_entry_size(e) >= 0)
                 size = archive_entry_size(e);
 
-        norm = norm_name(name, err);
+        norm = cc_archive_norm_name(name, err);
         if (norm == NULL)
                 goto fail;
         base = cc_basename(norm);

@@ -1583,3 +1583,90 @@ int cudnnctl_inspect(const char *path, const cudnnctl_inspect_options *opts, cud
         cudnnctl_inspect_run_free(own_run);
         return rv;
 }
+
+static const char *elf_machine(uint16_t m, int big)
+{
+        switch (m) {
+        case 3:
+                return "i386";
+        case 21:
+                return big ? "ppc64" : "ppc64le";
+        case 40:
+                return "arm";
+        case 62:
+                return "x86_64";
+        case 183:
+                return "aarch64";
+        case 243:
+                return "riscv";
+        default:
+                return "other";
+        }
+}
+
+static const char *pe_machine(uint16_t m)
+{
+        switch (m) {
+        case 0x14c:
+                return "i386";
+        case 0x8664:
+                return "x86_64";
+        case 0xaa64:
+                return "aarch64";
+        default:
+                return "other";
+        }
+}
+
+const char *cc_binary_machine(const uint8_t *d, size_t size, int *system)
+{
+        uint16_t m;
+        uint32_t lfanew;
+
+        if (size >= 20 && memcmp(d, "\177ELF", 4) == 0) {
+                int big = d[5] == 2;
+
+                *system = CC_SYS_LINUX;
+                return cc_rd_u16(d, size, 18, big, &m) == 0 ? elf_machine(m, big) : NULL;
+        }
+        if (size >= 64 && d[0] == 'M' && d[1] == 'Z') {
+                *system = CC_SYS_WINDOWS;
+                if (cc_rd_u32(d, size, 0x3c, 0, &lfanew) == 0 && cc_range_ok(size, lfanew, 6) &&
+                    memcmp(d + lfanew, "PE\0\0", 4) == 0 && cc_rd_u16(d, size, (uint64_t)lfanew + 4, 0, &m) == 0)
+                        return pe_machine(m);
+        }
+        return NULL;
+}
+
+/* The name without leading "./" (and "/" after them), "//" collapsed, "/./"
+ * dropped and no '/' at the end. Caller frees. */
+char *cc_archive_norm_name(const char *name, cc_error *err)
+{
+        size_t len = strlen(name), i, o = 0;
+        char *s = cc_malloc(err, len + 1);
+
+        if (s == NULL)
+                return NULL;
+        for (i = 0; i < len;) {
+                size_t n = strcspn(name + i, "/");
+
+                if ((n == 0 && o > 0) || (n == 1 && name[i] == '.')) {
+                        i += n + (name[i + n] == '/');
+                        continue;
+                }
+                if (o > 0 && s[o - 1] != '/')
+                        s[o++] = '/';
+                memcpy(s + o, name + i, n);
+                o += n;
+                i += n;
+                if (name[i] == '/') {
+                        if (n == 0)
+                                s[o++] = '/'; /* keep one leading '/': absolute */
+                        i++;
+                }
+        }
+        while (o > 1 && s[o - 1] == '/')
+                o--;
+        s[o] = '\0';
+        return s;
+}

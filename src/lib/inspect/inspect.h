@@ -30,6 +30,16 @@ int cc_is_program(cc_machine *m, const char *vpath);
  * out of memory; an unreadable archive gets an "error" member. Builds
  * without libarchive set "error" to say so. */
 int cc_archive_is(const uint8_t *data, size_t size);
+/* What a binary's first bytes say it is built for: its machine ("x86_64",
+ * "aarch64", "ppc64le", "i386", "arm", "riscv", "other") from ELF e_machine
+ * or PE Machine, and *system (CC_SYS_LINUX for ELF, CC_SYS_WINDOWS for a
+ * PE or any MZ file, else unchanged). NULL when it is neither, or the
+ * machine field cannot be read. */
+const char *cc_binary_machine(const uint8_t *d, size_t size, int *system);
+/* An archive member's name normalised: no leading "./" (and "/" after
+ * them), "//" collapsed, "/./" dropped, no '/' at the end; one leading '/'
+ * kept (an absolute name). Caller frees. */
+char *cc_archive_norm_name(const char *name, cc_error *err);
 int cc_archive_inspect(const char *path, unsigned flags, cc_value *obj, cc_error *err);
 /* The same over an archive's bytes in memory, named name (for the fuzz
  * target). pass_floor: the least decompressed bytes a compressed stream may

@@ -22,31 +22,32 @@ struct pctx {
 
 /* ---- checks --------------------------------------------------------------- */
 
-static int check(struct pctx *c, const char *id, const char *verdict, const char *fmt, ...) CC_PRINTF(4, 5);
-
-static int check(struct pctx *c, const char *id, const char *verdict, const char *fmt, ...)
+int cc_plan_check(cc_value *checks, int *stop, cc_error *err, const char *id, const char *verdict, const char *fmt, ...)
 {
-        cc_value *o = cc_v_object(c->err);
+        cc_value *o = cc_v_object(err);
         char *reason;
         va_list ap;
 
         if (o == NULL)
                 return -1;
         va_start(ap, fmt);
-        reason = cc_vasprintf(c->err, fmt, ap);
+        reason = cc_vasprintf(err, fmt, ap);
         va_end(ap);
-        if (reason == NULL || cc_v_set_str(o, CC_K(plan_check, id), id, c->err) < 0 ||
-            cc_v_set_str(o, CC_K(plan_check, verdict), verdict, c->err) < 0 ||
-            cc_v_set_str(o, CC_K(plan_check, reason), reason, c->err) < 0) {
+        if (reason == NULL || cc_v_set_str(o, CC_K(plan_check, id), id, err) < 0 ||
+            cc_v_set_str(o, CC_K(plan_check, verdict), verdict, err) < 0 ||
+            cc_v_set_str(o, CC_K(plan_check, reason), reason, err) < 0) {
                 free(reason);
                 cc_v_free(o);
                 return -1;
         }
         free(reason);
         if (strcmp(verdict, "stop") == 0)
-                c->p->stop = 1;
-        return cc_v_push(c->checks, o, c->err);
+                *stop = 1;
+        return cc_v_push(checks, o, err);
 }
+
+/* A check of this plan (the format is checked by the macro's callers). */
+#define check(c, id, verdict, ...) cc_plan_check((c)->checks, &(c)->p->stop, (c)->err, id, verdict, __VA_ARGS__)
 
 /* A stop that --force turns into a warning. */
 static const char *forceable(const struct pctx *c)

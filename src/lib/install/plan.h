@@ -64,6 +64,12 @@ typedef struct cc_plan {
 int cc_install_plan(const cc_source *src, const cc_plan_in *in, cc_plan *out, cc_error *err);
 void cc_plan_free(cc_plan *p);
 
+/* Append a pre-check {id, verdict, reason} to the array checks; *stop is
+ * set when the verdict is "stop". The writing commands add theirs with it
+ * (in-use, checksum; uninstall's and rollback's). */
+int cc_plan_check(cc_value *checks, int *stop, cc_error *err, const char *id, const char *verdict, const char *fmt, ...)
+    CC_PRINTF(6, 7);
+
 /* Where a member's dest (source.h: "lib/...", "bin/...", "include/...",
  * "lib/x64/...") goes in this target (a toolkit's lib64 on Linux). Caller
  * frees. */

@@ -90,39 +90,6 @@ static char *join(const char *a, const char *b, cc_error *err)
         return cc_asprintf(err, "%s/%s", a, b);
 }
 
-/* The name without leading "./", "//" collapsed, "/./" dropped and no '/'
- * at the end (inspect's normalisation of archive names). Caller frees. */
-static char *norm_name(const char *name, cc_error *err)
-{
-        size_t len = strlen(name), i, o = 0;
-        char *s = cc_malloc(err, len + 1);
-
-        if (s == NULL)
-                return NULL;
-        for (i = 0; i < len;) {
-                size_t n = strcspn(name + i, "/");
-
-                if ((n == 0 && o > 0) || (n == 1 && name[i] == '.')) {
-                        i += n + (name[i + n] == '/');
-                        continue;
-                }
-                if (o > 0 && s[o - 1] != '/')
-                        s[o++] = '/';
-                memcpy(s + o, name + i, n);
-                o += n;
-                i += n;
-                if (name[i] == '/') {
-                        if (n == 0)
-                                s[o++] = '/'; /* keep one leading '/': absolute */
-                        i++;
-                }
-        }
-        while (o > 1 && s[o - 1] == '/')
-                o--;
-        s[o] = '\0';
-        return s;
-}
-
 /* rel after its first k '/'-separated components, or NULL when it has no
  * more than k. */
 static const char *skip_components(const char *rel, size_t k)
@@ -194,58 +161,17 @@ struct facts {
         int no_dup_checks;  /* the installer's several CUDA directories were a stop already */
 };
 
-static const char *elf_machine(uint16_t m, int big)
-{
-        switch (m) {
-        case 3:
-                return "i386";
-        case 21:
-                return big ? "ppc64" : "ppc64le";
-        case 40:
-                return "arm";
-        case 62:
-                return "x86_64";
-        case 183:
-                return "aarch64";
-        default:
-                return "other";
-        }
-}
-
-static const char *pe_machine(uint16_t m)
-{
-        switch (m) {
-        case 0x14c:
-                return "i386";
-        case 0x8664:
-                return "x86_64";
-        case 0xaa64:
-                return "aarch64";
-        default:
-                return "other";
-        }
-}
-
 /* The system and machine of a binary's first bytes (ELF e_machine, PE
  * Machine). */
 static int note_binary(struct facts *f, const uint8_t *d, size_t size, cc_error *err)
 {
-        const char *arch = NULL;
-        uint16_t m;
-        uint32_t lfanew;
+        int sys = CC_SYS_ANY;
+        const char *arch = cc_binary_machine(d, size, &sys);
 
-        if (size >= 20 && memcmp(d, "\177ELF", 4) == 0) {
-                int big = d[5] == 2;
-
+        if (sys == CC_SYS_LINUX)
                 f->linux_seen = 1;
-                if (cc_rd_u16(d, size, 18, big, &m) == 0)
-                        arch = elf_machine(m, big);
-        } else if (size >= 64 && d[0] == 'M' && d[1] == 'Z') {
+        else if (sys == CC_SYS_WINDOWS)
                 f->windows_seen = 1;
-                if (cc_rd_u32(d, size, 0x3c, 0, &lfanew) == 0 && cc_range_ok(size, lfanew, 6) &&
-                    memcmp(d + lfanew, "PE\0\0", 4) == 0 && cc_rd_u16(d, size, (uint64_t)lfanew + 4, 0, &m) == 0)
-                        arch = pe_machine(m);
-        }
         if (arch != NULL && !cc_strv_contains(&f->machines, arch))
                 return cc_strv_push(&f->machines, arch, err);
         return 0;
@@ -758,7 +684,7 @@ static int open_archive(cc_source *s, cc_error *err)
                         goto fail;
                 }
                 type = member_type(m.type);
-                name = norm_name(m.path, err);
+                name = cc_archive_norm_name(m.path, err);
                 if (name == NULL ||
                     add_member(s, &cap, name, type,
                                (unsigned)m.mode & 0777 ? (unsigned)m.mode & 0777
@@ -1541,7 +1467,7 @@ static int read_archive(const cc_source *s, const unsigned char *want, const cc_
                 name = archive_entry_pathname(e);
                 if (name == NULL)
                         name = archive_entry_pathname_utf8(e);
-                norm = norm_name(name != NULL ? name : "", err);
+                norm = cc_archive_norm_name(name != NULL ? name : "", err);
                 if (norm == NULL)
                         goto fail;
                 same = strcmp(norm, m->name) == 0 &&

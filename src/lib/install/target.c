@@ -147,8 +147,7 @@ static void toolkit_version(const char *dir, cc_target_scan *s)
         free(p);
 }
 
-/* The SHA-256 of a file (host path), or -1. */
-static int file_sha256(const char *path, char hex[65], cc_error *err)
+int cc_file_sha256(const char *path, char hex[65], cc_error *err)
 {
         cc_map m;
         cc_sha256 h;
@@ -244,7 +243,7 @@ static int read_manifests(const char *dir, cc_target_scan *s, cc_error *err)
                                 if (cc_lstat_path(fp, &st, &e3) == 0 && st.mtime == f.mtime)
                                         e->changed = 0;
                                 else
-                                        e->changed = file_sha256(fp, hex, &e3) < 0 || strcmp(hex, f.sha256) != 0;
+                                        e->changed = cc_file_sha256(fp, hex, &e3) < 0 || strcmp(hex, f.sha256) != 0;
                                 free(fp);
                         }
                 }

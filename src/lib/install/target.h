@@ -29,4 +29,8 @@ void cc_target_scan_free(cc_target_scan *s);
 /* The manifest of install id in the scan, or NULL. */
 const cc_value *cc_target_manifest(const cc_target_scan *s, const char *id);
 
+/* The SHA-256 of a file (host path; read through a guarded mapping: a file
+ * cut short while read is an error), as 64 hex digits. */
+int cc_file_sha256(const char *path, char hex[65], cc_error *err);
+
 #endif

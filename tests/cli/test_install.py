@@ -221,8 +221,12 @@ def main():
                 "lib64/libcudnn.so.8.9.7" in doc.get("plan", {}).get("summary", {}).get("other_majors", []), names)
         c.named("links point at the new release", os.readlink(os.path.join(tk, "lib64", "libcudnn_ops.so.9")) ==
                 "libcudnn_ops.so.9.19.0")
-        r = prog.run(["list", "--json", "--root", tk])
-        # (list of the toolkit as a tree: one cuDNN 9 release)
+        # uninstall gives the toolkit back as it was, 9.1.0 and all (what the install replaced or removed)
+        r = prog.run(["uninstall", "--yes", tk])
+        ref = fresh("t-toolkit-ref", toolkit=True, old="9.1.0")
+        got = {k: v for k, v in snap(tk).items() if not k.startswith(".cudnnctl")}
+        c.named("uninstall of the toolkit install puts 9.1.0 back byte for byte", r.rc == 0 and got == snap(ref),
+                (r.err_text, diff(snap(ref), got)))
 
         # ---- stops: nothing written ----
         tk12 = fresh("t-cuda12", toolkit=True)

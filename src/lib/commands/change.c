@@ -575,6 +575,32 @@ int cudnnctl_uninstall(cudnnctl_machine *m, const cudnnctl_uninstall_options *o,
                 if (ds.type == CC_FT_DIR && empties(&c, host, p))
                         TRY(ch_add(&c, CC_TXN_RMDIR, p, NULL, itx->ops[k].mode, 0, NULL));
         }
+        /* What the install removed (the files of the release it replaced
+         * that the new one has no counterpart for, and that release's
+         * manifest) is put back from its backup where the place is free. */
+        for (k = 0; itx != NULL && k < itx->n; k++) {
+                const cc_txn_op *op = &itx->ops[k];
+                char *bk;
+                cc_stat bs;
+
+                if (op->kind != CC_TXN_REMOVE || scan_find(&sc, op->path) != NULL)
+                        continue;
+                bk = cc_txn_backup(host, itx->id, k, err);
+                if (bk == NULL || cc_lstat_path(bk, &bs, err) < 0) {
+                        free(bk);
+                        goto fail;
+                }
+                if (bs.type == CC_FT_FILE || bs.type == CC_FT_LINK) {
+                        int r2 = ch_restore(&c, CC_TXN_PLACE, op->path, bk);
+
+                        free(bk);
+                        TRY(r2);
+                } else {
+                        free(bk);
+                        TRY(ch_check(&c, "backup", "warn",
+                                     "%s/%s: removed by the install, and its backup is no longer kept", vt, op->path));
+                }
+        }
         if (c.n == 1)
                 TRY(ch_check(&c, "files", "warn", "no file of %s is left to remove", id));
         snprintf(label, sizeof(label), "uninstall %s", id);

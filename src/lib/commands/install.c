@@ -598,9 +598,10 @@ int cudnnctl_install(cudnnctl_machine *m, const cudnnctl_install_options *o, cud
                  * writes nothing: it says so instead. */
                 TRY(cc_lstat_path(host, &ts, err));
                 if (!o->dry_run && ts.type == CC_FT_DIR) {
-                        TRY(cc_txn_recover(host, &recovered, err));
-                        TRY(cc_v_set(doc, CC_K(install_doc, recovered), recovered, err));
-                        recovered = NULL;
+                        cc_value *rec = NULL;
+
+                        TRY(cc_txn_recover(host, &rec, err));
+                        TRY(cc_v_set(doc, CC_K(install_doc, recovered), rec, err)); /* owns rec, also on failure */
                 }
                 TRY(cc_target_scan_dir(host, m->system, &sc, err));
         }
@@ -694,8 +695,9 @@ int cudnnctl_install(cudnnctl_machine *m, const cudnnctl_install_options *o, cud
                 cc_value *ops = cc_v_getm(plan.doc, CC_K(install_plan, operations));
 
                 for (i = 0; i < plan.nops && i < cc_v_len(ops); i++)
-                        if (cc_txn_op_sha256(t, i)[0])
-                                TRY(cc_v_set_str(cc_v_atm(ops, i), CC_K(plan_op, sha256), cc_txn_op_sha256(t, i), err));
+                        if (cc_txn_op_sha256(t, i)[0] &&
+                            cc_v_set_str(cc_v_atm(ops, i), CC_K(plan_op, sha256), cc_txn_op_sha256(t, i), err) < 0)
+                                goto abort; /* nothing applied yet: the transaction goes */
         }
         if (cc_txn_apply_commit(t, &undo_failed, err) < 0) {
                 char msg[sizeof(err->msg)];

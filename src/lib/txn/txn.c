@@ -287,15 +287,19 @@ static int parse_size(const char *s, uint64_t max, uint64_t *out)
         return 0;
 }
 
-static int journal_read(const char *path, struct jread *j, cc_error *err)
+/* Parse a journal's text (modified in place: each line's end becomes a
+ * NUL); path names it in errors. */
+static int journal_parse(char *text, size_t len, const char *path, struct jread *j, cc_error *err)
 {
-        char *text = NULL, *p, *nl;
-        size_t len = 0;
+        char *p, *nl;
         int rc = -1;
 
         memset(j, 0, sizeof(*j));
-        TRY_RET(cc_read_file(path, MAX_JOURNAL, &text, &len, err));
         p = text;
+        if (len < strlen(JOURNAL_MAGIC) + 1) {
+                cc_err(err, CC_ERR_FORMAT, "%s: not a cudnnctl journal", path);
+                goto out;
+        }
         if (strncmp(p, JOURNAL_MAGIC "\n", strlen(JOURNAL_MAGIC) + 1) != 0) {
                 cc_err(err, CC_ERR_FORMAT, "%s: not a cudnnctl journal", path);
                 goto out;
@@ -334,6 +338,12 @@ static int journal_read(const char *path, struct jread *j, cc_error *err)
                         }
                         if (o.path == NULL)
                                 goto out;
+                        if (o.link != NULL && o.kind != CC_TXN_PLACE && o.kind != CC_TXN_REPLACE) {
+                                cc_err(err, CC_ERR_FORMAT, "%s: a link target on a %s", path, cc_txn_kind_name(o.kind));
+                                free(o.path);
+                                free(o.link);
+                                goto out;
+                        }
                         if (!cc_txn_path_ok(o.path)) {
                                 cc_err(err, CC_ERR_FORMAT, "%s: an operation on an unsafe path", path);
                                 free(o.path);
@@ -352,7 +362,7 @@ static int journal_read(const char *path, struct jread *j, cc_error *err)
                         j->label = unescape(f[1], err);
                         if (j->label == NULL)
                                 goto out;
-                } else if (strcmp(f[0], "plan") == 0 && nf == 2) {
+                } else if (strcmp(f[0], "plan") == 0 && nf == 2 && !j->planned) {
                         if (parse_size(f[1], MAX_OPS, &v) < 0 || v != j->n) {
                                 cc_err(err, CC_ERR_FORMAT, "%s: the plan's count does not match its operations", path);
                                 goto out;
@@ -373,10 +383,50 @@ static int journal_read(const char *path, struct jread *j, cc_error *err)
         }
         rc = 0;
 out:
-        free(text);
         if (rc < 0)
                 jread_free(j);
         return rc;
+}
+
+static int journal_read(const char *path, struct jread *j, cc_error *err)
+{
+        char *text = NULL;
+        size_t len = 0;
+        int rc;
+
+        memset(j, 0, sizeof(*j));
+        TRY_RET(cc_read_file(path, MAX_JOURNAL, &text, &len, err));
+        rc = journal_parse(text, len, path, j, err);
+        free(text);
+        return rc;
+}
+
+int cc_txn_journal_parse(const char *text, size_t len, cc_txn_info *out, unsigned char **begun, int *whole,
+                         cc_error *err)
+{
+        struct jread j;
+        char *copy;
+
+        memset(out, 0, sizeof(*out));
+        *begun = NULL;
+        *whole = 0;
+        if (len > MAX_JOURNAL)
+                return cc_err(err, CC_ERR_LIMIT, "journal: over %u bytes", MAX_JOURNAL);
+        copy = cc_strndup(err, text, len);
+        if (copy == NULL)
+                return -1;
+        if (journal_parse(copy, len, "journal", &j, err) < 0) {
+                free(copy);
+                return -1;
+        }
+        free(copy);
+        out->label = j.label;
+        out->ops = j.ops;
+        out->n = j.n;
+        out->committed = j.committed;
+        *begun = j.begun;
+        *whole = j.planned;
+        return 0;
 }
 
 /* ---- undo ----------------------------------------------------------------- */

@@ -119,6 +119,13 @@ typedef struct cc_txn_info {
 } cc_txn_info;
 int cc_txn_list(const char *target, cc_txn_info **out, size_t *n, cc_strv *unreadable, cc_error *err);
 void cc_txn_info_free(cc_txn_info *v, size_t n);
+/* Parse a journal's text as recovery reads it (for the fuzz target and the
+ * tests): its label, plan and commit into *out (id NULL; the caller frees
+ * the label, each operation's path and link, and ops), which operations began in
+ * *begun (n bytes, caller frees; NULL before the plan is whole), *whole:
+ * the plan was written to its end. -1 on a journal recovery refuses. */
+int cc_txn_journal_parse(const char *text, size_t len, cc_txn_info *out, unsigned char **begun, int *whole,
+                         cc_error *err);
 /* Where transaction id kept the file operation i replaced or removed
  * (.cudnnctl/txn-<id>/old/<i>; it may be gone: pruned). */
 char *cc_txn_backup(const char *target, const char *id, size_t i, cc_error *err);

@@ -205,23 +205,6 @@ static const char *ver3(const cudnnctl_ver *v, char *buf, size_t size)
         return cudnnctl_ver_str(&t, buf, size);
 }
 
-static int version_entry(cc_value *arr, const char *source, const char *version, const char *detail, const char *member,
-                         cc_error *err)
-{
-        cc_value *e = cc_v_object(err);
-
-        if (e == NULL)
-                return -1;
-        if (cc_v_set_str(e, CC_K(version, component), "cudnn", err) < 0 ||
-            cc_v_set_str(e, CC_K(version, source), source, err) < 0 ||
-            cc_v_set_str(e, CC_K(version, version), version, err) < 0 || cc_v_set_str(e, "detail", detail, err) < 0 ||
-            (member != NULL && cc_v_set_str(e, CC_K(version, member), member, err) < 0)) {
-                cc_v_free(e);
-                return -1;
-        }
-        return cc_v_push(arr, e, err);
-}
-
 /* The system and machine the member's bytes are built for. */
 static int note_content(struct ar_state *st, const uint8_t *d, size_t size, cc_error *err)
 {
@@ -383,31 +366,7 @@ fail:
 
 static int lift_versions(struct ar_state *st, const cc_value *facts, const char *path, cc_error *err)
 {
-        cc_vw_ins_facts f;
-        const cc_value *vs;
-        size_t i;
-
-        cc_vw_ins_facts_read(facts, &f, NULL);
-        vs = f.versions;
-        if (vs == NULL)
-                return 0;
-        for (i = 0; i < cc_v_len(vs); i++) {
-                const cc_value *e = cc_v_at(vs, i);
-                cc_value *c;
-
-                if (cc_v_type(e) != CUDNNCTL_OBJECT)
-                        continue;
-                c = cc_v_copy(e, err);
-                if (c == NULL)
-                        return -1;
-                if (cc_v_set_str(c, CC_K(version, member), path, err) < 0) {
-                        cc_v_free(c);
-                        return -1;
-                }
-                if (cc_v_push(st->lifted, c, err) < 0)
-                        return -1;
-        }
-        return 0;
+        return cc_lift_versions(st->lifted, facts, path, err);
 }
 
 /* The facts of an interesting member (its data read within the caps) into
@@ -822,8 +781,8 @@ static int name_versions(struct ar_state *st, const cc_archname *an, int an_ok, 
 
         if (an_ok && an->version.n > 0) {
                 cudnnctl_ver_str(&an->version, detail, sizeof(detail));
-                if (version_entry(versions, "archive-name", ver3(&an->version, buf, sizeof(buf)), detail, NULL, err) <
-                    0)
+                if (cc_version_entry(versions, "archive-name", ver3(&an->version, buf, sizeof(buf)), detail, NULL,
+                                     err) < 0)
                         return -1;
         }
         for (i = 0; i < st->n && !distinfo_done; i++) {
@@ -838,7 +797,8 @@ static int name_versions(struct ar_state *st, const cc_archname *an, int an_ok, 
                 comp[fl] = '\0';
                 distinfo_done = 1;
                 if (cc_name_distinfo(comp, &dn) == 0 && dn.is_cudnn && dn.version.n > 0 &&
-                    version_entry(versions, "dist-info-name", ver3(&dn.version, buf, sizeof(buf)), comp, NULL, err) < 0)
+                    cc_version_entry(versions, "dist-info-name", ver3(&dn.version, buf, sizeof(buf)), comp, NULL, err) <
+                        0)
                         return -1;
         }
         for (i = 0; i < st->name_vers.n; i++) {
@@ -860,7 +820,8 @@ static int name_versions(struct ar_state *st, const cc_archname *an, int an_ok, 
                         continue;
                 snprintf(detail, sizeof(detail), "%zu library name%s", st->name_count[i],
                          st->name_count[i] == 1 ? "" : "s");
-                if (version_entry(versions, "library-name", st->name_vers.v[i], detail, st->name_first.v[i], err) < 0)
+                if (cc_version_entry(versions, "library-name", st->name_vers.v[i], detail, st->name_first.v[i], err) <
+                    0)
                         return -1;
         }
         return 0;

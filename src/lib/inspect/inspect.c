@@ -1670,3 +1670,46 @@ char *cc_archive_norm_name(const char *name, cc_error *err)
         s[o] = '\0';
         return s;
 }
+
+int cc_version_entry(cc_value *arr, const char *source, const char *version, const char *detail, const char *member,
+                     cc_error *err)
+{
+        cc_value *e = cc_v_object(err);
+
+        if (e == NULL)
+                return -1;
+        if (cc_v_set_str(e, CC_K(version, component), "cudnn", err) < 0 ||
+            cc_v_set_str(e, CC_K(version, source), source, err) < 0 ||
+            cc_v_set_str(e, CC_K(version, version), version, err) < 0 || cc_v_set_str(e, "detail", detail, err) < 0 ||
+            (member != NULL && cc_v_set_str(e, CC_K(version, member), member, err) < 0)) {
+                cc_v_free(e);
+                return -1;
+        }
+        return cc_v_push(arr, e, err);
+}
+
+int cc_lift_versions(cc_value *versions, const cc_value *facts, const char *member, cc_error *err)
+{
+        cc_vw_ins_facts f;
+        size_t i;
+
+        if (cc_vw_ins_facts_read(facts, &f, NULL) < 0 || f.versions == NULL)
+                return 0;
+        for (i = 0; i < cc_v_len(f.versions); i++) {
+                const cc_value *e = cc_v_at(f.versions, i);
+                cc_value *c;
+
+                if (cc_v_type(e) != CUDNNCTL_OBJECT)
+                        continue;
+                c = cc_v_copy(e, err);
+                if (c == NULL)
+                        return -1;
+                if (cc_v_set_str(c, CC_K(version, member), member, err) < 0) {
+                        cc_v_free(c);
+                        return -1;
+                }
+                if (cc_v_push(versions, c, err) < 0)
+                        return -1;
+        }
+        return 0;
+}

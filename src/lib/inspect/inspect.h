@@ -40,6 +40,13 @@ const char *cc_binary_machine(const uint8_t *d, size_t size, int *system);
  * them), "//" collapsed, "/./" dropped, no '/' at the end; one leading '/'
  * kept (an absolute name). Caller frees. */
 char *cc_archive_norm_name(const char *name, cc_error *err);
+/* Push a cuDNN version evidence {component "cudnn", source, version,
+ * detail, member (when not NULL)} onto the array arr. */
+int cc_version_entry(cc_value *arr, const char *source, const char *version, const char *detail, const char *member,
+                     cc_error *err);
+/* Copy the version evidence of one file's facts onto the array versions,
+ * each with `member` naming the file. */
+int cc_lift_versions(cc_value *versions, const cc_value *facts, const char *member, cc_error *err);
 int cc_archive_inspect(const char *path, unsigned flags, cc_value *obj, cc_error *err);
 /* The same over an archive's bytes in memory, named name (for the fuzz
  * target). pass_floor: the least decompressed bytes a compressed stream may

@@ -248,50 +248,6 @@ static void facts_free(struct facts *f)
 
 /* ---- version evidence ------------------------------------------------------------ */
 
-static int version_entry(cc_value *arr, const char *source, const char *version, const char *detail, const char *member,
-                         cc_error *err)
-{
-        cc_value *e = cc_v_object(err);
-
-        if (e == NULL)
-                return -1;
-        if (cc_v_set_str(e, CC_K(version, component), "cudnn", err) < 0 ||
-            cc_v_set_str(e, CC_K(version, source), source, err) < 0 ||
-            cc_v_set_str(e, CC_K(version, version), version, err) < 0 || cc_v_set_str(e, "detail", detail, err) < 0 ||
-            (member != NULL && cc_v_set_str(e, CC_K(version, member), member, err) < 0)) {
-                cc_v_free(e);
-                return -1;
-        }
-        return cc_v_push(arr, e, err);
-}
-
-/* The version entries of one file's facts, each with the member named. */
-static int lift_versions(cc_value *versions, const cc_value *facts, const char *member, cc_error *err)
-{
-        cc_vw_ins_facts f;
-        size_t i;
-
-        if (cc_vw_ins_facts_read(facts, &f, NULL) < 0 || f.versions == NULL)
-                return 0;
-        for (i = 0; i < cc_v_len(f.versions); i++) {
-                const cc_value *e = cc_v_at(f.versions, i);
-                cc_value *c;
-
-                if (cc_v_type(e) != CUDNNCTL_OBJECT)
-                        continue;
-                c = cc_v_copy(e, err);
-                if (c == NULL)
-                        return -1;
-                if (cc_v_set_str(c, CC_K(version, member), member, err) < 0) {
-                        cc_v_free(c);
-                        return -1;
-                }
-                if (cc_v_push(versions, c, err) < 0)
-                        return -1;
-        }
-        return 0;
-}
-
 /* The distinct versions in the library names, each with a count and the
  * first member that showed it; the most specific are evidence (as inspect
  * gives them for an archive). */
@@ -339,7 +295,7 @@ static int name_versions(const cc_source *s, cc_value *versions, cc_error *err)
                 if (count_components(vers.v[k]) != best)
                         continue;
                 snprintf(detail, sizeof(detail), "%zu library name%s", count[k], count[k] == 1 ? "" : "s");
-                if (version_entry(versions, "library-name", vers.v[k], detail, first.v[k], err) < 0)
+                if (cc_version_entry(versions, "library-name", vers.v[k], detail, first.v[k], err) < 0)
                         goto fail;
         }
         rv = 0;
@@ -1107,7 +1063,8 @@ static int dir_facts(cc_source *s, struct facts *f, cc_error *err)
                         if (r == 0 && cc_map_changed(&map))
                                 r = add_line(&s->stops, err, "%s: changed while read", m->name);
                         else if (r == 0)
-                                r = lift_versions(s->versions, facts, m->name, err) < 0 || note_needs(f, facts, err) < 0
+                                r = cc_lift_versions(s->versions, facts, m->name, err) < 0 ||
+                                            note_needs(f, facts, err) < 0
                                         ? -1
                                         : 0;
                         cc_v_free(facts);
@@ -1151,8 +1108,8 @@ static int dir_name_facts(cc_source *s, const char *base, cc_error *err)
 
                         if (v.n > 3)
                                 v.n = 3;
-                        if (version_entry(s->versions, "archive-name", cudnnctl_ver_str(&v, buf, sizeof(buf)),
-                                          "the directory's name", NULL, err) < 0)
+                        if (cc_version_entry(s->versions, "archive-name", cudnnctl_ver_str(&v, buf, sizeof(buf)),
+                                             "the directory's name", NULL, err) < 0)
                                 return -1;
                 }
                 break;
@@ -1172,8 +1129,8 @@ static int dir_name_facts(cc_source *s, const char *base, cc_error *err)
 
                         if (v.n > 3)
                                 v.n = 3;
-                        if (version_entry(s->versions, "dist-info-name", cudnnctl_ver_str(&v, buf, sizeof(buf)), n,
-                                          NULL, err) < 0)
+                        if (cc_version_entry(s->versions, "dist-info-name", cudnnctl_ver_str(&v, buf, sizeof(buf)), n,
+                                             NULL, err) < 0)
                                 return -1;
                 }
                 break;

@@ -191,3 +191,18 @@ int cc_fs_fault(const char *what, const char *path, cc_error *err)
         }
         return cc_err_errno(err, fault.errnum, "%s %s (CUDNNCTL_TEST_FAULT)", what, path);
 }
+
+void cc_proc_users_free(cc_proc_users *u)
+{
+        size_t i;
+
+        if (u == NULL)
+                return;
+        for (i = 0; i < u->n; i++) {
+                free(u->v[i].name);
+                free(u->v[i].cmdline);
+        }
+        free(u->v);
+        cc_strv_free(&u->notes);
+        memset(u, 0, sizeof(*u));
+}

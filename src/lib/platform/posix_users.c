@@ -399,21 +399,6 @@ done:
         return rv;
 }
 
-void cc_proc_users_free(cc_proc_users *u)
-{
-        size_t i;
-
-        if (u == NULL)
-                return;
-        for (i = 0; i < u->n; i++) {
-                free(u->v[i].name);
-                free(u->v[i].cmdline);
-        }
-        free(u->v);
-        cc_strv_free(&u->notes);
-        memset(u, 0, sizeof(*u));
-}
-
 #else
 typedef int cc_posix_users_unused_;
 #endif

@@ -12,7 +12,7 @@
 # Prints the best wall time of ROUNDS runs of each, the peak memory of one
 # install, and the ratios install/guide and install/tar; then the peak
 # memory of an install of an archive of half the size (peak memory must not
-# grow with the archive).
+# grow with the archive). With xz, the same again on a single-block .xz.
 # usage: bench/install.sh [CUDNNCTL] [PREFIX] [ROUNDS] [COMPRESSION]   (COMPRESSION: xz (default) or gz)
 set -euo pipefail
 exe=${1:-build/cudnnctl}
@@ -43,6 +43,7 @@ archive=$tmp/$top.$ext
 half=$tmp/half-$top.$ext
 (cd "$tmp/src" && ls "$top"/lib/libcudnn* | awk 'NR % 2' >"$tmp/halflist" && XZ_OPT="-1 -T0" tar -c $flag -f "$half" \
         "$top/include" -T "$tmp/halflist")
+(cd "$tmp" && sha256sum "$top.$ext" >"$top.$ext.sha256") # the checksum pre-check compares it (ok, not "no digest")
 bytes=$(du -sb "$tmp/src/$top" | cut -f1)
 echo "archive: $top.$ext, $(du -b "$archive" | cut -f1) bytes, $bytes bytes unpacked ($(ls "$tmp/src/$top/lib" | wc -l) library entries)"
 cat "$archive" >/dev/null
@@ -63,6 +64,8 @@ t_best() { # t_best NAME CMD...: best wall time (us) of $rounds runs into a fres
 guide() { tar -xf "$archive" -C "$tmp/x" && cp -a "$tmp/x/$top/include" "$tmp/x/$top/lib" "$tmp/t/"; }
 bare() { tar -xf "$archive" -C "$tmp/t" --strip-components=1; }
 inst() { CUDNNCTL_STATE_DIR=$tmp/state "$exe" install --yes --no-verify --into "$tmp/t" "$archive"; }
+mkdir -p "$tmp/t"
+echo "checksum pre-check: $(CUDNNCTL_STATE_DIR=$tmp/state "$exe" install --dry-run --into "$tmp/t" "$archive" | grep -m1 ' checksum ' | tr -s ' ' | cut -c2-)"
 g=$(t_best guide)
 b=$(t_best bare)
 c=$(t_best inst)
@@ -75,3 +78,18 @@ echo "the guide (tar -xf to a temporary directory + cp -a): $(ms "$g") ms"
 echo "bare tar -xf into the target:                         $(ms "$b") ms"
 echo "cudnnctl install --into:                              $(ms "$c") ms   install/guide $(ratio "$g" "$c")   install/tar $(ratio "$b" "$c")"
 echo "peak memory of one install: ${mem} KiB; of the archive of half the libraries: ${memh} KiB"
+if [ "$comp" = xz ]; then
+        # xz -T0 (above) writes blocks that decompress in parallel; a single-block
+        # .xz (xz -T1, older xz) decompresses on one core, whoever reads it.
+        single=$tmp/single/$top.tar.xz
+        mkdir -p "$tmp/single"
+        xz -dc "$archive" | xz -1 -T1 >"$single"
+        (cd "$tmp/single" && sha256sum "$top.tar.xz" >"$top.tar.xz.sha256")
+        cat "$single" >/dev/null
+        archive=$single
+        g=$(t_best guide)
+        b=$(t_best bare)
+        c=$(t_best inst)
+        echo "the same as a single-block .xz (xz -T1): guide $(ms "$g") ms, bare tar $(ms "$b") ms, install $(ms "$c") ms" \
+                "  install/guide $(ratio "$g" "$c")   install/tar $(ratio "$b" "$c")"
+fi

@@ -5,7 +5,7 @@ set -euo pipefail
 [ "${CUDNNCTL_SKIP_APT:-0}" = 1 ] && exit 0
 pkgs=(
         build-essential cmake ninja-build pkg-config git        # build
-        libarchive-dev                                          # archives (zip, tar.*)
+        libarchive-dev liblzma-dev                              # archives (zip, tar.*); multithreaded xz
         libcmocka-dev                                           # unit tests
         python3 python3-pefile binutils libtree pax-utils file  # test oracles (readelf, pefile, libtree)
         clang clang-format libclang-rt-14-dev                   # format check, sanitizers, libFuzzer

@@ -305,6 +305,12 @@ typedef struct cudnnctl_install_options {
          * from the writing thread, at most every 1 MiB. NULL: none. */
         void (*progress)(void *ctx, uint64_t done, uint64_t total, const char *member);
         void *progress_ctx;
+        /* NVIDIA's redistrib JSON (redistrib_VERSION.json, a path on the
+         * running machine), or NULL. Given, it decides the checksum check: it
+         * must list the archive by file name, with its size and digest;
+         * else a .sha256 or .md5 file beside the archive, else the knowledge
+         * base's digest. */
+        const char *manifest;
 } cudnnctl_install_options;
 
 /* Install a cuDNN release (docs/json.md, command "install"): recover an

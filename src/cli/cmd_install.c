@@ -14,7 +14,7 @@
 #define cli_isatty(fd) isatty(fd)
 #endif
 
-enum { OPT_INTO = 1, OPT_CUDA, OPT_DRY_RUN, OPT_YES, OPT_FORCE, OPT_LOG, OPT_NO_VERIFY };
+enum { OPT_INTO = 1, OPT_CUDA, OPT_DRY_RUN, OPT_YES, OPT_FORCE, OPT_LOG, OPT_NO_VERIFY, OPT_MANIFEST };
 
 static const struct cli_opt opts[] = {
     {.name = "into",
@@ -41,6 +41,13 @@ static const struct cli_opt opts[] = {
      .id = OPT_LOG,
      .flags = CLI_FILE,
      .help = "also write the log (a line per check and per file) to FILE"},
+    {.name = "manifest",
+     .arg = "FILE",
+     .id = OPT_MANIFEST,
+     .flags = CLI_FILE,
+     .help = "check the archive against NVIDIA's redistrib JSON (redistrib_VERSION.json) rather\n"
+             "than a .sha256/.md5 file beside it or the knowledge base: it must list the archive\n"
+             "by name, with its size and digest"},
     {.name = "no-verify",
      .id = OPT_NO_VERIFY,
      .help = "do not run verify on the installed release (it runs by default: a failure there\n"
@@ -78,11 +85,14 @@ const struct cli_cmd cli_cmd_install = {
 static void progress(void *ctx, uint64_t done, uint64_t total, const char *member)
 {
         const char *base = member ? strrchr(member, '/') : NULL;
-        int pct = total ? (int)(done * 100 / total) : 100;
+        const char *name = base ? base + 1 : member ? member : "";
 
         (void)ctx;
-        fprintf(stderr, "\r  staging %3d%% %.60s\033[K", pct, base ? base + 1 : member ? member : "");
-        if (done >= total)
+        if (total == 0) /* read and staged in one pass: the total is not known yet */
+                fprintf(stderr, "\r  staging %6.1f MB %.60s\033[K", (double)done / 1e6, name);
+        else
+                fprintf(stderr, "\r  staging %3d%% %.60s\033[K", (int)(done * 100 / total), name);
+        if (total != 0 && done >= total)
                 fputc('\n', stderr);
         fflush(stderr);
 }
@@ -131,6 +141,9 @@ static int cmd_install(int argc, char **argv, const struct cli_cmd *cmd, struct 
                         break;
                 case OPT_NO_VERIFY:
                         o.no_verify = 1;
+                        break;
+                case OPT_MANIFEST:
+                        o.manifest = p.arg;
                         break;
                 case CLI_OPT_VERBOSE:
                         verbose = 1;

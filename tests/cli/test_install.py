@@ -20,9 +20,11 @@ one, a directory; stub files with the real names and real version macros):
 import hashlib
 import io
 import json
+import lzma
 import os
 import shutil
 import stat
+import subprocess
 import sys
 import tarfile
 import tempfile
@@ -264,6 +266,52 @@ def main():
         c.named("a member escaping the archive stops", r.rc == 1 and doc.get("result", {}).get("status") == "stopped",
                 r.out_text[:500] + r.err_text)
         c.named("... and nothing is written anywhere", snap(work) == before, diff(before, snap(work)))
+
+        # ---- .xz read by the multithreaded decoder: many blocks, concatenated streams, damage ----
+        mb = dict(mem)
+        mb[top + "/lib/libcudnn_big.so.9.19.0"] = b"".join(hashlib.sha256(b"%d" % i).digest() for i in range(65536))
+        plain = os.path.join(work, "plain.tar")
+        write_tar(plain, mb, mode="w")
+        with open(plain, "rb") as f:
+            tar_bytes = f.read()
+        blocks = os.path.join(work, "blocks", top + ".tar.xz")
+        os.makedirs(os.path.dirname(blocks))
+        with open(blocks, "wb") as f:
+            subprocess.run(["xz", "-1", "-T2", "--block-size=65536", "-c", plain], stdout=f, check=True)
+        nblocks = subprocess.run(["xz", "--robot", "-l", blocks], capture_output=True, text=True).stdout
+        nblocks = [int(x.split("\t")[2]) for x in nblocks.splitlines() if x.startswith("totals")]
+        cat = os.path.join(work, "cat", top + ".tar.xz")
+        os.makedirs(os.path.dirname(cat))
+        with open(cat, "wb") as f:  # two .xz streams, one after the other (xz -dc reads both)
+            f.write(lzma.compress(tar_bytes[:len(tar_bytes) // 2]) + lzma.compress(tar_bytes[len(tar_bytes) // 2:]))
+        want = None
+        for label, path in (("an .xz of %s blocks" % (nblocks[0] if nblocks else "?"), blocks),
+                            ("two concatenated .xz streams", cat)):
+            t = fresh("t-xz")
+            r = prog.run(["install", "--yes", "--no-verify", "--into", t, path])
+            got = settled(snap(t))
+            got = {k: v for k, v in got.items() if not k.startswith(".cudnnctl")}
+            if want is None:
+                want = got
+            c.named("%s installs every member byte for byte" % label, r.rc == 0 and got == want and
+                    got.get("lib/libcudnn_big.so.9.19.0", (0, 0, 0))[2] ==
+                    hashlib.sha256(mb[top + "/lib/libcudnn_big.so.9.19.0"]).hexdigest() and
+                    (path != blocks or (nblocks and nblocks[0] > 8)), (nblocks, r.err_text, r.out_text[-300:]))
+        with open(blocks, "rb") as f:
+            xzb = f.read()
+        for label, data in (("cut in half", xzb[:len(xzb) // 2]),
+                            ("with bytes changed in its middle", xzb[:len(xzb) // 2] + bytes(64) + xzb[len(xzb) // 2 + 64:])):
+            bad = os.path.join(work, "bad", top + ".tar.xz")
+            os.makedirs(os.path.dirname(bad), exist_ok=True)
+            with open(bad, "wb") as f:
+                f.write(data)
+            t = fresh("t-xzbad")
+            before = snap(work)
+            r = prog.run(["install", "--yes", "--no-verify", "--into", t, bad])
+            lines = [x for x in (r.out_text + r.err_text).splitlines() if "xz data" in x]
+            c.named("an .xz %s: stopped with a line that says so, nothing written" % label,
+                    r.rc == 1 and snap(work) == before and len(lines) >= 1,
+                    (r.rc, r.out_text[-600:], r.err_text, diff(before, snap(work))))
 
         before = snap(work)
         r = prog.run(["install", "--into", de, src], stdin=b"y\n")

@@ -11,13 +11,25 @@ cuDNN 8.2.2: every file of 8.2.2 is replaced or removed; --dry-run writes
 nothing; uninstall puts 8.2.2 back byte for byte; rollback gives 8.9.7 back;
 killed (TerminateProcess) before writing calls spread over the install,
 then `recover`: the tree is as it was. Archives are not read here: the
-Windows build reads zips once it has libarchive (a later issue)."""
+Windows build reads zips once it has libarchive (a later issue).
+
+A mapped DLL stops the install (NVIDIA's "close the programs that use cuDNN
+first"): the toolkit's 8.2.2 DLLs are real PE DLLs built with mingw-w64, and
+tests/wine/holddll.c (built here) LoadLibraryW's its cudnn64_8.dll and waits.
+`who-uses` finds it by pid; `install --json` says "stopped" with an in-use
+check "stop" that names the program and its pid, and the target (and the
+state directory) is as it was, no staging left; once the program has ended
+the same install goes through. When Wine's own module snapshot of the program
+(holddll --modules PID) does not list the DLL, that part is skipped, saying
+what Wine answered."""
 import hashlib
 import os
 import shutil
 import stat
+import subprocess
 import sys
 import tempfile
+import threading
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cliutil  # noqa: E402
@@ -52,6 +64,158 @@ def settled(tree):
     return {k: v for k, v in tree.items() if not k.startswith(".cudnnctl")}
 
 
+def changed(a, b):
+    """The paths that differ between two snaps (added, gone or other bytes), the first few."""
+    return sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))[:8]
+
+
+HOLDDLL_C = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "wine", "holddll.c")
+# One export that says which file it is: each role's DLL has its own bytes.
+STUB_DLL_C = ("const char cc_stub_role[] = CC_ROLE;\n"
+              "__declspec(dllexport) const char *cc_stub(void) { return cc_stub_role; }\n")
+
+
+def mingw_build(gcc, argv):
+    """Runs the compiler; None, or why it failed."""
+    p = subprocess.run([gcc] + argv, capture_output=True, text=True)
+    return None if p.returncode == 0 else "%s: %s" % (" ".join(argv), p.stderr[-1500:])
+
+
+def old_dlls(work, gcc):
+    """The 8.2.2 DLLs of the toolkit: {role: bytes}, real PE DLLs that
+    LoadLibrary takes, and None; or ({}, why not)."""
+    d = os.path.join(work, "pe")
+    os.makedirs(d)
+    src = os.path.join(d, "stub.c")
+    with open(src, "w") as f:
+        f.write(STUB_DLL_C)
+    out = {}
+    for r in ROLES8[:5]:
+        dll = os.path.join(d, "%s64_8.dll" % r)
+        why = mingw_build(gcc, ["-shared", "-s", '-DCC_ROLE="%s 8.2.2"' % r, "-o", dll, src])
+        if why:
+            return {}, why
+        with open(dll, "rb") as f:
+            out[r] = f.read()
+    return out, None
+
+
+def mapped_dll_stops(c, prog, wrapper, work, state, src, toolkit, gcc):
+    """A program that has the toolkit's 8.2.2 cudnn64_8.dll loaded stops the
+    install of 8.9.7 over it, naming the program; once it has ended the same
+    install goes through."""
+    W = cliutil.wine_path
+    exe = os.path.join(work, "holddll.exe")
+    why = mingw_build(gcc, ["-municode", "-o", exe, HOLDDLL_C])
+    c.named("holddll.exe builds (tests/wine/holddll.c, mingw-w64)", why is None, why)
+    if why:
+        return
+    pre = [wrapper] if wrapper else []
+    env = prog.environ()
+    t = toolkit()
+    held = os.path.join(t, "bin", "cudnn64_8.dll")
+    argv = ["install", "--yes", "--json", "--no-verify", "--into", W(t), W(src)]
+    h = Holder(pre + [exe, "--timeout", "600", W(held)], env, os.path.join(work, "holddll.err"))
+    try:
+        c.named("holddll loads the toolkit's 8.2.2 cudnn64_8.dll (a mingw-w64 PE DLL) and says ready",
+                h.pid is not None, h.why())
+        if h.pid is None:
+            return
+        # Wine's own answer, apart from cudnnctl's: a module it does not list, no scan can find.
+        r = subprocess.run(pre + [exe, "--modules", str(h.pid)], capture_output=True, env=env, timeout=180)
+        out = r.stdout.decode("utf-8", "replace")
+        listed = [ln[len("module "):].strip() for ln in out.splitlines() if ln.startswith("module ")]
+        if not any(m.lower() == W(held).lower() for m in listed):
+            print("skip: who-uses and the in-use stop are not tested: Wine's module snapshot of process %d "
+                  "(CreateToolhelp32Snapshot, Module32FirstW/NextW) does not list %s; it answered (exit %d): %r %r"
+                  % (h.pid, W(held), r.returncode, out[-1500:], r.stderr[-300:]))
+        else:
+            r = prog.run(["who-uses", "--json", W(held)])
+            doc, _ = cliutil.parse_json(r.out)
+            mine = [u for u in (doc or {}).get("users", []) if u.get("pid") == h.pid]
+            c.named("who-uses DLL: holddll by pid, exit 1", r.rc == 1 and len(mine) == 1, (r.rc, doc, r.err_text))
+            c.named("  named holddll.exe, seen in its module snapshot",
+                    len(mine) == 1 and (mine[0].get("name") or "").lower() == "holddll.exe" and
+                    "modules" in mine[0].get("seen", []), mine)
+
+            before, before_state = snap(t), snap(state)
+            r = prog.run(argv)
+            doc, bad = cliutil.parse_json(r.out)
+            plan = (doc or {}).get("plan") or {}
+            status = ((doc or {}).get("result") or {}).get("status")
+            c.named("install while the DLL is loaded: exit 1, status stopped", r.rc == 1 and status == "stopped",
+                    (r.rc, status, bad, r.err_text[-400:]))
+            inuse = [k for k in plan.get("checks", []) if k.get("id") == "in-use"]
+            who = "process %d (holddll.exe)" % h.pid
+            naming = [k for k in inuse if k.get("verdict") == "stop" and who in k.get("reason", "").lower() and
+                      "cudnn64_8.dll" in k.get("reason", "").lower()]
+            c.named("  an in-use check 'stop' naming the DLL, the program and its pid (%s)" % who, len(naming) == 1,
+                    inuse)
+            c.named("  the plan's summary says stop", (plan.get("summary") or {}).get("stop") is True,
+                    plan.get("summary"))
+            after = snap(t)
+            c.named("  the toolkit is as it was byte for byte, no staging left (no .cudnnctl)",
+                    after == before and not os.path.exists(os.path.join(t, ".cudnnctl")), changed(before, after))
+            after = snap(state)
+            c.named("  the state directory is as it was", after == before_state, changed(before_state, after))
+    finally:
+        h.end()
+    r = prog.run(argv)
+    doc, bad = cliutil.parse_json(r.out)
+    status = ((doc or {}).get("result") or {}).get("status")
+    inuse = [k for k in ((doc or {}).get("plan") or {}).get("checks", []) if k.get("id") == "in-use"]
+    c.named("once holddll has ended, the same install goes through: exit 0, installed, in-use ok",
+            r.rc == 0 and status == "installed" and [k.get("verdict") for k in inuse] == ["ok"],
+            (r.rc, status, inuse, bad, r.err_text[-400:]))
+    ok = all(open(os.path.join(t, "bin", "%s64_8.dll" % r_), "rb").read() ==
+             open(os.path.join(src, "bin", "%s64_8.dll" % r_), "rb").read() for r_ in ROLES8)
+    c.named("  every DLL of 8.9.7 in bin, byte for byte", ok, sorted(os.listdir(os.path.join(t, "bin"))))
+
+
+class Holder:
+    """holddll.exe under the emulator, holding DLLs loaded (cmd: the whole
+    command line): pid is the Windows process id it printed, or None.
+    end() closes its standard input (it exits at once) and kills it if it
+    has not gone in 30 s. Should this script die, the pipe closes all the
+    same; its --timeout ends it in any case."""
+
+    def __init__(self, cmd, env, log):
+        self.log = log
+        self.pid = None
+        self.ready = ""
+        with open(log, "wb") as errf:
+            self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errf, env=env)
+        # a hung start is killed, so that readline returns
+        guard = threading.Timer(180, self.p.kill)
+        guard.start()
+        try:
+            self.ready = self.p.stdout.readline().decode("utf-8", "replace").strip()
+        except BaseException:
+            self.end()  # nobody else holds it yet
+            raise
+        finally:
+            guard.cancel()
+        w = self.ready.split()
+        if len(w) == 2 and w[0] == "ready" and w[1].isdigit():
+            self.pid = int(w[1])
+
+    def why(self):
+        with open(self.log, "rb") as f:
+            return "printed %r; standard error %r" % (self.ready, f.read()[-600:].decode("utf-8", "replace"))
+
+    def end(self):
+        try:
+            self.p.stdin.close()
+        except OSError:
+            pass
+        try:
+            self.p.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.p.kill()
+            self.p.wait()
+        self.p.stdout.close()
+
+
 def main():
     ap = cliutil.parser(system=True, wrapper=True)
     args = ap.parse_args()
@@ -69,6 +233,10 @@ def main():
                            unset=("CUDNNCTL_TEST_FAULT",))
     W = cliutil.wine_path
     try:
+        gcc = shutil.which("x86_64-w64-mingw32-gcc")
+        pe, why = old_dlls(work, gcc) if gcc else ({}, None)
+        if gcc:
+            c.named("the toolkit's 8.2.2 DLLs: PE DLLs built with mingw-w64", why is None, why)
         src = os.path.join(work, "cudnn-windows-x86_64-8.9.7.29_cuda11-archive")
         put(os.path.join(src, "include", "cudnn_version.h"), (VERSION_H % (8, 9, 7)).encode())
         put(os.path.join(src, "include", "cudnn.h"), b"#include \"cudnn_version.h\"\n")
@@ -83,7 +251,7 @@ def main():
             put(os.path.join(t, "version.json"), b'{"cuda": {"name": "CUDA SDK", "version": "11.4.4"}}')
             put(os.path.join(t, "include", "cudnn_version.h"), (VERSION_H % (8, 2, 2)).encode())
             for r in ROLES8[:5]:
-                put(os.path.join(t, "bin", "%s64_8.dll" % r), ("MZ old %s 8.2.2\n" % r).encode())
+                put(os.path.join(t, "bin", "%s64_8.dll" % r), pe.get(r) or ("MZ old %s 8.2.2\n" % r).encode())
             put(os.path.join(t, "bin", "cudnn64_7.dll"), b"MZ cudnn 7")
             put(os.path.join(t, "bin", "cudart64_110.dll"), b"MZ cudart")
             return t
@@ -120,6 +288,12 @@ def main():
         r = prog.run(["rollback", "--yes", W(t)])
         c.named("rollback of the uninstall gives 8.9.7 back", r.rc == 0 and settled(snap(t)) == installed,
                 r.err_text + r.out_text[-300:])
+
+        if pe:
+            mapped_dll_stops(c, prog, args.wrapper, work, state, src, toolkit, gcc)
+        else:
+            print("skip: a mapped DLL stopping the install is not tested: no x86_64-w64-mingw32-gcc for the "
+                  "PE DLLs and the program that loads one")
 
         # killed before writing calls spread over an install, then recover
         bad, n, total = [], 1, None

@@ -1,5 +1,5 @@
-/* The transaction engine (src/lib/txn): SHA-256 against the standard's
- * vectors and sha256sum; a transaction's effect; and the promise: killed
+/* The transaction engine (src/lib/txn): a transaction's effect, staged
+ * by the writer thread or spooled first; and the promise: killed
  * before any writing call, or failing with ENOSPC, EACCES or EIO at any
  * writing call, the target is afterwards byte for byte what it was (after
  * cc_txn_recover for a kill; at once for an error). */
@@ -27,64 +27,6 @@ static void hex_of(const char *s, size_t n, char out[65])
         cc_sha256_init(&h);
         cc_sha256_update(&h, s, n);
         cc_sha256_final_hex(&h, out);
-}
-
-static void test_sha256_vectors(void **state)
-{
-        char hex[65];
-        cc_sha256 h;
-        size_t i;
-        static char million[1000];
-
-        (void)state;
-        hex_of("", 0, hex);
-        assert_string_equal(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
-        hex_of("abc", 3, hex);
-        assert_string_equal(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-        hex_of("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", 56, hex);
-        assert_string_equal(hex, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
-        /* one million 'a', fed in uneven pieces */
-        memset(million, 'a', sizeof(million));
-        cc_sha256_init(&h);
-        for (i = 0; i < 1000000;) {
-                size_t n = 1 + (i * 7) % 997;
-
-                if (n > 1000000 - i)
-                        n = 1000000 - i;
-                cc_sha256_update(&h, million, n);
-                i += n;
-        }
-        cc_sha256_final_hex(&h, hex);
-        assert_string_equal(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
-}
-
-/* Against sha256sum on lengths around the block and padding edges. */
-static void test_sha256_sum(void **state)
-{
-        char tmpl[] = "/tmp/cc-sha-XXXXXX", cmd[128], want[65], hex[65], buf[300];
-        size_t n;
-        int fd;
-
-        (void)state;
-        for (n = 0; n < sizeof(buf); n++)
-                buf[n] = (char)(n * 31 + 7);
-        for (n = 50; n < 300; n += 7) {
-                FILE *p;
-
-                fd = mkstemp(tmpl);
-                assert_true(fd >= 0);
-                assert_int_equal(write(fd, buf, n), (ssize_t)n);
-                close(fd);
-                snprintf(cmd, sizeof(cmd), "sha256sum %s", tmpl);
-                p = popen(cmd, "r");
-                assert_non_null(p);
-                assert_int_equal(fscanf(p, "%64s", want), 1);
-                pclose(p);
-                unlink(tmpl);
-                strcpy(tmpl, "/tmp/cc-sha-XXXXXX");
-                hex_of(buf, n, hex);
-                assert_string_equal(hex, want);
-        }
 }
 
 /* ---- trees ---------------------------------------------------------------- */
@@ -218,8 +160,29 @@ static void plan(cc_txn_op ops[NOPS])
         hex_of("new ops", 7, ops[6].sha256);
 }
 
+/* The transaction's staging: each file written as operation i (spool 0),
+ * or spooled before the plan under key 10 + i (spool 1, as an archive read
+ * once is) with one more file no operation takes (it must go with the
+ * transaction's directory). */
+static int stage_all(cc_txn *t, int spool, cc_error *err)
+{
+        size_t i;
+
+        for (i = 0; i < NOPS; i++) {
+                if (CONTENT[i] == NULL)
+                        continue;
+                if ((spool ? cc_txn_spool_open(t, 10 + i, err) : cc_txn_stage_open(t, i, err)) < 0 ||
+                    cc_txn_stage_write(t, CONTENT[i], strlen(CONTENT[i]), err) < 0 || cc_txn_stage_close(t, err) < 0)
+                        return -1;
+        }
+        if (spool && (cc_txn_spool_open(t, 99, err) < 0 || cc_txn_stage_write(t, "license", 7, err) < 0 ||
+                      cc_txn_stage_close(t, err) < 0))
+                return -1;
+        return 0;
+}
+
 /* Run the whole transaction; 0 or -1 with err. */
-static int run_txn(const char *root, cc_error *err)
+static int run_txn_mode(const char *root, int spool, cc_error *err)
 {
         cc_txn_op ops[NOPS];
         cc_txn *t;
@@ -227,13 +190,22 @@ static int run_txn(const char *root, cc_error *err)
         int undo_failed = 0;
 
         plan(ops);
-        if (cc_txn_begin(root, ops, NOPS, "install test", NULL, &t, err) < 0)
-                return -1;
-        for (i = 0; i < NOPS; i++) {
-                if (CONTENT[i] == NULL)
-                        continue;
-                if (cc_txn_stage_open(t, i, err) < 0 ||
-                    cc_txn_stage_write(t, CONTENT[i], strlen(CONTENT[i]), err) < 0 || cc_txn_stage_close(t, err) < 0) {
+        if (spool) {
+                if (cc_txn_open(root, "install test", NULL, &t, err) < 0)
+                        return -1;
+                if (stage_all(t, 1, err) < 0 || cc_txn_plan(t, ops, NOPS, err) < 0) {
+                        cc_txn_abort(t);
+                        return -1;
+                }
+                for (i = 0; i < NOPS; i++)
+                        if (CONTENT[i] != NULL && cc_txn_stage_spooled(t, i, 10 + i, err) < 0) {
+                                cc_txn_abort(t);
+                                return -1;
+                        }
+        } else {
+                if (cc_txn_begin(root, ops, NOPS, "install test", NULL, &t, err) < 0)
+                        return -1;
+                if (stage_all(t, 0, err) < 0) {
                         cc_txn_abort(t);
                         return -1;
                 }
@@ -245,6 +217,11 @@ static int run_txn(const char *root, cc_error *err)
         }
         cc_txn_free(t);
         return 0;
+}
+
+static int run_txn(const char *root, cc_error *err)
+{
+        return run_txn_mode(root, 0, err);
 }
 
 /* Remove a tree make_target made, and free its path. */
@@ -298,7 +275,9 @@ static void test_txn_bad_digest(void **state)
         assert_int_equal(cc_txn_begin(root, ops, NOPS, "x", NULL, &t, &err), 0);
         assert_int_equal(cc_txn_stage_open(t, 6, &err), 0);
         assert_int_equal(cc_txn_stage_write(t, "new opz", 7, &err), 0);
-        assert_int_equal(cc_txn_stage_close(t, &err), -1);
+        /* checked on the writer thread: the failure comes at the wait */
+        assert_int_equal(cc_txn_stage_close(t, &err), 0);
+        assert_int_equal(cc_txn_stage_wait(t, &err), -1);
         assert_non_null(strstr(err.msg, "SHA-256"));
         cc_txn_abort(t);
         after = snap(root);
@@ -339,19 +318,18 @@ static void test_txn_no_write_through_link(void **state)
 
 /* Killed before writing call N, for every N: recover gives back the
  * target as it was; once N is past the last call, the run completes. */
-static void test_txn_crash_walk(void **state)
+static void crash_walk(int spool)
 {
         char *root = make_target(), *before = snap(root), *done = NULL;
         long n, total = 0;
         cc_error err = {0};
 
-        (void)state;
         {
                 /* the calls of a whole run */
                 char *r2 = make_target();
 
                 cc_fs_fault_set(NULL);
-                assert_int_equal(run_txn(r2, &err), 0);
+                assert_int_equal(run_txn_mode(r2, spool, &err), 0);
                 total = cc_fs_fault_calls();
                 rm_rf(r2);
         }
@@ -368,7 +346,7 @@ static void test_txn_crash_walk(void **state)
 
                         snprintf(spec, sizeof(spec), "kill:%ld", n);
                         cc_fs_fault_set(spec);
-                        _exit(run_txn(root, &e2) == 0 ? 0 : 3);
+                        _exit(run_txn_mode(root, spool, &e2) == 0 ? 0 : 3);
                 }
                 assert_int_equal(waitpid(pid, &status, 0), pid);
                 cc_fs_fault_set(NULL);
@@ -379,9 +357,10 @@ static void test_txn_crash_walk(void **state)
                         cc_v_free(rep);
                         after = snap(root);
                         if (strcmp(before, after) != 0)
-                                fail_msg("killed before writing call %ld of %ld: the tree differs after recover:\n--- "
-                                         "before\n%s--- after\n%s",
-                                         n, total, before, after);
+                                fail_msg(
+                                    "%s: killed before writing call %ld of %ld: the tree differs after recover:\n--- "
+                                    "before\n%s--- after\n%s",
+                                    spool ? "spooled" : "staged", n, total, before, after);
                         free(after);
                 } else {
                         assert_true(WIFEXITED(status));
@@ -398,7 +377,7 @@ static void test_txn_crash_walk(void **state)
 
 /* ENOSPC, EACCES and EIO at every writing call: the run fails with that
  * error and leaves the target as it was, without a recovery. */
-static void test_txn_errors_walk(void **state)
+static void errors_walk(int spool)
 {
         static const char *const kinds[] = {"enospc", "eacces", "eio"};
         char *root = make_target(), *before = snap(root);
@@ -406,12 +385,11 @@ static void test_txn_errors_walk(void **state)
         size_t k;
         cc_error err = {0};
 
-        (void)state;
         {
                 char *r2 = make_target();
 
                 cc_fs_fault_set(NULL);
-                assert_int_equal(run_txn(r2, &err), 0);
+                assert_int_equal(run_txn_mode(r2, spool, &err), 0);
                 total = cc_fs_fault_calls();
                 rm_rf(r2);
         }
@@ -422,7 +400,7 @@ static void test_txn_errors_walk(void **state)
                         snprintf(spec, sizeof(spec), "%s:%ld", kinds[k], n);
                         cc_fs_fault_set(spec);
                         memset(&err, 0, sizeof(err));
-                        if (run_txn(root, &err) == 0) {
+                        if (run_txn_mode(root, spool, &err) == 0) {
                                 /* the fault fell on a call after the commit
                                  * (the tidying): the run succeeded */
                                 fail_msg("%s: the run succeeded", spec);
@@ -431,11 +409,127 @@ static void test_txn_errors_walk(void **state)
                         cc_fs_fault_set(NULL);
                         after = snap(root);
                         if (strcmp(before, after) != 0)
-                                fail_msg("%s of %ld: the tree differs:\n--- before\n%s--- after\n%s", spec, total,
-                                         before, after);
+                                fail_msg("%s%s of %ld: the tree differs:\n--- before\n%s--- after\n%s",
+                                         spool ? "spooled: " : "", spec, total, before, after);
                         free(after);
                 }
         free(before);
+        rm_rf(root);
+}
+
+static void test_txn_crash_walk(void **state)
+{
+        (void)state;
+        crash_walk(0);
+}
+
+static void test_txn_errors_walk(void **state)
+{
+        (void)state;
+        errors_walk(0);
+}
+
+/* The same promise when the files are spooled before the plan. */
+static void test_txn_spool_crash_walk(void **state)
+{
+        (void)state;
+        crash_walk(1);
+}
+
+static void test_txn_spool_errors_walk(void **state)
+{
+        (void)state;
+        errors_walk(1);
+}
+
+/* Spooled, then given up (a stop found after reading the source): the
+ * target is as it was, .cudnnctl gone; a spooled file is adopted by one
+ * operation only; its size must be the plan's. */
+static void test_txn_spool_abort(void **state)
+{
+        char *root = make_target(), *before = snap(root), *after;
+        cc_txn_op ops[NOPS];
+        cc_txn *t;
+        cc_error err = {0};
+        char p[4096];
+        struct stat st;
+
+        (void)state;
+        cc_fs_fault_set(NULL);
+        assert_int_equal(cc_txn_open(root, "x", NULL, &t, &err), 0);
+        assert_int_equal(stage_all(t, 1, &err), 0);
+        assert_int_equal(cc_txn_stage_wait(t, &err), 0);
+        cc_txn_abort(t);
+        after = snap(root);
+        assert_string_equal(before, after);
+        free(after);
+        snprintf(p, sizeof(p), "%s/.cudnnctl", root);
+        assert_int_equal(lstat(p, &st), -1);
+
+        plan(ops);
+        assert_int_equal(cc_txn_open(root, "x", NULL, &t, &err), 0);
+        assert_int_equal(stage_all(t, 1, &err), 0);
+        assert_int_equal(cc_txn_stage_spooled(t, 1, 11, &err), -1); /* before the plan */
+        assert_int_equal(cc_txn_plan(t, ops, NOPS, &err), 0);
+        assert_int_equal(cc_txn_stage_spooled(t, 1, 11, &err), 0);
+        assert_int_equal(cc_txn_stage_spooled(t, 2, 11, &err), -1); /* taken */
+        assert_non_null(strstr(err.msg, "nothing was spooled"));
+        assert_int_equal(cc_txn_stage_spooled(t, 2, 16, &err), -1); /* 7 bytes, the plan has 16 */
+        assert_non_null(strstr(err.msg, "where the plan has 16"));
+        assert_int_equal(cc_txn_spool_open(t, 5, &err), -1); /* after the plan */
+        cc_txn_abort(t);
+        after = snap(root);
+        assert_string_equal(before, after);
+        free(after);
+        free(before);
+        rm_rf(root);
+}
+
+/* Megabytes through the writer's buffers, in odd pieces: the digest is the
+ * data's. */
+static void test_txn_writer_big(void **state)
+{
+        char *root = make_target();
+        static char s_big[] = "lib/big.bin";
+        cc_txn_op op = {.kind = CC_TXN_PLACE, .path = s_big, .mode = 0644, .size = 0};
+        size_t len = (size_t)9 * 1024 * 1024 + 12345, off = 0, k = 1;
+        unsigned char *data = malloc(len);
+        char want[65];
+        cc_sha256 h;
+        cc_txn *t;
+        cc_error err = {0};
+        int undo = 0;
+
+        (void)state;
+        assert_non_null(data);
+        for (off = 0; off < len; off++)
+                data[off] = (unsigned char)(off * 2654435761u >> 13);
+        cc_sha256_init(&h);
+        cc_sha256_update(&h, data, len);
+        cc_sha256_final_hex(&h, want);
+        op.size = len;
+        cc_fs_fault_set(NULL);
+        assert_int_equal(cc_txn_begin(root, &op, 1, "big", NULL, &t, &err), 0);
+        assert_int_equal(cc_txn_stage_open(t, 0, &err), 0);
+        for (off = 0; off < len; off += k, k = k * 3 + 7) {
+                if (k > len - off)
+                        k = len - off;
+                assert_int_equal(cc_txn_stage_write(t, data + off, k, &err), 0);
+        }
+        assert_int_equal(cc_txn_stage_close(t, &err), 0);
+        assert_int_equal(cc_txn_stage_wait(t, &err), 0);
+        assert_string_equal(cc_txn_op_sha256(t, 0), want);
+        assert_int_equal(cc_txn_apply_commit(t, &undo, &err), 0);
+        cc_txn_free(t);
+        {
+                char p[4096];
+                struct stat st;
+
+                snprintf(p, sizeof(p), "%s/lib/big.bin", root);
+                assert_int_equal(stat(p, &st), 0);
+                assert_int_equal((size_t)st.st_size, len);
+        }
+        free(data);
         rm_rf(root);
 }
 
@@ -489,13 +583,15 @@ static void test_txn_journal_hostile(void **state)
 int main(void)
 {
         const struct CMUnitTest tests[] = {
-            cmocka_unit_test(test_sha256_vectors),
-            cmocka_unit_test(test_sha256_sum),
             cmocka_unit_test(test_txn_applies),
             cmocka_unit_test(test_txn_bad_digest),
             cmocka_unit_test(test_txn_no_write_through_link),
             cmocka_unit_test(test_txn_crash_walk),
             cmocka_unit_test(test_txn_errors_walk),
+            cmocka_unit_test(test_txn_spool_crash_walk),
+            cmocka_unit_test(test_txn_spool_errors_walk),
+            cmocka_unit_test(test_txn_spool_abort),
+            cmocka_unit_test(test_txn_writer_big),
             cmocka_unit_test(test_txn_journal_hostile),
         };
 

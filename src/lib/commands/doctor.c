@@ -353,13 +353,6 @@ fail:
  * version resource (read by inspect). What a static doctor has. */
 static cc_value *driver_files(cc_machine *m, cc_error *err)
 {
-        static const char *const lin[] = {"/usr/lib/x86_64-linux-gnu/libcuda.so.*",
-                                          "/usr/lib64/libcuda.so.*",
-                                          "/usr/lib/libcuda.so.*",
-                                          "/usr/lib/aarch64-linux-gnu/libcuda.so.*",
-                                          "/usr/local/nvidia/lib64/libcuda.so.*",
-                                          "/usr/lib/wsl/lib/libcuda.so*",
-                                          "/usr/lib/wsl/drivers/*/libcuda.so*"};
         cc_value *o = cc_v_object(err), *files = cc_v_array(err);
         cc_strv found = {0};
         char *text = NULL;
@@ -415,14 +408,8 @@ static cc_value *driver_files(cc_machine *m, cc_error *err)
                         }
                 }
         } else {
-                for (i = 0; i < CC_ARRAY_LEN(lin); i++) {
-                        cc_error ge = {0};
-
-                        if (cc_tree_glob(m->tree, lin[i], 64, &found, &ge) < 0 && ge.code == CC_ERR_NOMEM) {
-                                *err = ge;
-                                goto fail;
-                        }
-                }
+                if (cc_machine_libcuda_files(m, 64, &found, err) < 0)
+                        goto fail;
                 for (i = 0; i < found.n; i++) {
                         const char *b = cc_basename(found.v[i]);
                         cc_value *f = cc_v_object(err);

@@ -13,6 +13,8 @@
 #include "../facts/views.h"
 #include "../formats/json.h"
 #include "../formats/names.h"
+#include "../install/checksum.h"
+#include "../install/pairing.h"
 #include "../install/plan.h"
 #include "../install/source.h"
 #include "../install/target.h"
@@ -158,6 +160,28 @@ static int sink_end(void *ctx, cc_error *err)
         return cc_txn_stage_close(s->t, err);
 }
 
+/* An archive read once: every file member spooled into the transaction
+ * while the source is listed (keyed by its index), before it is judged. */
+static int spool_begin(void *ctx, size_t i, cc_error *err)
+{
+        struct stage *s = ctx;
+
+        return cc_txn_spool_open(s->t, i, err);
+}
+
+static int spool_data(void *ctx, const void *p, size_t n, cc_error *err)
+{
+        struct stage *s = ctx;
+
+        TRY_RET(cc_txn_stage_write(s->t, p, n, err));
+        s->done += n;
+        if (s->o->progress != NULL && s->done - s->last >= PROGRESS_STEP) {
+                s->last = s->done;
+                s->o->progress(s->o->progress_ctx, s->done, 0, NULL); /* the total is known after the listing */
+        }
+        return 0;
+}
+
 /* ---- the manifest --------------------------------------------------------- */
 
 static void utc_now(char *buf, size_t n)
@@ -243,73 +267,6 @@ static int add_check(cc_plan *p, const char *id, const char *verdict, const char
         if (p->stop && !was) /* the summary says so too */
                 return cc_v_set_bool(cc_v_getm(p->doc, CC_K(install_plan, summary)), CC_K(plan_summary, stop), 1, err);
         return 0;
-}
-
-/* The archive's digest against kb/checksums.tsv (by its file name) or a
- * SOURCE.sha256 beside it. A mismatch stops; no known digest is a note. */
-static int checksum_check(cc_plan *p, const cc_source *src, cc_error *err)
-{
-        const cc_kb_table *kb = cc_kb_get("checksums", NULL);
-        const char *base = cc_basename(src->path), *want = NULL, *from = NULL;
-        char *side = NULL, *sidetext = NULL, hex[65], line[512];
-        size_t r, len = 0;
-        int prefix = 0, rc = 0;
-        cc_error e2 = {0};
-
-        if (!src->is_archive)
-                return add_check(p, "checksum", "ok", "a directory: no archive digest to compare", err);
-        for (r = 0; kb != NULL && r < kb->nrows && want == NULL; r++) {
-                const char *f = cc_kb_cell(kb, r, "file"), *h = cc_kb_cell(kb, r, "sha256");
-
-                if (f != NULL && h != NULL && strcmp(h, "-") != 0 && strcmp(f, base) == 0) {
-                        want = h;
-                        from = "kb/checksums.tsv";
-                        prefix = cc_kb_cell(kb, r, "prefix") != NULL && strcmp(cc_kb_cell(kb, r, "prefix"), "yes") == 0;
-                }
-        }
-        if (want == NULL) {
-                side = cc_asprintf(err, "%s.sha256", src->path);
-                if (side == NULL)
-                        return -1;
-                if (cc_read_file(side, 4096, &sidetext, &len, &e2) == 0) {
-                        size_t n = strspn(sidetext, "0123456789abcdefABCDEF");
-
-                        if (n == 64) {
-                                sidetext[64] = '\0';
-                                for (r = 0; r < 64; r++)
-                                        sidetext[r] = (char)cc_ascii_tolower(sidetext[r]);
-                                want = sidetext;
-                                from = side;
-                        } else {
-                                snprintf(line, sizeof(line), "%.200s: not a SHA-256 digest", side);
-                                rc = add_check(p, "checksum", "stop", line, err);
-                                goto out;
-                        }
-                }
-        }
-        if (want == NULL) {
-                rc = add_check(p, "checksum", "warn",
-                               "no known digest for this archive (kb/checksums.tsv, or a .sha256 file beside it): its "
-                               "contents are not "
-                               "checked against NVIDIA's",
-                               err);
-                goto out;
-        }
-        if (cc_file_sha256(src->path, hex, &e2) < 0) {
-                snprintf(line, sizeof(line), "%.240s", e2.msg);
-                rc = add_check(p, "checksum", "stop", line, err);
-        } else if (prefix ? strncmp(hex, want, strlen(want)) != 0 : strcmp(hex, want) != 0) {
-                snprintf(line, sizeof(line), "SHA-256 %s, but %.120s says %.64s: a damaged or different download", hex,
-                         from, want);
-                rc = add_check(p, "checksum", "stop", line, err);
-        } else {
-                snprintf(line, sizeof(line), "SHA-256 matches %.200s", from);
-                rc = add_check(p, "checksum", "ok", line, err);
-        }
-out:
-        free(side);
-        free(sidetext);
-        return rc;
 }
 
 /* Processes that map a file to be replaced or removed: on Windows the
@@ -433,6 +390,20 @@ static int interrupted(const char *host)
 
 /* ---- the command ---------------------------------------------------------- */
 
+/* What the transaction's own recovery did, after what the install's first
+ * recovery did (normally nothing is left by then). Owns *more. */
+static int add_recovered(cc_value *doc, cc_value **more, cc_error *err)
+{
+        cc_value *m = *more, *have = cc_v_getm(doc, CC_K(install_doc, recovered));
+
+        *more = NULL;
+        if (m == NULL)
+                return 0;
+        if (have != NULL)
+                return cc_v_concat(have, m, err); /* frees m */
+        return cc_v_set(doc, CC_K(install_doc, recovered), m, err);
+}
+
 /* The plan's document into the install's (which owns it from now on, also
  * when the move fails). */
 static int take_plan(cc_value *doc, cc_plan *p, cc_error *err)
@@ -530,7 +501,7 @@ int cudnnctl_install(cudnnctl_machine *m, const cudnnctl_install_options *o, cud
         struct stage st;
         unsigned char *want = NULL;
         cc_strv made = {0};
-        int store = 0, rc = -1, undo_failed = 0;
+        int store = 0, rc = -1, undo_failed = 0, stream;
         size_t i;
 
         memset(&src, 0, sizeof(src));
@@ -547,7 +518,13 @@ int cudnnctl_install(cudnnctl_machine *m, const cudnnctl_install_options *o, cud
         if (doc == NULL)
                 return -1;
         TRY(cc_v_set_bool(doc, CC_K(install_doc, dry_run), o->dry_run, err));
-        TRY(cc_source_open(o->source, &src, err));
+        /* An install that will write reads an archive once: it is listed,
+         * judged and spooled into the transaction in one pass (decompression
+         * is the cost), under the target's lock. That needs the target
+         * before the source: not the store, named by the source's version. */
+        stream = !o->dry_run && (o->into != NULL || o->cuda != NULL) && cc_source_streams(o->source);
+        if (!stream)
+                TRY(cc_source_open(o->source, &src, err));
         /* the target, as a virtual path with every link resolved */
         if (o->into != NULL) {
                 char *abs = cc_machine_abs(m, o->into, err);
@@ -605,6 +582,35 @@ int cudnnctl_install(cudnnctl_machine *m, const cudnnctl_install_options *o, cud
                 }
                 TRY(cc_target_scan_dir(host, m->system, &sc, err));
         }
+        if (stream) {
+                cc_stat ts;
+
+                /* a target the checks would stop gets nothing written in it */
+                TRY(cc_lstat_path(host, &ts, err));
+                stream = ts.type == CC_FT_DIR && sc.writable && !sc.world_writable;
+                if (!stream)
+                        TRY(cc_source_open(o->source, &src, err));
+        }
+        if (stream) {
+                cc_src_sink sink = {.ctx = &st, .begin = spool_begin, .data = spool_data, .end = sink_end};
+
+                TRY(cc_txn_open(host, "install", &recovered, &t, err));
+                /* the target again, as the lock keeps it; a failure here
+                 * (the source unreadable, a full disk while spooling) takes
+                 * the transaction's directory with it */
+                cc_target_scan_free(&sc);
+                memset(&sc, 0, sizeof(sc));
+                st.t = t;
+                st.o = o;
+                if (add_recovered(doc, &recovered, err) < 0 || cc_target_scan_dir(host, m->system, &sc, err) < 0 ||
+                    cc_source_open_read(o->source, &sink, &src, err) < 0) {
+                        cc_txn_abort(t);
+                        t = NULL;
+                        goto fail;
+                }
+                if (o->progress != NULL && st.done > 0) /* the read is done: its last figure */
+                        o->progress(o->progress_ctx, st.done, st.done, NULL);
+        }
         id = cc_asprintf(err, "cudnn-%s", src.version ? src.version : "unknown");
         if (id == NULL)
                 goto fail;
@@ -623,8 +629,12 @@ int cudnnctl_install(cudnnctl_machine *m, const cudnnctl_install_options *o, cud
         in.nentries = sc.n;
         in.manifest_id = id;
         TRY(cc_install_plan(&src, &in, &plan, err));
-        if (src.stops.n == 0)
-                TRY(checksum_check(&plan, &src, err));
+        if (src.stops.n == 0) {
+                cc_checksum_in ck = {src.path, src.is_archive, o->manifest, src.sha256[0] ? src.sha256 : NULL};
+
+                TRY(cc_checksum_check(&plan, &ck, err));
+                TRY(cc_pairing_checks(m, &src, o->force, &plan, err));
+        }
         for (i = 0; i < sc.notes.n; i++)
                 TRY(add_check(&plan, "target", "warn", sc.notes.v[i], err));
         if (o->dry_run && interrupted(host))
@@ -638,6 +648,8 @@ int cudnnctl_install(cudnnctl_machine *m, const cudnnctl_install_options *o, cud
         if (use == NULL && !sc.toolkit)
                 goto fail;
         if (o->dry_run || plan.stop) {
+                cc_txn_abort(t); /* what was spooled goes */
+                t = NULL;
                 TRY(take_plan(doc, &plan, err));
                 TRY(set_result(doc, plan.stop ? "stopped" : "planned", NULL, NULL, 0, NULL, NULL, err));
                 cc_unmake_dirs(&made);
@@ -645,17 +657,12 @@ int cudnnctl_install(cudnnctl_machine *m, const cudnnctl_install_options *o, cud
                 goto done;
         }
         /* the transaction */
-        if (cc_txn_begin(host, plan.ops, plan.nops, "install", &recovered, &t, err) < 0)
-                goto fail;
-        {
-                /* (recovered just above: normally nothing is left) */
-                cc_value *more = recovered, *have = cc_v_getm(doc, CC_K(install_doc, recovered));
-
-                recovered = NULL;
-                if (have != NULL)
-                        TRY(cc_v_concat(have, more, err)); /* frees more */
-                else
-                        TRY(cc_v_set(doc, CC_K(install_doc, recovered), more, err));
+        if (!stream) {
+                if (cc_txn_begin(host, plan.ops, plan.nops, "install", &recovered, &t, err) < 0)
+                        goto fail;
+                TRY(add_recovered(doc, &recovered, err));
+        } else if (cc_txn_plan(t, plan.ops, plan.nops, err) < 0) {
+                goto abort;
         }
         want = cc_calloc(err, src.n ? src.n : 1, 1);
         st.op_of = cc_calloc(err, src.n ? src.n : 1, sizeof(size_t));
@@ -665,6 +672,8 @@ int cudnnctl_install(cudnnctl_machine *m, const cudnnctl_install_options *o, cud
                 if (plan.member[i] != (size_t)-1) {
                         want[plan.member[i]] = 1;
                         st.op_of[plan.member[i]] = i;
+                        if (stream && cc_txn_stage_spooled(t, i, plan.member[i], err) < 0)
+                                goto abort;
                 }
         st.t = t;
         st.plan = &plan;
@@ -676,7 +685,9 @@ int cudnnctl_install(cudnnctl_machine *m, const cudnnctl_install_options *o, cud
                 cc_value *man;
                 cc_buf mb = {0};
 
-                if (cc_source_read(&src, want, &sink, err) < 0)
+                if (!stream && cc_source_read(&src, want, &sink, err) < 0)
+                        goto abort;
+                if (cc_txn_stage_wait(t, err) < 0) /* every digest recorded */
                         goto abort;
                 man = manifest_doc(&plan, &src, id, sc.toolkit, t, err);
                 if (man == NULL)
@@ -689,6 +700,8 @@ int cudnnctl_install(cudnnctl_machine *m, const cudnnctl_install_options *o, cud
                 }
                 cc_v_free(man);
                 cc_buf_free(&mb);
+                if (cc_txn_stage_wait(t, err) < 0)
+                        goto abort;
         }
         /* the digests staged, into the plan's document */
         {

@@ -17,8 +17,10 @@
 #include "archmodel.h"
 #include "../facts/views.h"
 #include "../formats/names.h"
+#include "../formats/sha256.h"
 #include "../platform/platform.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,10 +28,16 @@
 #ifndef CC_HAVE_LIBARCHIVE
 #define CC_HAVE_LIBARCHIVE 0
 #endif
+#ifndef CC_HAVE_LZMA_MT
+#define CC_HAVE_LZMA_MT 0
+#endif
 
 #if CC_HAVE_LIBARCHIVE
 #include <archive.h>
 #include <archive_entry.h>
+#if CC_HAVE_LZMA_MT
+#include <lzma.h>
+#endif
 #endif
 
 int cc_archive_is(const uint8_t *data, size_t size)
@@ -68,6 +76,13 @@ int cc_archive_inspect(const char *path, unsigned flags, cc_value *obj, cc_error
                             err);
 }
 
+int cc_archive_inspect_tap(const char *path, unsigned flags, cc_archive_tap *tap, cc_value *obj, cc_error *err)
+{
+        tap->sha256[0] = '\0';
+        tap->file_size = 0;
+        return cc_archive_inspect(path, flags, obj, err);
+}
+
 int cc_archive_inspect_mem(const char *name, const uint8_t *data, size_t size, unsigned flags, uint64_t pass_floor,
                            cc_value *obj, cc_error *err)
 {
@@ -90,7 +105,8 @@ int cc_archive_inspect_mem(const char *name, const uint8_t *data, size_t size, u
 #define AR_PASS_RATIO 32                          /* at least the floor, else this many times the file */
 #define AR_MAX_NAME 4096                          /* longer names are unsafe */
 #define AR_MAX_WARNINGS 100
-#define AR_MAX_NAME_VERSIONS 32 /* distinct versions in library names */
+#define AR_MAX_NAME_VERSIONS 32  /* distinct versions in library names */
+#define AR_TAP_BUF (1024 * 1024) /* a tapped read: the archive file's, a member's rest */
 
 enum ar_type { T_FILE, T_DIR, T_SYMLINK, T_HARDLINK, T_CHARDEV, T_BLOCKDEV, T_FIFO, T_SOCKET, T_OTHER };
 static const char *const type_names[] = {"file",     "dir",  "symlink", "hardlink", "chardev",
@@ -136,6 +152,22 @@ struct ar_state {
         cc_strv name_vers;  /* distinct versions in library names */
         cc_strv name_first; /* the first member that showed each */
         size_t name_count[AR_MAX_NAME_VERSIONS];
+        /* cc_archive_inspect_tap */
+        cc_archive_tap *tap;
+        FILE *fp;      /* the archive, read here and hashed (NULL: libarchive reads it) */
+        uint8_t *rbuf; /* its bytes */
+        uint8_t *dbuf; /* a member's bytes past what facts read */
+        cc_sha256 raw; /* of the bytes read from fp */
+        uint64_t raw_n;
+        int raw_failed;
+#if CC_HAVE_LZMA_MT
+        /* An .xz archive of a tapped read is decompressed here, by liblzma's
+         * multithreaded decoder (its blocks in parallel, when the archive
+         * has several), and libarchive reads the tar inside. */
+        lzma_stream xz;
+        int xz_on, xz_end, raw_eof;
+        uint8_t *xbuf;
+#endif
 };
 
 /* ---- names ------------------------------------------------------------ */
@@ -347,6 +379,9 @@ static int read_data(struct ar_state *st, int64_t declared, uint64_t cap, const 
                 }
                 if (r == 0)
                         break;
+                if (st->tap != NULL && st->tap->begin != NULL &&
+                    st->tap->data(st->tap->ctx, buf + have, (size_t)r, err) < 0)
+                        goto fail;
                 have += (size_t)r;
         }
         if (have > cap) {
@@ -418,8 +453,25 @@ fail:
         return rv;
 }
 
+/* The rest of a tapped member's bytes (what member_facts did not read),
+ * then its end. 0, 1 if the archive failed here, -1 when the tap failed. */
+static int tap_rest(struct ar_state *st, cc_error *err)
+{
+        for (;;) {
+                la_ssize_t r = archive_read_data(st->a, st->dbuf, AR_TAP_BUF);
+
+                if (r < 0)
+                        return 1;
+                if (r == 0)
+                        break;
+                TRY_RET(st->tap->data(st->tap->ctx, st->dbuf, (size_t)r, err));
+        }
+        return st->tap->end(st->tap->ctx, err);
+}
+
 /* One member: its object, safety, and (if interesting) its facts. Returns 0,
- * 1 if the archive failed while reading its data, -1 on OOM. */
+ * 1 if the archive failed while reading its data, -1 on OOM (or a tap's
+ * failure). */
 static int do_member(struct ar_state *st, struct archive_entry *e, cc_error *err)
 {
         const char *name, *link = NULL, *base;
@@ -506,11 +558,18 @@ static int do_member(struct ar_state *st, struct archive_entry *e, cc_error *err
                 goto fail;
 
         kind = interest(norm, base, type, &libkind);
+        if (st->tap != NULL && st->tap->begin != NULL && type == T_FILE && st->tap->begin(st->tap->ctx, st->n, err) < 0)
+                goto fail;
         if (kind == I_NONE) {
                 if (cc_v_set_null(mv, CC_K(ins_member, facts), err) < 0)
                         goto fail;
         } else {
                 damaged = member_facts(st, mv, kind, size, name, base, err);
+                if (damaged < 0)
+                        goto fail;
+        }
+        if (st->tap != NULL && st->tap->begin != NULL && type == T_FILE && !damaged) {
+                damaged = tap_rest(st, err);
                 if (damaged < 0)
                         goto fail;
         }
@@ -692,6 +751,17 @@ static const char *install_to(const struct ar_member *am, int layout, const char
 
 /* ---- the archive object ----------------------------------------------------- */
 
+/* Whether the .xz around the archive is decompressed here, not by libarchive. */
+static int xz_ours(const struct ar_state *st)
+{
+#if CC_HAVE_LZMA_MT
+        return st->xz_on;
+#else
+        (void)st;
+        return 0;
+#endif
+}
+
 static int format_string(struct archive *a, cc_buf *out, cc_error *err)
 {
         static const struct {
@@ -856,6 +926,8 @@ static int finish(struct ar_state *st, cc_value *obj, cc_error *err)
                         goto fail;
         if (st->a != NULL && format_string(st->a, &fmt, err) < 0)
                 goto fail;
+        if (xz_ours(st) && fmt.len > 0 && cc_buf_puts(&fmt, ".xz", err) < 0) /* the filter libarchive did not see */
+                goto fail;
         sys = st->linux_seen && st->windows_seen ? "mixed"
               : st->linux_seen                   ? "linux"
               : st->windows_seen                 ? "windows"
@@ -973,7 +1045,7 @@ static void set_pass_bound(struct ar_state *st)
         if (st->mem == NULL && cc_stat_path(st->path, &sb, &e) == 0)
                 size = sb.size;
         cc_err_clear(&e);
-        st->costly = stream_costly(st->a);
+        st->costly = stream_costly(st->a) || xz_ours(st);
         st->pass_bound = size > AR_MAX_PASSED / AR_PASS_RATIO ? AR_MAX_PASSED : size * AR_PASS_RATIO;
         if (st->pass_bound < st->pass_floor)
                 st->pass_bound = st->pass_floor;
@@ -1001,6 +1073,161 @@ static int over_pass_bound(struct ar_state *st, cc_error *err)
         return st->cut == NULL ? -1 : 1;
 }
 
+/* The archive file's bytes for libarchive, hashed on the way. */
+static la_ssize_t raw_read(struct archive *a, void *ud, const void **buf)
+{
+        struct ar_state *st = ud;
+        size_t n = fread(st->rbuf, 1, AR_TAP_BUF, st->fp);
+
+        if (n == 0 && ferror(st->fp)) {
+                st->raw_failed = 1;
+                archive_set_error(a, errno ? errno : EIO, "cannot read the file");
+                return -1;
+        }
+        cc_sha256_update(&st->raw, st->rbuf, n);
+        st->raw_n += n;
+        *buf = st->rbuf;
+        return (la_ssize_t)n;
+}
+
+#if CC_HAVE_LZMA_MT
+#define AR_XZ_THREADS 8                    /* decoder threads at most */
+#define AR_XZ_MEM_THREADS (128u << 20)     /* past this the decoder uses fewer threads, then one */
+#define AR_XZ_MEM_STOP ((uint64_t)1 << 30) /* and past this it stops (libarchive's own limit) */
+
+static const char *xz_msg(lzma_ret r)
+{
+        switch (r) {
+        case LZMA_MEM_ERROR:
+                return "out of memory";
+        case LZMA_MEMLIMIT_ERROR:
+                return "the xz data needs more than 1 GiB of memory to decompress";
+        case LZMA_FORMAT_ERROR:
+                return "not xz data";
+        case LZMA_OPTIONS_ERROR:
+                return "xz options this decoder does not support";
+        case LZMA_BUF_ERROR:
+                return "the xz data is truncated";
+        default:
+                return "the xz data is corrupt";
+        }
+}
+
+/* 0 when the decoder is set up; else libarchive reads the file itself. */
+static int xz_start(struct ar_state *st)
+{
+        lzma_mt mt;
+        uint32_t cpus = lzma_cputhreads();
+        lzma_stream init = LZMA_STREAM_INIT;
+
+        memset(&mt, 0, sizeof(mt));
+        mt.flags = LZMA_CONCATENATED;
+        mt.threads = cpus == 0 ? 1 : cpus > AR_XZ_THREADS ? AR_XZ_THREADS : cpus;
+        mt.memlimit_threading = AR_XZ_MEM_THREADS;
+        mt.memlimit_stop = AR_XZ_MEM_STOP;
+        st->xbuf = malloc(AR_TAP_BUF);
+        if (st->xbuf == NULL)
+                return -1;
+        st->xz = init;
+        if (lzma_stream_decoder_mt(&st->xz, &mt) != LZMA_OK) {
+                free(st->xbuf);
+                st->xbuf = NULL;
+                return -1;
+        }
+        st->xz_on = 1;
+        return 0;
+}
+
+/* The tar inside the .xz for libarchive; the file's bytes hashed as read. */
+static la_ssize_t xz_read(struct archive *a, void *ud, const void **buf)
+{
+        struct ar_state *st = ud;
+        lzma_stream *z = &st->xz;
+
+        z->next_out = st->xbuf;
+        z->avail_out = AR_TAP_BUF;
+        while (z->avail_out == AR_TAP_BUF && !st->xz_end) {
+                lzma_ret r;
+
+                if (z->avail_in == 0 && !st->raw_eof) {
+                        size_t n = fread(st->rbuf, 1, AR_TAP_BUF, st->fp);
+
+                        if (n == 0 && ferror(st->fp)) {
+                                st->raw_failed = 1;
+                                archive_set_error(a, errno ? errno : EIO, "cannot read the file");
+                                return -1;
+                        }
+                        st->raw_eof = n == 0;
+                        cc_sha256_update(&st->raw, st->rbuf, n);
+                        st->raw_n += n;
+                        z->next_in = st->rbuf;
+                        z->avail_in = n;
+                }
+                r = lzma_code(z, st->raw_eof ? LZMA_FINISH : LZMA_RUN);
+                if (r == LZMA_STREAM_END)
+                        st->xz_end = 1;
+                else if (r != LZMA_OK) {
+                        archive_set_error(a, EILSEQ, "%s", xz_msg(r));
+                        return -1;
+                }
+        }
+        *buf = st->xbuf;
+        return (la_ssize_t)(AR_TAP_BUF - z->avail_out);
+}
+#endif
+
+/* Open the archive for a tapped read: by our own reads (hashed) unless it
+ * is a zip, which libarchive reads by its central directory (seeking). */
+static int tap_open(struct ar_state *st)
+{
+        uint8_t head[6];
+        size_t n;
+
+        st->fp = fopen(st->path, "rb");
+        if (st->fp == NULL)
+                return archive_read_open_filename(st->a, st->path, 65536);
+        n = fread(head, 1, sizeof(head), st->fp);
+        if (n >= 2 && head[0] == 'P' && head[1] == 'K') {
+                fclose(st->fp);
+                st->fp = NULL;
+                return archive_read_open_filename(st->a, st->path, 65536);
+        }
+        rewind(st->fp);
+        cc_sha256_init(&st->raw);
+#if CC_HAVE_LZMA_MT
+        if (n == sizeof(head) &&
+            memcmp(head,
+                   "\xfd"
+                   "7zXZ\0",
+                   6) == 0 &&
+            xz_start(st) == 0)
+                return archive_read_open(st->a, st, NULL, xz_read, NULL);
+#endif
+        return archive_read_open(st->a, st, NULL, raw_read, NULL);
+}
+
+/* After a whole listing: hash what libarchive did not read (a tar's end
+ * padding), and give the digest when the file was read whole. */
+static void tap_finish(struct ar_state *st)
+{
+        st->tap->sha256[0] = '\0';
+        st->tap->file_size = 0;
+        if (st->fp == NULL || st->raw_failed)
+                return;
+        for (;;) {
+                size_t n = fread(st->rbuf, 1, AR_TAP_BUF, st->fp);
+
+                if (n == 0)
+                        break;
+                cc_sha256_update(&st->raw, st->rbuf, n);
+                st->raw_n += n;
+        }
+        if (ferror(st->fp))
+                return;
+        cc_sha256_final_hex(&st->raw, st->tap->sha256);
+        st->tap->file_size = st->raw_n;
+}
+
 /* Read every header (and the interesting members' data). A damaged archive
  * stops the walk with *damage set (caller frees). -1 only when out of memory. */
 static int read_all(struct ar_state *st, char **damage, cc_error *err)
@@ -1017,8 +1244,9 @@ static int read_all(struct ar_state *st, char **damage, cc_error *err)
                 *damage = cc_asprintf(err, "%s: libarchive cannot be set up: %s", bn, ar_msg(st->a));
                 return *damage == NULL ? -1 : 0;
         }
-        opened = st->mem != NULL ? archive_read_open_memory(st->a, st->mem, st->mem_size)
-                                 : archive_read_open_filename(st->a, st->path, 65536);
+        opened = st->mem != NULL   ? archive_read_open_memory(st->a, st->mem, st->mem_size)
+                 : st->tap != NULL ? tap_open(st)
+                                   : archive_read_open_filename(st->a, st->path, 65536);
         if (opened < ARCHIVE_WARN) {
                 *damage = cc_asprintf(err, "%s: cannot read the archive: %s", bn, ar_msg(st->a));
                 return *damage == NULL ? -1 : 0;
@@ -1084,7 +1312,18 @@ static int inspect_archive(struct ar_state *st, cc_value *obj, cc_error *err)
                 cc_err(err, CC_ERR_NOMEM, "out of memory (libarchive)");
                 goto fail;
         }
-        if (read_all(st, &damage, err) < 0 || finish(st, obj, err) < 0)
+        if (st->tap != NULL) {
+                st->tap->sha256[0] = '\0';
+                st->rbuf = cc_malloc(err, AR_TAP_BUF);
+                st->dbuf = cc_malloc(err, AR_TAP_BUF);
+                if (st->rbuf == NULL || st->dbuf == NULL)
+                        goto fail;
+        }
+        if (read_all(st, &damage, err) < 0)
+                goto fail;
+        if (st->tap != NULL && damage == NULL && !st->truncated)
+                tap_finish(st);
+        if (finish(st, obj, err) < 0)
                 goto fail;
         if (damage != NULL && cc_v_set_str(obj, CC_K(ins_facts, error), damage, err) < 0)
                 goto fail;
@@ -1092,6 +1331,15 @@ static int inspect_archive(struct ar_state *st, cc_value *obj, cc_error *err)
 fail:
         if (st->a != NULL)
                 archive_read_free(st->a);
+        if (st->fp != NULL)
+                fclose(st->fp);
+#if CC_HAVE_LZMA_MT
+        if (st->xz_on)
+                lzma_end(&st->xz);
+        free(st->xbuf);
+#endif
+        free(st->rbuf);
+        free(st->dbuf);
         for (i = 0; i < st->n; i++)
                 free(st->m[i].norm);
         free(st->m);
@@ -1116,6 +1364,18 @@ int cc_archive_inspect(const char *path, unsigned flags, cc_value *obj, cc_error
         st.path = path;
         st.flags = flags;
         st.pass_floor = AR_PASS_FLOOR;
+        return inspect_archive(&st, obj, err);
+}
+
+int cc_archive_inspect_tap(const char *path, unsigned flags, cc_archive_tap *tap, cc_value *obj, cc_error *err)
+{
+        struct ar_state st;
+
+        memset(&st, 0, sizeof(st));
+        st.path = path;
+        st.flags = flags;
+        st.pass_floor = AR_PASS_FLOOR;
+        st.tap = tap;
         return inspect_archive(&st, obj, err);
 }
 

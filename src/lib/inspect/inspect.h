@@ -48,6 +48,24 @@ int cc_version_entry(cc_value *arr, const char *source, const char *version, con
  * each with `member` naming the file. */
 int cc_lift_versions(cc_value *versions, const cc_value *facts, const char *member, cc_error *err);
 int cc_archive_inspect(const char *path, unsigned flags, cc_value *obj, cc_error *err);
+/* An archive listed and read in one pass (an install's source): besides
+ * the facts, every regular file member's bytes go to the tap as the listing
+ * passes over them (begin(i) with i the member's index in the listing's
+ * "members", data calls, end; none after a member that is damaged or over
+ * a limit), and the archive file's own SHA-256 is computed from the bytes
+ * read (sha256: 64 hex digits, or "" when the file was not read whole in
+ * order: a zip, read by its central directory, or a listing that stopped
+ * early). A tap call returning -1 ends the listing: cc_archive_inspect_tap
+ * returns -1 with that error. begin, data and end NULL: only the digest. */
+typedef struct cc_archive_tap {
+        void *ctx;
+        int (*begin)(void *ctx, size_t i, cc_error *err);
+        int (*data)(void *ctx, const void *p, size_t n, cc_error *err);
+        int (*end)(void *ctx, cc_error *err);
+        char sha256[65];    /* out */
+        uint64_t file_size; /* out: the bytes hashed */
+} cc_archive_tap;
+int cc_archive_inspect_tap(const char *path, unsigned flags, cc_archive_tap *tap, cc_value *obj, cc_error *err);
 /* The same over an archive's bytes in memory, named name (for the fuzz
  * target). pass_floor: the least decompressed bytes a compressed stream may
  * pass over (0: the default, 256 MiB). */

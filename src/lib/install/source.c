@@ -602,20 +602,31 @@ static const char *static_layout(const char *l)
         return "unknown";
 }
 
-static int open_archive(cc_source *s, cc_error *err)
+static int open_archive(cc_source *s, const cc_src_sink *sink, cc_error *err)
 {
         cc_value *doc = cc_v_object(err);
         cc_vw_ins_facts f;
         cc_vw_ins_archive a;
         cc_vw_ins_archive_name an;
         struct facts bf;
+        cc_archive_tap tap;
         size_t i, cap = 0;
         int rv = -1;
 
         memset(&bf, 0, sizeof(bf));
         bf.cuda_major = -1;
-        if (doc == NULL || cc_archive_inspect(s->path, 0, doc, err) < 0)
+        memset(&tap, 0, sizeof(tap));
+        if (sink != NULL) {
+                tap.ctx = sink->ctx;
+                tap.begin = sink->begin;
+                tap.data = sink->data;
+                tap.end = sink->end;
+        }
+        if (doc == NULL || cc_archive_inspect_tap(s->path, 0, &tap, doc, err) < 0)
                 goto fail;
+        memcpy(s->sha256, tap.sha256, sizeof(s->sha256));
+        if (s->sha256[0] && tap.file_size != s->file_size_)
+                s->sha256[0] = '\0'; /* the file changed while read: no digest of it */
         cc_vw_ins_facts_read(doc, &f, NULL);
         if (f.archive == NULL || cc_vw_ins_archive_read(f.archive, &a, NULL) < 0 || cc_v_len(a.members) == 0) {
                 /* nothing listed: not an archive, or unreadable from the start */
@@ -1199,7 +1210,20 @@ fail:
 
 /* ---- open and free ------------------------------------------------------------------ */
 
+int cc_source_streams(const char *path)
+{
+        cc_stat st;
+        cc_error ignored = {0};
+
+        return CC_HAVE_LIBARCHIVE && cc_stat_path(path, &st, &ignored) == 0 && st.type == CC_FT_FILE;
+}
+
 int cc_source_open(const char *path, cc_source *out, cc_error *err)
+{
+        return cc_source_open_read(path, NULL, out, err);
+}
+
+int cc_source_open_read(const char *path, const cc_src_sink *sink, cc_source *out, cc_error *err)
 {
         cc_stat st;
 
@@ -1238,7 +1262,7 @@ int cc_source_open(const char *path, cc_source *out, cc_error *err)
                        path);
                 goto fail;
         }
-        if (open_archive(out, err) < 0)
+        if (open_archive(out, sink, err) < 0)
                 goto fail;
         return 0;
 fail:

@@ -74,18 +74,13 @@ typedef struct cc_source {
         cc_strv stops;    /* each a one-line reason the source must not be installed; empty: none */
         cc_strv warnings; /* one-line remarks that do not stop it */
         uint64_t bytes;   /* total bytes of the FILE members that are installed */
+        char sha256[65];  /* an archive's SHA-256, computed while it was listed; "" when it could not be
+                             (a zip, read by its central directory; a listing that stopped early) */
         /* The archive as cc_source_open read it (size, modification time):
          * cc_source_read refuses an archive that changed since. */
         uint64_t file_size_;
         int64_t file_mtime_;
 } cc_source;
-
-/* Read the source at path. -1 only when it cannot be read at all (missing,
- * unreadable, not an archive or a directory); a hostile or broken source is
- * read as far as it safely can, with its reasons in stops. */
-int cc_source_open(const char *path, cc_source *out, cc_error *err);
-/* Free what out holds (a zeroed or opened source; also after a failed open). */
-void cc_source_free(cc_source *s);
 
 /* Where the content of a member goes: begin(i), then data() calls with its
  * bytes in order, then end(). Any of them returning -1 stops the read with
@@ -96,6 +91,23 @@ typedef struct cc_src_sink {
         int (*data)(void *ctx, const void *p, size_t n, cc_error *err);
         int (*end)(void *ctx, cc_error *err);
 } cc_src_sink;
+
+/* Read the source at path. -1 only when it cannot be read at all (missing,
+ * unreadable, not an archive or a directory); a hostile or broken source is
+ * read as far as it safely can, with its reasons in stops. */
+int cc_source_open(const char *path, cc_source *out, cc_error *err);
+/* The same, reading an archive once: every regular file member's bytes go
+ * to sink as the listing passes over them (begin(i) with i the member's
+ * index in out->m), before the source is judged: the caller spools them
+ * and drops them when the source has stops. A directory is only walked
+ * (sink unused: cc_source_read copies its files). A sink failure is this
+ * call's failure. */
+int cc_source_open_read(const char *path, const cc_src_sink *sink, cc_source *out, cc_error *err);
+/* Whether cc_source_open_read streams this source's contents while it
+ * lists it (an archive), without reading it. */
+int cc_source_streams(const char *path);
+/* Free what out holds (a zeroed or opened source; also after a failed open). */
+void cc_source_free(cc_source *s);
 
 /* Stream the contents of the files i with want[i] != 0, in the source's
  * order, in one pass (an archive is read once). A member whose bytes differ

@@ -16,8 +16,8 @@
 #define MAX_MANIFEST (16u << 20) /* bytes of one manifest */
 #define MAX_HEADER (4u << 20)
 
-static const char *const LAYOUT_DIRS[] = {"include", "lib",     "lib64",
-                                          "bin",     "lib/x64", CC_TXN_STATE "/" CC_TXN_MANIFESTS};
+static const char *const LAYOUT_DIRS[] = {
+    "include", "lib", "lib64", "bin", "bin/x64", "lib/x64", CC_TXN_STATE "/" CC_TXN_MANIFESTS};
 
 static int push_entry(cc_target_scan *s, size_t *cap, const char *rel, const cc_stat *st, const char *host,
                       cc_error *err)

@@ -138,7 +138,7 @@ static const char *vs(const cudnnctl_ver *v, char *buf, size_t size)
 
 /* A driver version as NVIDIA writes it: components after the first have
  * two digits at least ("470.57.02", "520.06"). */
-static const char *drv_str(const cudnnctl_ver *v, char *buf, size_t size)
+const char *cc_kb_driver_str(const cudnnctl_ver *v, char *buf, size_t size)
 {
         int i;
         size_t off = 0;
@@ -268,7 +268,7 @@ int cc_kb_min_driver(const cudnnctl_ver *cuda, int system, cudnnctl_ver *exact, 
                                        "the %s minimum driver of CUDA %s is not in the tables; CUDA %ld's "
                                        "minor-version-compatibility floor is %s",
                                        sys_name(system), vs(cuda, cb, sizeof(cb)), cuda->part[0],
-                                       drv_str(floor, fb, sizeof(fb)));
+                                       cc_kb_driver_str(floor, fb, sizeof(fb)));
                 return ans_set(ans, CC_KB_UNKNOWN, "the %s minimum driver of CUDA %s is not in the tables",
                                sys_name(system), vs(cuda, cb, sizeof(cb)));
         }
@@ -281,11 +281,11 @@ int cc_kb_min_driver(const cudnnctl_ver *cuda, int system, cudnnctl_ver *exact, 
                 cell_ver(t, (size_t)r, "cuda", &rowv);
                 ans_source(ans, cc_kb_cell(t, (size_t)r, "source"));
                 ans_set(ans, CC_KB_YES, "CUDA %s needs a %s driver >= %s (confidence %s)", vs(&rowv, rb, sizeof(rb)),
-                        sys_name(system), drv_str(exact, db, sizeof(db)), conf ? conf : "unknown");
+                        sys_name(system), cc_kb_driver_str(exact, db, sizeof(db)), conf ? conf : "unknown");
                 if (fl > 0)
                         cat(ans->reason, sizeof(ans->reason),
                             "; by minor-version compatibility every CUDA %ld.x runs on >= %s, with limits",
-                            cuda->part[0], drv_str(floor, fb, sizeof(fb)));
+                            cuda->part[0], cc_kb_driver_str(floor, fb, sizeof(fb)));
                 else if (fl == 0)
                         cat(ans->reason, sizeof(ans->reason), "; CUDA %ld has no minor-version compatibility",
                             cuda->part[0]);
@@ -319,40 +319,40 @@ int cc_kb_driver_runs_cuda(const cudnnctl_ver *driver, const cudnnctl_ver *cuda,
                 ans_init(&tmp);
                 fl = driver_floor(cuda->part[0], system, &f2, &tmp);
         }
-        drv_str(driver, db, sizeof(db));
+        cc_kb_driver_str(driver, db, sizeof(db));
         vs(cuda, cb, sizeof(cb));
         if (known && cudnnctl_ver_cmp(driver, &exact) >= 0)
                 return ans_set(ans, CC_KB_YES, "%s driver %s >= %s, the minimum of CUDA %s", sys_name(system), db,
-                               drv_str(&exact, eb, sizeof(eb)), cb);
+                               cc_kb_driver_str(&exact, eb, sizeof(eb)), cb);
         if (floor.n > 0 && cudnnctl_ver_cmp(driver, &floor) >= 0) {
                 if (known)
                         return ans_set(ans, CC_KB_YES,
                                        "only by minor-version compatibility: %s driver %s is below %s, the minimum of "
                                        "CUDA %s, but >= %s, the floor of every CUDA %ld.x (PTX JIT and some features "
                                        "are not available)",
-                                       sys_name(system), db, drv_str(&exact, eb, sizeof(eb)), cb,
-                                       drv_str(&floor, fb, sizeof(fb)), cuda->part[0]);
+                                       sys_name(system), db, cc_kb_driver_str(&exact, eb, sizeof(eb)), cb,
+                                       cc_kb_driver_str(&floor, fb, sizeof(fb)), cuda->part[0]);
                 return ans_set(ans, CC_KB_YES,
                                "by minor-version compatibility: %s driver %s >= %s, the floor of every CUDA %ld.x "
                                "(the minimum of CUDA %s itself is not in the tables)",
-                               sys_name(system), db, drv_str(&floor, fb, sizeof(fb)), cuda->part[0], cb);
+                               sys_name(system), db, cc_kb_driver_str(&floor, fb, sizeof(fb)), cuda->part[0], cb);
         }
         if (floor.n > 0)
                 return ans_set(ans, CC_KB_NO,
                                "%s driver %s is below %s, the minor-version-compatibility floor of CUDA %ld.x%s%s%s",
-                               sys_name(system), db, drv_str(&floor, fb, sizeof(fb)), cuda->part[0],
-                               known ? " (CUDA's own minimum: " : "", known ? drv_str(&exact, eb, sizeof(eb)) : "",
-                               known ? ")" : "");
+                               sys_name(system), db, cc_kb_driver_str(&floor, fb, sizeof(fb)), cuda->part[0],
+                               known ? " (CUDA's own minimum: " : "",
+                               known ? cc_kb_driver_str(&exact, eb, sizeof(eb)) : "", known ? ")" : "");
         if (known && fl == 0)
                 return ans_set(ans, CC_KB_NO,
                                "%s driver %s is below %s, the minimum of CUDA %s (CUDA %ld has no minor-version "
                                "compatibility)",
-                               sys_name(system), db, drv_str(&exact, eb, sizeof(eb)), cb, cuda->part[0]);
+                               sys_name(system), db, cc_kb_driver_str(&exact, eb, sizeof(eb)), cb, cuda->part[0]);
         if (known)
                 return ans_set(ans, CC_KB_UNKNOWN,
                                "%s driver %s is below %s, the minimum of CUDA %s, and the minor-version-compatibility "
                                "floor is unknown",
-                               sys_name(system), db, drv_str(&exact, eb, sizeof(eb)), cb);
+                               sys_name(system), db, cc_kb_driver_str(&exact, eb, sizeof(eb)), cb);
         return ans_set(ans, CC_KB_UNKNOWN, "%s", need.reason);
 }
 
@@ -402,7 +402,7 @@ int cc_kb_driver_max_cuda(const cudnnctl_ver *driver, int system, cudnnctl_ver *
         lo.n = hi.n = driver->n < 3 ? 3 : driver->n;
         a = max_cuda_of(t, &lo, system, &ra);
         b = max_cuda_of(t, &hi, system, &rb);
-        drv_str(driver, db, sizeof(db));
+        cc_kb_driver_str(driver, db, sizeof(db));
         if (ra >= 0)
                 ans_source(ans, cc_kb_cell(t, (size_t)ra, "source"));
         if (rb >= 0)
@@ -418,7 +418,7 @@ int cc_kb_driver_max_cuda(const cudnnctl_ver *driver, int system, cudnnctl_ver *
                 return ans_set(ans, CC_KB_UNKNOWN,
                                "it depends on the exact %s driver %s release: CUDA %s needs >= %s (with a lower one: "
                                "%s)",
-                               sys_name(system), db, vs(&b, bb, sizeof(bb)), drv_str(&bd, ab, sizeof(ab)),
+                               sys_name(system), db, vs(&b, bb, sizeof(bb)), cc_kb_driver_str(&bd, ab, sizeof(ab)),
                                a.n ? vs(&a, xb, sizeof(xb)) : "older than every CUDA in the tables");
         }
         *cuda = trunc_ver(&a, 2);
@@ -431,7 +431,7 @@ int cc_kb_driver_max_cuda(const cudnnctl_ver *driver, int system, cudnnctl_ver *
                                "%s driver %s supports CUDA up to %s (CUDA %s needs >= %s); newer CUDA releases need a "
                                "newer driver",
                                sys_name(system), db, vs(cuda, bb, sizeof(bb)), vs(&a, ab, sizeof(ab)),
-                               drv_str(&d, eb, sizeof(eb)));
+                               cc_kb_driver_str(&d, eb, sizeof(eb)));
         }
 }
 

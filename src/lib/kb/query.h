@@ -24,6 +24,10 @@ typedef struct cc_kb_answer {
  * Returns CC_KB_YES when at least `exact` is known, else CC_KB_UNKNOWN. */
 int cc_kb_min_driver(const cudnnctl_ver *cuda, int system, cudnnctl_ver *exact, cudnnctl_ver *floor, cc_kb_answer *ans);
 
+/* A driver version as NVIDIA writes it: components after the first have two
+ * digits at least ("470.57.02", "520.06"); "unknown" when it has none. */
+const char *cc_kb_driver_str(const cudnnctl_ver *v, char *buf, size_t size);
+
 /* Does `driver` run CUDA `cuda` on `system`? YES when driver >= exact, YES
  * with a note in reason when only the floor is met (minor-version
  * compatibility: PTX JIT and some features unavailable), NO below the

@@ -171,3 +171,25 @@ int cc_split_pathlist(const char *s, char sep, size_t max, cc_strv *out, cc_erro
         }
         return 0;
 }
+
+int cc_machine_libcuda_files(cc_machine *m, size_t max, cc_strv *out, cc_error *err)
+{
+        static const char *const places[] = {"/usr/lib/x86_64-linux-gnu/libcuda.so.*",
+                                             "/usr/lib64/libcuda.so.*",
+                                             "/usr/lib/libcuda.so.*",
+                                             "/usr/lib/aarch64-linux-gnu/libcuda.so.*",
+                                             "/usr/local/nvidia/lib64/libcuda.so.*",
+                                             "/usr/lib/wsl/lib/libcuda.so*",
+                                             "/usr/lib/wsl/drivers/*/libcuda.so*"};
+        size_t i;
+
+        for (i = 0; i < CC_ARRAY_LEN(places); i++) {
+                cc_error ge = {0};
+
+                if (cc_tree_glob(m->tree, places[i], max, out, &ge) < 0 && ge.code == CC_ERR_NOMEM) {
+                        *err = ge;
+                        return -1;
+                }
+        }
+        return 0;
+}

@@ -42,4 +42,9 @@ cc_value *cc_doc_new(const char *command, const cc_machine *m, cc_error *err);
  * the Linux loader). At most max entries (more is CC_ERR_LIMIT). */
 int cc_split_pathlist(const char *s, char sep, size_t max, cc_strv *out, cc_error *err);
 
+/* The Linux driver's libcuda.so files of the machine's tree, where the
+ * drivers put them (distributions, NVIDIA's .run, containers, WSL),
+ * appended to out (at most max per place). -1 only when out of memory. */
+int cc_machine_libcuda_files(cc_machine *m, size_t max, cc_strv *out, cc_error *err);
+
 #endif

@@ -252,6 +252,25 @@ int cc_fs_fault(const char *what, const char *path, cc_error *err);
 void cc_fs_fault_set(const char *spec);
 long cc_fs_fault_calls(void);
 
+/* ---- a second thread (the transaction engine's writer) -------------------
+ *
+ * A thread that runs fn(arg) with every signal blocked (the main thread
+ * keeps handling interrupts and clean-up), and a mutex with one condition
+ * variable to hand work to it. */
+typedef struct cc_thread cc_thread;
+int cc_thread_start(void (*fn)(void *), void *arg, cc_thread **out, cc_error *err);
+/* Wait for the thread to end, and free it (NULL: nothing). */
+void cc_thread_join(cc_thread *t);
+typedef struct cc_sync cc_sync;
+int cc_sync_new(cc_sync **out, cc_error *err);
+void cc_sync_free(cc_sync *s);
+void cc_sync_lock(cc_sync *s);
+void cc_sync_unlock(cc_sync *s);
+/* Called locked: release the lock, sleep until cc_sync_wake, lock again
+ * (it may also wake without a cause: the caller loops on its condition). */
+void cc_sync_wait(cc_sync *s);
+void cc_sync_wake(cc_sync *s);
+
 /* ---- dynamic loading (only ever in a probe child) ------------------------- */
 
 /* For a probe child: a stream on the standard output the process started

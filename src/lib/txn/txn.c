@@ -14,22 +14,75 @@
 #define MAX_OPS 100000          /* operations in one transaction */
 #define MAX_JOURNAL (64u << 20) /* bytes of a journal read back */
 #define COPY_CHUNK (1u << 20)
+#define MAX_SPOOL 200000 /* files spooled before a plan (an archive's members) */
+
+/* The writer: a second thread that writes, hashes and syncs what is staged
+ * while the main thread reads the source (decompression and writing run
+ * side by side). The main thread hands it jobs through a bounded queue;
+ * data travels in WBUFS buffers of WBUF bytes, so memory stays bounded.
+ * The first error stops the work: later jobs are dropped, and the main
+ * thread gets the error at its next call. Only the writer touches the
+ * file system while it has work: the main thread waits for it to be idle
+ * (writer_idle) before any write of its own, which also keeps the test
+ * hook's count of writing calls in one order. */
+#define WBUF (1u << 20)
+#define WBUFS 8
+#define QCAP (WBUFS + 8)
+
+enum { J_OPEN = 1, J_DATA, J_CLOSE };
+
+struct wjob {
+        int kind;
+        int spool;   /* a file spooled before the plan (key = slot) rather than an operation's */
+        size_t slot; /* the operation, or the spool key */
+        uint8_t *buf;
+        size_t len;
+};
+
+/* A file spooled before the plan existed (cc_txn_spool_open). */
+struct spooled {
+        int closed; /* written whole and synced */
+        uint64_t size;
+        char sha256[65];
+};
+
+struct writer {
+        cc_sync *sync;
+        cc_thread *th;
+        struct wjob q[QCAP];
+        size_t head, count;
+        uint8_t *bufs[WBUFS]; /* free buffers */
+        size_t nfree, nalloc;
+        int busy, quit, failed;
+        cc_error err; /* the first failure */
+        /* the writer thread's own: the file being written */
+        cc_wfile *wf;
+        struct wjob cur;
+        uint64_t bytes;
+        cc_sha256 sha;
+};
 
 struct cc_txn {
         char *target;
         char *state; /* target/.cudnnctl */
         char *dir;   /* state/txn-<id> */
         char *id;
-        char *journal; /* dir/journal */
+        char *journal; /* dir/journal; NULL until the plan is written */
+        char *label;
         cc_txn_op *ops;
         size_t n;
         cc_fs_lock *lock;
         int made_state; /* .cudnnctl was created by this transaction */
-        /* the file being staged */
-        cc_wfile *wf;
-        size_t wi;
-        uint64_t wbytes;
-        cc_sha256 wsha;
+        int planned;    /* the journal holds the plan */
+        int adopted;    /* spooled files were moved into new/ */
+        struct writer *w;
+        /* the file being handed to the writer (main thread) */
+        int open_kind; /* 0 none, 1 an operation's, 2 a spooled one */
+        size_t open_slot;
+        uint8_t *fill;
+        size_t fill_len;
+        struct spooled *sp; /* per spool key */
+        size_t nsp;
 };
 
 static const char *const KIND_NAMES[] = {NULL, "mkdir", "place", "replace", "remove", "rmdir"};
@@ -658,21 +711,71 @@ static int check_plan(const char *target, const cc_txn_op *ops, size_t n, cc_err
         return 0;
 }
 
-int cc_txn_begin(const char *target, const cc_txn_op *ops, size_t n, const char *label, cc_value **recovered,
-                 cc_txn **out, cc_error *err)
+/* Make a new transaction directory under t->state, named by its id. */
+static int make_txn_dir(cc_txn *t, cc_error *err)
+{
+        char *sub = NULL;
+        int attempt;
+
+        /* An id that sorts by time; a second transaction in the same second
+         * gets the next suffix. */
+        for (attempt = 0; attempt < 100 && t->dir == NULL; attempt++) {
+                char stamp[32];
+                time_t now = time(NULL);
+                const struct tm *tmv = gmtime(&now); /* one thread: the static result is ours */
+                cc_error e2 = {0};
+                cc_stat s2;
+
+                if (tmv == NULL || strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", tmv) == 0)
+                        strcpy(stamp, "0");
+                free(t->id);
+                t->id = cc_asprintf(err, "%s-%02d", stamp, attempt);
+                if (t->id == NULL)
+                        return -1;
+                sub = cc_asprintf(err, "%s/txn-%s", t->state, t->id);
+                if (sub == NULL)
+                        return -1;
+                if (cc_fs_mkdir(sub, 0700, &e2) == 0) {
+                        t->dir = sub;
+                        break;
+                }
+                if (cc_lstat_path(sub, &s2, err) < 0) {
+                        free(sub);
+                        return -1;
+                }
+                free(sub);
+                if (s2.type == CC_FT_NONE) { /* not a name clash: the mkdir failed */
+                        *err = e2;
+                        return -1;
+                }
+        }
+        if (t->dir == NULL)
+                return cc_err(err, CC_ERR_IO, "%s: cannot make a transaction directory", t->state);
+        sub = cc_asprintf(err, "%s/new", t->dir);
+        if (sub == NULL || cc_fs_mkdir(sub, 0700, err) < 0) {
+                free(sub);
+                return -1;
+        }
+        free(sub);
+        sub = cc_asprintf(err, "%s/old", t->dir);
+        if (sub == NULL || cc_fs_mkdir(sub, 0700, err) < 0) {
+                free(sub);
+                return -1;
+        }
+        free(sub);
+        return 0;
+}
+
+int cc_txn_open(const char *target, const char *label, cc_value **recovered, cc_txn **out, cc_error *err)
 {
         cc_txn *t;
         cc_value *rep = NULL;
-        cc_buf head = {0};
         cc_stat st;
-        char *lockp = NULL, *sub = NULL;
-        cc_wfile *wf = NULL;
-        int attempt;
+        char *lockp = NULL;
 
         *out = NULL;
         if (recovered)
                 *recovered = NULL;
-        TRY_RET(check_plan(target, ops, n, err));
         TRY_RET(cc_txn_recover(target, &rep, err));
         t = cc_calloc(err, 1, sizeof(*t));
         if (t == NULL) {
@@ -681,9 +784,9 @@ int cc_txn_begin(const char *target, const cc_txn_op *ops, size_t n, const char 
         }
         t->target = cc_strdup(err, target);
         t->state = join(target, STATE_DIR, err);
-        if (t->target == NULL || t->state == NULL || ops_copy(ops, n, &t->ops, err) < 0)
+        t->label = cc_strdup(err, label ? label : "");
+        if (t->target == NULL || t->state == NULL || t->label == NULL)
                 goto fail;
-        t->n = n;
         TRY(cc_lstat_path(t->state, &st, err));
         if (st.type == CC_FT_NONE) {
                 TRY(cc_fs_mkdir(t->state, 0755, err));
@@ -697,72 +800,8 @@ int cc_txn_begin(const char *target, const cc_txn_op *ops, size_t n, const char 
         if (lockp == NULL)
                 goto fail;
         TRY(cc_fs_lock_take(lockp, &t->lock, err));
-        /* An id that sorts by time; a second transaction in the same second
-         * gets the next suffix. */
-        for (attempt = 0; attempt < 100 && t->dir == NULL; attempt++) {
-                char stamp[32];
-                time_t now = time(NULL);
-                const struct tm *tmv = gmtime(&now); /* one thread: the static result is ours */
-                cc_error e2 = {0};
-
-                if (tmv == NULL || strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", tmv) == 0)
-                        strcpy(stamp, "0");
-                free(t->id);
-                t->id = cc_asprintf(err, "%s-%02d", stamp, attempt);
-                if (t->id == NULL)
-                        goto fail;
-                sub = cc_asprintf(err, "%s/txn-%s", t->state, t->id);
-                if (sub == NULL)
-                        goto fail;
-                if (cc_fs_mkdir(sub, 0700, &e2) == 0) {
-                        t->dir = sub;
-                        sub = NULL;
-                } else {
-                        cc_stat s2;
-
-                        if (cc_lstat_path(sub, &s2, err) < 0)
-                                goto fail;
-                        if (s2.type == CC_FT_NONE) { /* not a name clash: the mkdir failed */
-                                *err = e2;
-                                goto fail;
-                        }
-                        free(sub);
-                        sub = NULL;
-                }
-        }
-        if (t->dir == NULL) {
-                cc_err(err, CC_ERR_IO, "%s: cannot make a transaction directory", t->state);
-                goto fail;
-        }
-        free(sub);
-        sub = cc_asprintf(err, "%s/new", t->dir);
-        if (sub == NULL || cc_fs_mkdir(sub, 0700, err) < 0)
-                goto fail;
-        free(sub);
-        sub = cc_asprintf(err, "%s/old", t->dir);
-        if (sub == NULL || cc_fs_mkdir(sub, 0700, err) < 0)
-                goto fail;
-        t->journal = join(t->dir, "journal", err);
-        if (t->journal == NULL)
-                goto fail;
-        /* The header goes to journal.tmp, synced, then is renamed: a journal
-         * that exists is whole up to its "plan" line. */
-        free(sub);
-        sub = cc_asprintf(err, "%s.tmp", t->journal);
-        if (sub == NULL || journal_header(t, label, &head, err) < 0)
-                goto fail;
-        TRY(cc_fs_create(sub, 0600, &wf, err));
-        if (cc_fs_write(wf, head.data, head.len, err) < 0) {
-                cc_fs_close_abort(wf);
-                goto fail;
-        }
-        TRY(cc_fs_close_synced(wf, err));
-        TRY(cc_fs_rename(sub, t->journal, err));
-        TRY(cc_fs_sync_dir(t->dir, err));
-        TRY(cc_fs_sync_dir(t->state, err));
-        free(sub);
+        TRY(make_txn_dir(t, err));
         free(lockp);
-        cc_buf_free(&head);
         *out = t;
         if (recovered)
                 *recovered = rep;
@@ -770,76 +809,434 @@ int cc_txn_begin(const char *target, const cc_txn_op *ops, size_t n, const char 
                 cc_v_free(rep);
         return 0;
 fail:
-        free(sub);
         free(lockp);
-        cc_buf_free(&head);
         cc_v_free(rep);
         cc_txn_abort(t);
         return -1;
+}
+
+static int writer_idle(cc_txn *t, cc_error *err);
+
+int cc_txn_plan(cc_txn *t, const cc_txn_op *ops, size_t n, cc_error *err)
+{
+        cc_buf head = {0};
+        cc_wfile *wf = NULL;
+        char *tmp = NULL;
+        int rc = -1;
+
+        if (t->planned || t->open_kind != 0)
+                return cc_err(err, CC_ERR_USAGE, "%s: the plan is written once, with no file open", t->dir);
+        TRY_RET(check_plan(t->target, ops, n, err));
+        TRY_RET(writer_idle(t, err));
+        TRY_RET(ops_copy(ops, n, &t->ops, err));
+        t->n = n;
+        t->journal = join(t->dir, "journal", err);
+        if (t->journal == NULL)
+                goto out;
+        /* The header goes to journal.tmp, synced, then is renamed: a journal
+         * that exists is whole up to its "plan" line. */
+        tmp = cc_asprintf(err, "%s.tmp", t->journal);
+        if (tmp == NULL || journal_header(t, t->label, &head, err) < 0)
+                goto out;
+        TRY(cc_fs_create(tmp, 0600, &wf, err));
+        if (cc_fs_write(wf, head.data, head.len, err) < 0) {
+                cc_fs_close_abort(wf);
+                goto out;
+        }
+        TRY(cc_fs_close_synced(wf, err));
+        TRY(cc_fs_rename(tmp, t->journal, err));
+        TRY(cc_fs_sync_dir(t->dir, err));
+        TRY(cc_fs_sync_dir(t->state, err));
+        t->planned = 1;
+        rc = 0;
+fail:
+out:
+        free(tmp);
+        cc_buf_free(&head);
+        return rc;
+}
+
+int cc_txn_begin(const char *target, const cc_txn_op *ops, size_t n, const char *label, cc_value **recovered,
+                 cc_txn **out, cc_error *err)
+{
+        cc_txn *t = NULL;
+
+        *out = NULL;
+        if (recovered)
+                *recovered = NULL;
+        TRY_RET(check_plan(target, ops, n, err));
+        TRY_RET(cc_txn_open(target, label, recovered, &t, err));
+        if (cc_txn_plan(t, ops, n, err) < 0) {
+                if (recovered) {
+                        cc_v_free(*recovered);
+                        *recovered = NULL;
+                }
+                cc_txn_abort(t);
+                return -1;
+        }
+        *out = t;
+        return 0;
+}
+
+/* ---- staging: the writer ---------------------------------------------------- */
+
+static char *job_path(const cc_txn *t, const struct wjob *j, cc_error *err)
+{
+        return j->spool ? cc_asprintf(err, "%s/new/s%zu", t->dir, j->slot) : slot(t, "new", j->slot, err);
+}
+
+/* One job, on the writer thread. */
+static int do_job(cc_txn *t, struct writer *w, const struct wjob *j, cc_error *err)
+{
+        char hex[65];
+        int rc;
+
+        switch (j->kind) {
+        case J_OPEN: {
+                char *p = job_path(t, j, err);
+                unsigned mode = j->spool ? 0600 : (t->ops[j->slot].mode ? t->ops[j->slot].mode : 0644);
+
+                if (p == NULL)
+                        return -1;
+                rc = cc_fs_create(p, mode, &w->wf, err);
+                free(p);
+                if (rc < 0)
+                        return -1;
+                w->cur = *j;
+                w->bytes = 0;
+                cc_sha256_init(&w->sha);
+                return 0;
+        }
+        case J_DATA:
+                if (w->wf == NULL)
+                        return cc_err(err, CC_ERR_USAGE, "no file is being staged");
+                if (w->bytes + j->len < w->bytes || (!w->cur.spool && t->ops[w->cur.slot].size != CC_TXN_SIZE_UNKNOWN &&
+                                                     w->bytes + j->len > t->ops[w->cur.slot].size))
+                        return cc_err(err, CC_ERR_FORMAT, "%s: more bytes than the plan's %llu",
+                                      t->ops[w->cur.slot].path, (unsigned long long)t->ops[w->cur.slot].size);
+                TRY_RET(cc_fs_write(w->wf, j->buf, j->len, err));
+                cc_sha256_update(&w->sha, j->buf, j->len);
+                w->bytes += j->len;
+                return 0;
+        case J_CLOSE: {
+                cc_wfile *wf = w->wf;
+
+                if (wf == NULL)
+                        return cc_err(err, CC_ERR_USAGE, "no file is being staged");
+                w->wf = NULL;
+                cc_sha256_final_hex(&w->sha, hex);
+                if (w->cur.spool) {
+                        struct spooled *sp = &t->sp[w->cur.slot];
+
+                        sp->size = w->bytes;
+                        memcpy(sp->sha256, hex, sizeof(hex));
+                        TRY_RET(cc_fs_close_synced(wf, err));
+                        sp->closed = 1;
+                        return 0;
+                } else {
+                        cc_txn_op *o = &t->ops[w->cur.slot];
+
+                        if (o->size == CC_TXN_SIZE_UNKNOWN)
+                                o->size = w->bytes;
+                        if (w->bytes != o->size) {
+                                cc_fs_close_abort(wf);
+                                return cc_err(err, CC_ERR_FORMAT, "%s: %llu bytes where the plan has %llu", o->path,
+                                              (unsigned long long)w->bytes, (unsigned long long)o->size);
+                        }
+                        if (o->sha256[0] && strcmp(o->sha256, hex) != 0) {
+                                cc_fs_close_abort(wf);
+                                return cc_err(err, CC_ERR_FORMAT, "%s: SHA-256 %s where the plan has %s", o->path, hex,
+                                              o->sha256);
+                        }
+                        memcpy(o->sha256, hex, sizeof(hex));
+                        return cc_fs_close_synced(wf, err);
+                }
+        }
+        }
+        return cc_err(err, CC_ERR_USAGE, "an unknown job");
+}
+
+static void writer_main(void *arg)
+{
+        cc_txn *t = arg;
+        struct writer *w = t->w;
+
+        cc_sync_lock(w->sync);
+        for (;;) {
+                struct wjob j;
+                cc_error e = {0};
+                int rc = 0;
+
+                while (w->count == 0 && !w->quit)
+                        cc_sync_wait(w->sync);
+                if (w->count == 0)
+                        break;
+                j = w->q[w->head];
+                w->head = (w->head + 1) % QCAP;
+                w->count--;
+                w->busy = 1;
+                if (!w->failed) {
+                        cc_sync_unlock(w->sync);
+                        rc = do_job(t, w, &j, &e);
+                        cc_sync_lock(w->sync);
+                }
+                if (rc < 0 && !w->failed) {
+                        w->failed = 1;
+                        w->err = e;
+                }
+                if (w->failed && w->wf != NULL) { /* the file being written goes with the staging */
+                        cc_fs_close_abort(w->wf);
+                        w->wf = NULL;
+                }
+                if (j.buf != NULL)
+                        w->bufs[w->nfree++] = j.buf;
+                w->busy = 0;
+                cc_sync_wake(w->sync);
+        }
+        cc_sync_unlock(w->sync);
+}
+
+/* Start the writer (on first use). */
+static int writer_start(cc_txn *t, cc_error *err)
+{
+        struct writer *w;
+
+        if (t->w != NULL)
+                return 0;
+        w = cc_calloc(err, 1, sizeof(*w));
+        if (w == NULL)
+                return -1;
+        if (cc_sync_new(&w->sync, err) < 0) {
+                free(w);
+                return -1;
+        }
+        t->w = w;
+        if (cc_thread_start(writer_main, t, &w->th, err) < 0) {
+                cc_sync_free(w->sync);
+                free(w);
+                t->w = NULL;
+                return -1;
+        }
+        return 0;
+}
+
+/* Stop the writer and join its thread. What is still queued is dropped
+ * (the transaction is given up); after writer_idle nothing is. */
+static void writer_stop(cc_txn *t)
+{
+        struct writer *w = t->w;
+        size_t i;
+
+        if (w == NULL)
+                return;
+        cc_sync_lock(w->sync);
+        if (!w->failed) {
+                w->failed = 1;
+                cc_err(&w->err, CC_ERR_USAGE, "the transaction was given up");
+        }
+        w->quit = 1;
+        cc_sync_wake(w->sync);
+        cc_sync_unlock(w->sync);
+        cc_thread_join(w->th);
+        if (w->wf != NULL)
+                cc_fs_close_abort(w->wf);
+        for (i = 0; i < w->nfree; i++)
+                free(w->bufs[i]);
+        cc_sync_free(w->sync);
+        free(w);
+        t->w = NULL;
+        free(t->fill);
+        t->fill = NULL;
+        t->fill_len = 0;
+}
+
+/* The writer's first failure, as the caller's error. Called locked. */
+static int writer_failed(struct writer *w, cc_error *err)
+{
+        if (!w->failed)
+                return 0;
+        *err = w->err;
+        return -1;
+}
+
+/* Queue a job (data: its buffer, now the writer's). */
+static int writer_put(cc_txn *t, const struct wjob *j, cc_error *err)
+{
+        struct writer *w = t->w;
+        int rc;
+
+        cc_sync_lock(w->sync);
+        while (w->count == QCAP && !w->failed)
+                cc_sync_wait(w->sync);
+        rc = writer_failed(w, err);
+        if (rc == 0) {
+                w->q[(w->head + w->count) % QCAP] = *j;
+                w->count++;
+                cc_sync_wake(w->sync);
+        } else if (j->buf != NULL) {
+                w->bufs[w->nfree++] = j->buf;
+        }
+        cc_sync_unlock(w->sync);
+        return rc;
+}
+
+/* A free buffer into t->fill. */
+static int writer_buffer(cc_txn *t, cc_error *err)
+{
+        struct writer *w = t->w;
+        uint8_t *b = NULL;
+        int rc;
+
+        cc_sync_lock(w->sync);
+        if (w->nfree == 0 && w->nalloc < WBUFS) {
+                w->nalloc++; /* counted now: the buffer is made outside the lock */
+        } else {
+                while (w->nfree == 0 && !w->failed)
+                        cc_sync_wait(w->sync);
+                if (w->nfree > 0)
+                        b = w->bufs[--w->nfree];
+        }
+        rc = writer_failed(w, err);
+        cc_sync_unlock(w->sync);
+        if (rc < 0) {
+                if (b != NULL) {
+                        cc_sync_lock(w->sync);
+                        w->bufs[w->nfree++] = b;
+                        cc_sync_unlock(w->sync);
+                }
+                return -1;
+        }
+        if (b == NULL) {
+                b = cc_malloc(err, WBUF);
+                if (b == NULL) {
+                        cc_sync_lock(w->sync);
+                        w->nalloc--;
+                        cc_sync_unlock(w->sync);
+                        return -1;
+                }
+        }
+        t->fill = b;
+        t->fill_len = 0;
+        return 0;
+}
+
+/* Hand the filled part of t->fill to the writer. */
+static int writer_flush(cc_txn *t, cc_error *err)
+{
+        struct wjob j = {0};
+
+        if (t->fill == NULL || t->fill_len == 0)
+                return 0;
+        j.kind = J_DATA;
+        j.buf = t->fill;
+        j.len = t->fill_len;
+        t->fill = NULL;
+        t->fill_len = 0;
+        return writer_put(t, &j, err);
+}
+
+/* Wait until the writer has done everything queued; its failure, if any. */
+static int writer_idle(cc_txn *t, cc_error *err)
+{
+        struct writer *w = t->w;
+        int rc;
+
+        if (w == NULL)
+                return 0;
+        cc_sync_lock(w->sync);
+        while ((w->count > 0 || w->busy) && !w->failed)
+                cc_sync_wait(w->sync);
+        rc = writer_failed(w, err);
+        cc_sync_unlock(w->sync);
+        return rc;
+}
+
+static int open_job(cc_txn *t, int spool, size_t slot_no, cc_error *err)
+{
+        struct wjob j = {0};
+
+        if (t->open_kind != 0)
+                return cc_err(err, CC_ERR_USAGE, "%zu: another file is being staged", slot_no);
+        TRY_RET(writer_start(t, err));
+        j.kind = J_OPEN;
+        j.spool = spool;
+        j.slot = slot_no;
+        TRY_RET(writer_put(t, &j, err));
+        t->open_kind = spool ? 2 : 1;
+        t->open_slot = slot_no;
+        return 0;
 }
 
 /* ---- staging -------------------------------------------------------------- */
 
 int cc_txn_stage_open(cc_txn *t, size_t i, cc_error *err)
 {
-        char *p;
-        int rc;
-
-        if (i >= t->n || (t->ops[i].kind != CC_TXN_PLACE && t->ops[i].kind != CC_TXN_REPLACE) || t->ops[i].link)
+        if (!t->planned || i >= t->n || (t->ops[i].kind != CC_TXN_PLACE && t->ops[i].kind != CC_TXN_REPLACE) ||
+            t->ops[i].link)
                 return cc_err(err, CC_ERR_USAGE, "operation %zu: not a file to stage", i);
-        if (t->wf != NULL)
-                return cc_err(err, CC_ERR_USAGE, "operation %zu: another file is being staged", i);
-        p = slot(t, "new", i, err);
-        if (p == NULL)
-                return -1;
-        rc = cc_fs_create(p, t->ops[i].mode ? t->ops[i].mode : 0644, &t->wf, err);
-        free(p);
-        if (rc < 0)
-                return -1;
-        t->wi = i;
-        t->wbytes = 0;
-        cc_sha256_init(&t->wsha);
-        return 0;
+        return open_job(t, 0, i, err);
+}
+
+int cc_txn_spool_open(cc_txn *t, size_t key, cc_error *err)
+{
+        if (t->planned)
+                return cc_err(err, CC_ERR_USAGE, "%zu: files are spooled before the plan", key);
+        if (key >= MAX_SPOOL)
+                return cc_err(err, CC_ERR_LIMIT, "%zu: more than %d spooled files", key, MAX_SPOOL);
+        if (key >= t->nsp) {
+                size_t n = key + 1 > t->nsp * 2 ? key + 1 : t->nsp * 2;
+                struct spooled *p;
+
+                TRY_RET(writer_idle(t, err)); /* the writer fills t->sp */
+                p = cc_realloc(err, t->sp, n * sizeof(*p));
+                if (p == NULL)
+                        return -1;
+                memset(p + t->nsp, 0, (n - t->nsp) * sizeof(*p));
+                t->sp = p;
+                t->nsp = n;
+        }
+        return open_job(t, 1, key, err);
 }
 
 int cc_txn_stage_write(cc_txn *t, const void *p, size_t n, cc_error *err)
 {
-        if (t->wf == NULL)
+        const uint8_t *c = p;
+
+        if (t->open_kind == 0)
                 return cc_err(err, CC_ERR_USAGE, "no file is being staged");
-        if (t->wbytes + n < t->wbytes ||
-            (t->ops[t->wi].size != CC_TXN_SIZE_UNKNOWN && t->wbytes + n > t->ops[t->wi].size))
-                return cc_err(err, CC_ERR_FORMAT, "%s: more bytes than the plan's %llu", t->ops[t->wi].path,
-                              (unsigned long long)t->ops[t->wi].size);
-        TRY_RET(cc_fs_write(t->wf, p, n, err));
-        cc_sha256_update(&t->wsha, p, n);
-        t->wbytes += n;
+        while (n > 0) {
+                size_t k;
+
+                if (t->fill == NULL)
+                        TRY_RET(writer_buffer(t, err));
+                k = WBUF - t->fill_len < n ? WBUF - t->fill_len : n;
+                memcpy(t->fill + t->fill_len, c, k);
+                t->fill_len += k;
+                c += k;
+                n -= k;
+                if (t->fill_len == WBUF)
+                        TRY_RET(writer_flush(t, err));
+        }
         return 0;
 }
 
 int cc_txn_stage_close(cc_txn *t, cc_error *err)
 {
-        cc_txn_op *o;
-        char hex[65];
-        cc_wfile *wf = t->wf;
+        struct wjob j = {0};
 
-        if (wf == NULL)
+        if (t->open_kind == 0)
                 return cc_err(err, CC_ERR_USAGE, "no file is being staged");
-        t->wf = NULL;
-        o = &t->ops[t->wi];
-        if (o->size == CC_TXN_SIZE_UNKNOWN)
-                o->size = t->wbytes;
-        if (t->wbytes != o->size) {
-                cc_fs_close_abort(wf);
-                return cc_err(err, CC_ERR_FORMAT, "%s: %llu bytes where the plan has %llu", o->path,
-                              (unsigned long long)t->wbytes, (unsigned long long)o->size);
-        }
-        cc_sha256_final_hex(&t->wsha, hex);
-        if (o->sha256[0] && strcmp(o->sha256, hex) != 0) {
-                cc_fs_close_abort(wf);
-                return cc_err(err, CC_ERR_FORMAT, "%s: SHA-256 %s where the plan has %s", o->path, hex, o->sha256);
-        }
-        memcpy(o->sha256, hex, sizeof(hex));
-        return cc_fs_close_synced(wf, err);
+        t->open_kind = 0;
+        TRY_RET(writer_flush(t, err));
+        j.kind = J_CLOSE;
+        return writer_put(t, &j, err);
+}
+
+int cc_txn_stage_wait(cc_txn *t, cc_error *err)
+{
+        if (t->open_kind != 0)
+                return cc_err(err, CC_ERR_USAGE, "a file is still being staged");
+        return writer_idle(t, err);
 }
 
 int cc_txn_stage_copy(cc_txn *t, size_t i, const char *from, cc_error *err)
@@ -848,7 +1245,9 @@ int cc_txn_stage_copy(cc_txn *t, size_t i, const char *from, cc_error *err)
         int rc;
 
         /* A mapping rather than a read loop: cc_map_file guards a file cut
-         * short under us (SIGBUS) and cc_map_check reports it. */
+         * short under us (SIGBUS) and cc_map_check reports it. The bytes are
+         * copied into the writer's buffers here, on this thread: a fault is
+         * the main thread's to catch. */
         TRY_RET(cc_map_file(from, (size_t)-1, &m, err));
         rc = cc_txn_stage_open(t, i, err);
         if (rc == 0) {
@@ -861,12 +1260,47 @@ int cc_txn_stage_copy(cc_txn *t, size_t i, const char *from, cc_error *err)
                         rc = cc_map_check(&m, from, err);
                 if (rc == 0)
                         rc = cc_txn_stage_close(t, err);
-                else if (t->wf != NULL) {
-                        cc_fs_close_abort(t->wf);
-                        t->wf = NULL;
-                }
+                else
+                        t->open_kind = 0; /* abandoned: the transaction goes */
         }
         cc_unmap(&m);
+        return rc;
+}
+
+int cc_txn_stage_spooled(cc_txn *t, size_t i, size_t key, cc_error *err)
+{
+        cc_txn_op *o;
+        char *from = NULL, *to = NULL;
+        int rc = -1;
+
+        if (!t->planned || i >= t->n || (t->ops[i].kind != CC_TXN_PLACE && t->ops[i].kind != CC_TXN_REPLACE) ||
+            t->ops[i].link)
+                return cc_err(err, CC_ERR_USAGE, "operation %zu: not a file to stage", i);
+        TRY_RET(cc_txn_stage_wait(t, err));
+        o = &t->ops[i];
+        if (key >= t->nsp || !t->sp[key].closed)
+                return cc_err(err, CC_ERR_USAGE, "%s: nothing was spooled for it (%zu)", o->path, key);
+        if (o->size != CC_TXN_SIZE_UNKNOWN && t->sp[key].size != o->size)
+                return cc_err(err, CC_ERR_FORMAT, "%s: %llu bytes where the plan has %llu", o->path,
+                              (unsigned long long)t->sp[key].size, (unsigned long long)o->size);
+        if (o->sha256[0] && strcmp(o->sha256, t->sp[key].sha256) != 0)
+                return cc_err(err, CC_ERR_FORMAT, "%s: SHA-256 %s where the plan has %s", o->path, t->sp[key].sha256,
+                              o->sha256);
+        from = cc_asprintf(err, "%s/new/s%zu", t->dir, key);
+        to = slot(t, "new", i, err);
+        if (from == NULL || to == NULL)
+                goto out;
+        TRY(cc_fs_chmod(from, o->mode ? o->mode : 0644, err));
+        TRY(cc_fs_rename(from, to, err));
+        o->size = t->sp[key].size;
+        memcpy(o->sha256, t->sp[key].sha256, sizeof(o->sha256));
+        t->sp[key].closed = 0; /* moved: one operation only */
+        t->adopted = 1;
+        rc = 0;
+fail:
+out:
+        free(from);
+        free(to);
         return rc;
 }
 
@@ -1004,6 +1438,22 @@ int cc_txn_apply_commit(cc_txn *t, int *undo_failed, cc_error *err)
 
         if (undo_failed)
                 *undo_failed = 0;
+        if (!t->planned)
+                return cc_err(err, CC_ERR_USAGE, "%s: no plan to apply", t->dir);
+        /* Everything staged is on disk before the first step; a staging
+         * failure found here ends the transaction with nothing applied. */
+        if (cc_txn_stage_wait(t, err) < 0)
+                goto undo;
+        writer_stop(t);
+        if (t->adopted) {
+                newdir = cc_asprintf(err, "%s/new", t->dir);
+                rc = newdir == NULL ? -1 : cc_fs_sync_dir(newdir, err);
+                free(newdir);
+                newdir = NULL;
+                if (rc < 0)
+                        goto undo;
+                rc = -1;
+        }
         for (i = 0; i < t->n; i++) {
                 begun = 0;
                 if (apply_op(t, i, &begun, err) < 0)
@@ -1047,9 +1497,7 @@ void cc_txn_abort(cc_txn *t)
 
         if (t == NULL)
                 return;
-        if (t->wf != NULL)
-                cc_fs_close_abort(t->wf);
-        t->wf = NULL;
+        writer_stop(t);
         if (t->dir != NULL)
                 (void)remove_txn_dir(t->dir, &ignored);
         free(t->dir);
@@ -1061,8 +1509,14 @@ void cc_txn_free(cc_txn *t)
 {
         if (t == NULL)
                 return;
-        if (t->wf != NULL)
-                cc_fs_close_abort(t->wf);
+        writer_stop(t);
+        if (!t->planned && t->dir != NULL) {
+                cc_error ignored = {0};
+
+                /* opened and never planned: nothing was applied, what was
+                 * spooled goes */
+                (void)remove_txn_dir(t->dir, &ignored);
+        }
         if (t->state != NULL && t->lock != NULL)
                 tidy_state(t->state, &t->lock); /* lets the lock go */
         cc_fs_lock_release(t->lock);
@@ -1071,6 +1525,8 @@ void cc_txn_free(cc_txn *t)
         free(t->dir);
         free(t->id);
         free(t->journal);
+        free(t->label);
+        free(t->sp);
         ops_free(t->ops, t->n);
         free(t);
 }

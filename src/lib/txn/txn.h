@@ -7,7 +7,9 @@
  *           target's lock (.cudnnctl/lock), create .cudnnctl/txn-<id>/ and
  *           write its journal: a header holding the whole plan, synced;
  *   stage   every new file is written into txn-<id>/new/<n> (hashed while
- *           written, checked against the plan's size and hash), synced;
+ *           written, checked against the plan's size and hash), synced, by
+ *           a writer thread while the caller reads the source; or spooled
+ *           before the plan and renamed into new/<n> (cc_txn_open);
  *   apply   for each operation in order: "begin N" is appended to the
  *           journal (synced), the old file is moved into txn-<id>/old/<n>
  *           by rename, the staged file is renamed into place, "done N";
@@ -71,19 +73,39 @@ int cc_txn_path_ok(const char *rel);
 /* Start a transaction of the n operations (copied) on target, described by
  * label (one line: "install cuDNN 9.19.0.56 into ..."). Runs
  * cc_txn_recover first; its report goes to *recovered when not NULL (an
- * array of lines, empty when there was nothing to recover; caller frees). */
+ * array of lines, empty when there was nothing to recover; caller frees).
+ * The same as cc_txn_open and cc_txn_plan. */
 int cc_txn_begin(const char *target, const cc_txn_op *ops, size_t n, const char *label, cc_value **recovered,
                  cc_txn **out, cc_error *err);
 
+/* A transaction in two steps, for a source read once (an archive whose
+ * decompression is the cost): cc_txn_open recovers, takes the lock and
+ * makes txn-<id>/ with no journal yet (recovery removes such a directory
+ * whole: nothing can have been applied); the source's files are spooled
+ * into it while it is read and judged (cc_txn_spool_open, any key the
+ * caller chooses: a member's index); cc_txn_plan then writes the journal
+ * with the plan, and cc_txn_stage_spooled makes a spooled file the staged
+ * content of an operation (a rename; size and digest checked against the
+ * plan). A stop found after spooling is cc_txn_abort: nothing remains. */
+int cc_txn_open(const char *target, const char *label, cc_value **recovered, cc_txn **out, cc_error *err);
+int cc_txn_plan(cc_txn *t, const cc_txn_op *ops, size_t n, cc_error *err);
+int cc_txn_spool_open(cc_txn *t, size_t key, cc_error *err);
+int cc_txn_stage_spooled(cc_txn *t, size_t i, size_t key, cc_error *err);
+
 /* Stage operation i (a PLACE or REPLACE of a file): open, write the bytes
- * in any number of calls, close (sync; size and digest checked against the
- * plan, the digest recorded when the plan had none). */
+ * in any number of calls, close. The writing, hashing and syncing run on a
+ * second thread while the caller goes on (memory bounded: the caller waits
+ * when 8 MiB are queued): a failure (a write, the size or digest against
+ * the plan) is returned by a later call, at the latest by
+ * cc_txn_stage_wait, which waits until everything handed over is on disk
+ * and checked. The same write/close calls serve cc_txn_spool_open. */
 int cc_txn_stage_open(cc_txn *t, size_t i, cc_error *err);
 int cc_txn_stage_write(cc_txn *t, const void *p, size_t n, cc_error *err);
 int cc_txn_stage_close(cc_txn *t, cc_error *err);
+int cc_txn_stage_wait(cc_txn *t, cc_error *err);
 /* Stage operation i from a file on disk (a directory source). */
 int cc_txn_stage_copy(cc_txn *t, size_t i, const char *from, cc_error *err);
-/* The digest recorded for operation i (after staging), or "". */
+/* The digest recorded for operation i (after cc_txn_stage_wait), or "". */
 const char *cc_txn_op_sha256(const cc_txn *t, size_t i);
 /* The directory of the transaction (.cudnnctl/txn-<id>), and its id. */
 const char *cc_txn_dir(const cc_txn *t);
@@ -98,7 +120,8 @@ int cc_txn_apply_commit(cc_txn *t, int *undo_failed, cc_error *err);
 /* Give up before apply (after a staging failure): remove the transaction's
  * directory, release the lock. Frees t. */
 void cc_txn_abort(cc_txn *t);
-/* Release a committed transaction. */
+/* Release a committed transaction (one opened and never planned loses its
+ * directory, as with cc_txn_abort). */
 void cc_txn_free(cc_txn *t);
 
 /* Undo every interrupted transaction on target (journal without "commit")

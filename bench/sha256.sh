@@ -19,7 +19,7 @@ command -v "$cc" >/dev/null || { echo "no C compiler '$cc'" >&2; exit 2; }
 . "$here/timing.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-"$cc" -std=c11 -O2 -I"$here/../src/lib" "$here/sha256_bench.c" "$here/../src/lib/formats/sha256.c" -o "$tmp/sha256_bench"
+"$cc" -std=c11 -O2 -I"$here/../src/lib" "$here/sha256_bench.c" "$here/../src/lib/formats/sha256.c" "$here/../src/lib/formats/mdblock.c" -o "$tmp/sha256_bench"
 head -c "$((mib * 1048576))" /dev/urandom >"$tmp/data"
 bytes=$((mib * 1048576))
 cat "$tmp/data" >/dev/null

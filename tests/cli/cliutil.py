@@ -9,11 +9,15 @@ CTest runs each script as `python3 tests/cli/test_X.py --exe CUDNNCTL ...`
     import cliutil  # noqa: E402
 """
 import argparse
+import hashlib
 import json
 import os
 import shutil
+import stat
 import subprocess
 import sys
+import tempfile
+import threading
 import time
 
 
@@ -173,3 +177,80 @@ def expect_check(check, doc, name, cid, status, *contains):
     check(c["status"] == status, "%s: %s is %s, want %s (%s)" % (name, cid, c["status"], status, c["summary"]))
     for s in contains:
         check(s in c["summary"], "%s: %s summary %r lacks %r" % (name, cid, c["summary"], s))
+
+
+def snap(root):
+    """The whole tree below root: path -> ("link", target), ("dir", mode) or ("file", mode, SHA-256)."""
+    out = {}
+    for d, dirs, files in os.walk(root):
+        for n in dirs + files:
+            p = os.path.join(d, n)
+            rel = os.path.relpath(p, root)
+            st = os.lstat(p)
+            if stat.S_ISLNK(st.st_mode):
+                out[rel] = ("link", os.readlink(p))
+            elif stat.S_ISDIR(st.st_mode):
+                out[rel] = ("dir", oct(st.st_mode & 0o7777))
+            else:
+                with open(p, "rb") as f:
+                    out[rel] = ("file", oct(st.st_mode & 0o7777), hashlib.sha256(f.read()).hexdigest())
+    return out
+
+
+def tree_diff(want, got, n=8):
+    """The first n paths where two snap() trees differ, each with what was wanted and what is there (a digest
+    cut to 12 digits)."""
+    def show(v):
+        if v is None:
+            return "absent"
+        if isinstance(v, tuple) and v[0] == "file":
+            return "file %s %s" % (v[1], v[2][:12])
+        return " ".join(str(x) for x in v) if isinstance(v, tuple) else str(v)
+    keys = sorted(set(want) | set(got))
+    return ["%s: want %s, is %s" % (k, show(want.get(k)), show(got.get(k))) for k in keys
+            if want.get(k) != got.get(k)][:n]
+
+
+class Holder:
+    """A child that holds libraries loaded and waits (tests/cli/test_who_uses.py's holders, tests/wine/holddll.c):
+    it prints "ready PID" (the pid as the system under test numbers it) and exits when its standard input
+    closes, or when the file stop appears. pid is None when it did not say ready (why() says what it did); a
+    start that hangs is killed after start_timeout seconds. end() ends it (killed if it has not gone in 30 s)."""
+
+    def __init__(self, cmd, env=None, stop=None, start_timeout=180):
+        self.stop = stop
+        self.pid = None
+        self.ready = ""
+        self.errf = tempfile.TemporaryFile()
+        self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.errf, env=env)
+        guard = threading.Timer(start_timeout, self.p.kill)
+        guard.start()
+        try:
+            self.ready = self.p.stdout.readline().decode("utf-8", "replace").strip()
+        except BaseException:
+            self.end()
+            raise
+        finally:
+            guard.cancel()
+        w = self.ready.split()
+        if len(w) == 2 and w[0] == "ready" and w[1].isdigit():
+            self.pid = int(w[1])
+
+    def why(self):
+        self.errf.seek(0)
+        return "printed %r; standard error %r" % (self.ready, self.errf.read()[-600:].decode("utf-8", "replace"))
+
+    def end(self):
+        if self.stop:
+            open(self.stop, "w").close()
+        try:
+            self.p.stdin.close()
+        except OSError:
+            pass
+        try:
+            self.p.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.p.kill()
+            self.p.wait()
+        self.p.stdout.close()
+        self.errf.close()

@@ -23,7 +23,6 @@ import json
 import lzma
 import os
 import shutil
-import stat
 import subprocess
 import sys
 import tarfile
@@ -85,24 +84,6 @@ def write_tar(path, members, mode="w:xz", extra=None):
             t.addfile(ti, io.BytesIO(data) if data is not None else None)
 
 
-def snap(root):
-    """The whole tree: path -> (type, mode, content or link target)."""
-    out = {}
-    for d, dirs, files in os.walk(root):
-        for n in dirs + files:
-            p = os.path.join(d, n)
-            rel = os.path.relpath(p, root)
-            st = os.lstat(p)
-            if stat.S_ISLNK(st.st_mode):
-                out[rel] = ("link", os.readlink(p))
-            elif stat.S_ISDIR(st.st_mode):
-                out[rel] = ("dir", oct(st.st_mode & 0o7777))
-            else:
-                with open(p, "rb") as f:
-                    out[rel] = ("file", oct(st.st_mode & 0o7777), hashlib.sha256(f.read()).hexdigest())
-    return out
-
-
 def jdoc(r):
     """The run's JSON document, or {}."""
     d, _ = cliutil.parse_json(r.out) if r.out else (None, None)
@@ -118,11 +99,6 @@ def settled(tree):
             continue
         out[k] = v[:2] if k.startswith(".cudnnctl/installed/") else v
     return out
-
-
-def diff(a, b):
-    keys = sorted(set(a) | set(b))
-    return [(k, a.get(k), b.get(k)) for k in keys if a.get(k) != b.get(k)][:8]
 
 
 def main():
@@ -164,14 +140,39 @@ def main():
 
         # ---- dry run: nothing written ----
         d = fresh("t-dry")
-        before = snap(work)
+        before = cliutil.snap(work)
         r = prog.run(["install", "--dry-run", "--json", "--into", d, src])
         doc = jdoc(r) or None
         c.named("dry-run exits 0", r.rc == 0, r.err_text)
-        c.named("dry-run writes nothing anywhere", snap(work) == before, diff(before, snap(work)))
+        c.named("dry-run writes nothing anywhere", cliutil.snap(work) == before, cliutil.tree_diff(before, cliutil.snap(work)))
         c.named("dry-run plans every library and link",
                 doc is not None and doc["result"]["status"] == "planned" and
                 doc["plan"]["summary"]["place"] == 2 + 3 * len(SUBLIBS9) + 1, doc and doc["plan"]["summary"])
+
+        def digests_right(doc, members):
+            """Every file the plan places carries the SHA-256 of its source member (and a link none)."""
+            ops = [o for o in (doc or {}).get("plan", {}).get("operations", []) if o["op"] in ("place", "replace")]
+            files = [o for o in ops if "link" not in o and o.get("from") is not None]
+            bad = [o for o in files if o.get("sha256") != hashlib.sha256(members[o["from"]]).hexdigest()]
+            bad += [o for o in ops if "link" in o and "sha256" in o]
+            return len(files) == 2 + len(SUBLIBS9) and not bad, bad[:3] or len(files)
+
+        ok, why = digests_right(doc, mem)
+        c.named("dry-run of an archive: every file placed with its member's SHA-256", ok, why)
+        r = prog.run(["install", "--dry-run", "-v", "--into", d, src])
+        line = [x for x in r.out_text.splitlines() if x.split()[:2] == ["place", "lib/libcudnn_ops.so.9.19.0"]]
+        want = hashlib.sha256(mem[top + "/lib/libcudnn_ops.so.9.19.0"]).hexdigest()[:16]
+        c.named("dry-run -v text shows each file's size and digest", r.rc == 0 and len(line) == 1 and
+                ("sha256 " + want) in line[0] and "bytes" in line[0], line or r.out_text[-600:])
+        unpacked = os.path.join(work, "unpacked")
+        with tarfile.open(src) as t:
+            t.extractall(unpacked)
+        dmem = {k.split("/", 1)[1]: v for k, v in mem.items()}
+        r = prog.run(["install", "--dry-run", "--json", "--into", d, os.path.join(unpacked, top)])
+        ok, why = digests_right(jdoc(r), dmem)
+        c.named("dry-run of a directory: every file placed with its SHA-256", r.rc == 0 and ok, (why, r.err_text))
+        shutil.rmtree(unpacked)
+        c.named("... and the dry runs wrote nothing", cliutil.snap(work) == before, cliutil.tree_diff(before, cliutil.snap(work)))
 
         # ---- install, byte for byte ----
         r = prog.run(["install", "--yes", "--json", "--into", d, src])
@@ -200,19 +201,30 @@ def main():
                 r.rc == 0 and [t["label"] for t in h.get("transactions", [])] == ["install"], r.out_text[:400])
 
         # ---- uninstall: back to the empty directory; rollback: the install again ----
-        installed = snap(d)
+        installed = cliutil.snap(d)
         r = prog.run(["uninstall", "--yes", d])
         c.named("uninstall exits 0", r.rc == 0, r.err_text + r.out_text)
-        left = {k: v for k, v in snap(d).items() if not k.startswith(".cudnnctl")}
+        left = {k: v for k, v in cliutil.snap(d).items() if not k.startswith(".cudnnctl")}
         c.named("uninstall leaves nothing of the release", left == {}, left)
         r = prog.run(["rollback", "--yes"])  # no target: the last one recorded
         c.named("rollback of the uninstall exits 0", r.rc == 0, r.err_text + r.out_text)
-        now = {k: v for k, v in snap(d).items() if not k.startswith(".cudnnctl/txn-")}
+        now = {k: v for k, v in cliutil.snap(d).items() if not k.startswith(".cudnnctl/txn-")}
         was = {k: v for k, v in installed.items() if not k.startswith(".cudnnctl/txn-")}
-        c.named("rollback puts the install back, byte for byte", now == was, diff(was, now))
+        c.named("rollback puts the install back, byte for byte", now == was, cliutil.tree_diff(was, now))
 
         # ---- replacing 9.1.0 in a CUDA 13 toolkit: nothing of it stays; 8.x left ----
         tk = fresh("t-toolkit", toolkit=True, old="9.1.0")
+        r = prog.run(["install", "--dry-run", "--json", "--into", tk, src])
+        ops = [o for o in jdoc(r).get("plan", {}).get("operations", []) if o["op"] in ("replace", "remove")]
+        now = {}
+        for o in ops:
+            p = os.path.join(tk, o["path"])
+            if not os.path.islink(p):
+                now[o["path"]] = (os.path.getsize(p), hashlib.sha256(open(p, "rb").read()).hexdigest())
+        c.named("dry-run: each file replaced or removed with its size and SHA-256 as it is now",
+                r.rc == 0 and len(now) >= 6 and all((o.get("old_size"), o.get("old_sha256")) == now[o["path"]]
+                                                    for o in ops if o["path"] in now) and
+                not [o for o in ops if o["path"] not in now and "old_sha256" in o], (now, ops[:4]))
         r = prog.run(["install", "--yes", "--json", "--into", tk, src])
         doc = jdoc(r)
         names = sorted(os.listdir(os.path.join(tk, "lib64")))
@@ -226,33 +238,33 @@ def main():
         # uninstall gives the toolkit back as it was, 9.1.0 and all (what the install replaced or removed)
         r = prog.run(["uninstall", "--yes", tk])
         ref = fresh("t-toolkit-ref", toolkit=True, old="9.1.0")
-        got = {k: v for k, v in snap(tk).items() if not k.startswith(".cudnnctl")}
-        c.named("uninstall of the toolkit install puts 9.1.0 back byte for byte", r.rc == 0 and got == snap(ref),
-                (r.err_text, diff(snap(ref), got)))
+        got = {k: v for k, v in cliutil.snap(tk).items() if not k.startswith(".cudnnctl")}
+        c.named("uninstall of the toolkit install puts 9.1.0 back byte for byte", r.rc == 0 and got == cliutil.snap(ref),
+                (r.err_text, cliutil.tree_diff(cliutil.snap(ref), got)))
 
         # ---- stops: nothing written ----
         tk12 = fresh("t-cuda12", toolkit=True)
         with open(os.path.join(tk12, "version.json"), "w") as f:
             json.dump({"cuda": {"version": "12.8.0"}}, f)
-        before = snap(work)
+        before = cliutil.snap(work)
         r = prog.run(["install", "--yes", "--json", "--into", tk12, src])
         doc = jdoc(r)
         stops = [x for x in doc.get("plan", {}).get("checks", []) if x["verdict"] == "stop"]
         c.named("a CUDA 13 build into a CUDA 12 toolkit stops (exit 1)", r.rc == 1 and
                 [x["id"] for x in stops] == ["cuda"], stops)
-        c.named("the stop wrote nothing", snap(work) == before, diff(before, snap(work)))
+        c.named("the stop wrote nothing", cliutil.snap(work) == before, cliutil.tree_diff(before, cliutil.snap(work)))
         r = prog.run(["install", "--yes", "--force", "--into", tk12, src])
         c.named("--force installs it", r.rc == 0, r.err_text + r.out_text[-300:])
 
         ww = fresh("t-ww")
         os.chmod(ww, 0o777)
-        before = snap(work)
+        before = cliutil.snap(work)
         r = prog.run(["install", "--yes", "--force", "--json", "--into", ww, src])
         doc = jdoc(r)
         c.named("a world-writable target stops, even with --force",
                 r.rc == 1 and any(x["id"] == "target" and x["verdict"] == "stop" for x in doc.get("plan", {}).get("checks", [])),
                 r.out_text[:500])
-        c.named("... and nothing is written", snap(work) == before, diff(before, snap(work)))
+        c.named("... and nothing is written", cliutil.snap(work) == before, cliutil.tree_diff(before, cliutil.snap(work)))
         os.chmod(ww, 0o755)
 
         evil = os.path.join(work, "cudnn-linux-x86_64-9.19.0.50_cuda13-archive.tar.gz")
@@ -260,12 +272,12 @@ def main():
         ti.size = 4
         write_tar(evil, mem, mode="w:gz", extra=[(ti, b"evil")])
         de = fresh("t-evil")
-        before = snap(work)
+        before = cliutil.snap(work)
         r = prog.run(["install", "--yes", "--json", "--into", de, evil])
         doc = jdoc(r)
         c.named("a member escaping the archive stops", r.rc == 1 and doc.get("result", {}).get("status") == "stopped",
                 r.out_text[:500] + r.err_text)
-        c.named("... and nothing is written anywhere", snap(work) == before, diff(before, snap(work)))
+        c.named("... and nothing is written anywhere", cliutil.snap(work) == before, cliutil.tree_diff(before, cliutil.snap(work)))
 
         # ---- .xz read by the multithreaded decoder: many blocks, concatenated streams, damage ----
         mb = dict(mem)
@@ -289,7 +301,7 @@ def main():
                             ("two concatenated .xz streams", cat)):
             t = fresh("t-xz")
             r = prog.run(["install", "--yes", "--no-verify", "--into", t, path])
-            got = settled(snap(t))
+            got = settled(cliutil.snap(t))
             got = {k: v for k, v in got.items() if not k.startswith(".cudnnctl")}
             if want is None:
                 want = got
@@ -306,17 +318,17 @@ def main():
             with open(bad, "wb") as f:
                 f.write(data)
             t = fresh("t-xzbad")
-            before = snap(work)
+            before = cliutil.snap(work)
             r = prog.run(["install", "--yes", "--no-verify", "--into", t, bad])
             lines = [x for x in (r.out_text + r.err_text).splitlines() if "xz data" in x]
             c.named("an .xz %s: stopped with a line that says so, nothing written" % label,
-                    r.rc == 1 and snap(work) == before and len(lines) >= 1,
-                    (r.rc, r.out_text[-600:], r.err_text, diff(before, snap(work))))
+                    r.rc == 1 and cliutil.snap(work) == before and len(lines) >= 1,
+                    (r.rc, r.out_text[-600:], r.err_text, cliutil.tree_diff(before, cliutil.snap(work))))
 
-        before = snap(work)
+        before = cliutil.snap(work)
         r = prog.run(["install", "--into", de, src], stdin=b"y\n")
         c.named("no --yes and no terminal: refused (exit 2), nothing written",
-                r.rc == 2 and b"--yes" in r.err and snap(work) == before, r.err_text)
+                r.rc == 2 and b"--yes" in r.err and cliutil.snap(work) == before, r.err_text)
 
         # ---- the crash walk: install, uninstall, rollback ----
         def walk(label, setup, argv):
@@ -328,11 +340,11 @@ def main():
             if r.rc != 0:
                 c.named("%s runs" % label, False, r.err_text + r.out_text[-300:])
                 return
-            done = settled(snap(tgt))
+            done = settled(cliutil.snap(tgt))
             n, total, bad = 1, None, []
             while total is None and n < 400:
                 tgt = setup()
-                before = snap(tgt)
+                before = cliutil.snap(tgt)
                 r = prog.run(argv(tgt), env={"CUDNNCTL_TEST_FAULT": "kill:%d" % n})
                 if r.rc == 0:
                     total = n - 1
@@ -341,9 +353,9 @@ def main():
                     bad.append(("kill", n, "rc %d" % r.rc, r.err_text))
                     break
                 r2 = prog.run(["recover", "--yes", tgt])
-                after = snap(tgt)
+                after = cliutil.snap(tgt)
                 if r2.rc != 0 or (after != before and settled(after) != done):
-                    bad.append(("kill", n, "recover rc %d %s" % (r2.rc, r2.err_text), diff(before, after)))
+                    bad.append(("kill", n, "recover rc %d %s" % (r2.rc, r2.err_text), cliutil.tree_diff(before, after)))
                     break
                 n += 1
             c.named("%s: killed before each of its %s writing calls, then recover: as before, or done" % (label, total),
@@ -354,11 +366,11 @@ def main():
                 # every call gets one kind of error, the kinds in turn
                 for kind in (kinds[k % 3],):
                     tgt = setup()
-                    before = snap(tgt)
+                    before = cliutil.snap(tgt)
                     r = prog.run(argv(tgt), env={"CUDNNCTL_TEST_FAULT": "%s:%d" % (kind, k)})
-                    after = snap(tgt)
+                    after = cliutil.snap(tgt)
                     if not ((r.rc == 1 and after == before) or (r.rc == 0 and settled(after) == done)):
-                        bad.append((kind, k, r.rc, r.err_text[:200], r.out_text[-200:], diff(before, after)))
+                        bad.append((kind, k, r.rc, r.err_text[:200], r.out_text[-200:], cliutil.tree_diff(before, after)))
             c.named("%s: ENOSPC, EACCES or EIO at each writing call: fails with the tree as it was" % label, not bad, bad[:3])
 
         top_s, mem_s = release9(19, sublibs=SUBLIBS9[:2])

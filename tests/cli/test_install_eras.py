@@ -208,44 +208,12 @@ def must_hold(c, label, exp, must):
 
 # ---- trees ----------------------------------------------------------------------------------------------------
 
-def snap(root):
-    """The whole tree: path -> (type, mode, content digest or link target)."""
-    out = {}
-    for d, dirs, files in os.walk(root):
-        for n in dirs + files:
-            p = os.path.join(d, n)
-            rel = os.path.relpath(p, root)
-            st = os.lstat(p)
-            if stat.S_ISLNK(st.st_mode):
-                out[rel] = ("link", os.readlink(p))
-            elif stat.S_ISDIR(st.st_mode):
-                out[rel] = ("dir", oct(st.st_mode & 0o7777))
-            else:
-                with open(p, "rb") as f:
-                    out[rel] = ("file", oct(st.st_mode & 0o7777), hashlib.sha256(f.read()).hexdigest())
-    return out
-
-
-def diff(want, got, n=8):
-    """The first n paths where two snap() trees differ, each with what was wanted and what is there (a digest
-    cut to 12 digits)."""
-    def show(v):
-        if v is None:
-            return "absent"
-        if isinstance(v, tuple) and v[0] == "file":
-            return "file %s %s" % (v[1], v[2][:12])
-        return " ".join(str(x) for x in v) if isinstance(v, tuple) else str(v)
-    keys = sorted(set(want) | set(got))
-    return ["%s: want %s, is %s" % (k, show(want.get(k)), show(got.get(k))) for k in keys
-            if want.get(k) != got.get(k)][:n]
-
-
 def outside_state(tree):
     return {k: v for k, v in tree.items() if k != ".cudnnctl" and not k.startswith(".cudnnctl/")}
 
 
 def as_tree(exp):
-    """What snap() must show for the expected files (and their directories)."""
+    """What cliutil.snap() must show for the expected files (and their directories)."""
     out = {}
     for p, v in exp.items():
         if v[0] == "link":
@@ -260,7 +228,7 @@ def as_tree(exp):
 
 
 def dirs_any(tree):
-    """snap() with every directory's mode left out (the install makes them 0755; the test only asks that they
+    """cliutil.snap() with every directory's mode left out (the install makes them 0755; the test only asks that they
     are there)."""
     return {k: ("dir" if v[0] == "dir" else v) for k, v in tree.items()}
 
@@ -371,13 +339,13 @@ class Eras:
 
         # 1. the plan, and nothing written anywhere
         p = self.fresh("prefix")
-        before = snap(self.work)
+        before = cliutil.snap(self.work)
         r = self.prog.run(["install", "--dry-run", "--json", "--into", p, src])
         doc = jdoc(r)
-        after = snap(self.work)
+        after = cliutil.snap(self.work)
         c.named("%s: dry run exits 0, planned" % label,
                 r.rc == 0 and doc.get("result", {}).get("status") == "planned", (r.rc, r.err_text[-400:]))
-        c.named("%s: dry run writes nothing anywhere" % label, after == before, diff(before, after))
+        c.named("%s: dry run writes nothing anywhere" % label, after == before, cliutil.tree_diff(before, after))
         sd = doc.get("plan", {}).get("source", {})
         c.named("%s: read as cuDNN %s, %s layout, CUDA %d" % (label, version, layout, cuda),
                 (sd.get("version"), sd.get("layout"), sd.get("cuda_major")) == (version, layout, cuda), sd)
@@ -396,14 +364,14 @@ class Eras:
         c.named("%s: install exits 0, installed" % label,
                 r.rc == 0 and doc.get("result", {}).get("status") == "installed",
                 (r.rc, doc.get("result"), r.err_text[-400:]))
-        now = dirs_any(outside_state(snap(p)))
+        now = dirs_any(outside_state(cliutil.snap(p)))
         c.named("%s: the prefix holds exactly the release's files, bytes, modes and links" % label,
-                now == as_tree(exp), diff(as_tree(exp), now))
+                now == as_tree(exp), cliutil.tree_diff(as_tree(exp), now))
         check_manifest(c, label, p, version, exp)
 
         # 3. uninstall: empty again
         r = self.prog.run(["uninstall", "--yes", "--json", p])
-        left = outside_state(snap(p))
+        left = outside_state(cliutil.snap(p))
         c.named("%s: uninstall exits 0 and leaves the prefix empty" % label, r.rc == 0 and left == {},
                 (r.rc, r.err_text[-300:], sorted(left)[:8]))
 
@@ -413,7 +381,7 @@ class Eras:
         are what the era is installed from."""
         c = self.c
         p = self.fresh("prefix")
-        before = snap(self.work)
+        before = cliutil.snap(self.work)
         r = self.prog.run(["install", "--dry-run", "--json", "--into", p, src])
         doc = jdoc(r)
         stops = [(x.get("id"), x.get("reason")) for x in doc.get("plan", {}).get("checks", [])
@@ -421,8 +389,8 @@ class Eras:
         c.named("%s: %s is not NVIDIA's file of that name (kb/checksums.tsv): a stop" % (label, os.path.basename(src)),
                 r.rc == 1 and [i for i, _ in stops] == ["checksum"] and "kb/checksums.tsv" in stops[0][1],
                 (r.rc, stops, [(x.get("id"), x.get("verdict")) for x in doc.get("plan", {}).get("checks", [])]))
-        c.named("%s: the checksum stop wrote nothing anywhere" % label, snap(self.work) == before,
-                diff(before, snap(self.work)))
+        c.named("%s: the checksum stop wrote nothing anywhere" % label, cliutil.snap(self.work) == before,
+                cliutil.tree_diff(before, cliutil.snap(self.work)))
         name = re.sub(r"(\d+\.\d+\.\d+)\.\d+", r"\1.0", os.path.basename(src), count=1)
         if name in KB_DIGESTS:
             raise SystemExit("%s: kb/checksums.tsv lists %s too: pick another name" % (label, name))
@@ -443,7 +411,7 @@ class Eras:
         must_hold(c, label, exp, era.must)
 
         p = self.fresh("prefix")
-        before = snap(self.work)
+        before = cliutil.snap(self.work)
         for argv in (["--dry-run"], ["--yes"]):
             r = self.prog.run(["install", "--json"] + argv + ["--into", p, src])
             doc = jdoc(r)
@@ -453,8 +421,8 @@ class Eras:
                     r.rc == 1 and doc.get("result", {}).get("status") == "stopped" and
                     ("system", "a windows release cannot be installed on linux") in stops,
                     (r.rc, stops, r.err_text[-300:]))
-        c.named("%s: the stops wrote nothing anywhere" % label, snap(self.work) == before,
-                diff(before, snap(self.work)))
+        c.named("%s: the stops wrote nothing anywhere" % label, cliutil.snap(self.work) == before,
+                cliutil.tree_diff(before, cliutil.snap(self.work)))
 
         # --root of a Windows machine, into its CUDA toolkit
         root = self.fresh("winroot")
@@ -463,7 +431,7 @@ class Eras:
         os.makedirs(os.path.join(tk, "bin"))
         with open(os.path.join(tk, "version.json"), "w") as f:
             json.dump({"cuda": {"name": "CUDA SDK", "version": tkver + ".0"}}, f)
-        base = dirs_any(snap(tk))
+        base = dirs_any(cliutil.snap(tk))
         vtk = "C:\\" + rel.replace("/", "\\")
         mach = ["--root", root, "--system", "windows"]
         r = self.prog.run(["install", "--dry-run", "--json"] + mach + ["--into", vtk, src])
@@ -473,19 +441,19 @@ class Eras:
         c.named("%s: under --root of Windows, the plan places exactly the release's files (%d) into %s" %
                 (label, len(want), vtk),
                 r.rc == 0 and doc.get("result", {}).get("status") == "planned" and got == want,
-                (r.rc, r.err_text[-300:], diff(want, got)))
+                (r.rc, r.err_text[-300:], cliutil.tree_diff(want, got)))
         r = self.prog.run(["install", "--yes", "--json", "--no-verify"] + mach + ["--into", vtk, src])
         doc = jdoc(r)
-        now = dirs_any(outside_state(snap(tk)))
+        now = dirs_any(outside_state(cliutil.snap(tk)))
         want_tree = dict(base, **as_tree(exp))
         c.named("%s: under --root of Windows, installed: exactly the release's files in the toolkit" % label,
                 r.rc == 0 and doc.get("result", {}).get("status") == "installed" and now == want_tree,
-                (r.rc, r.err_text[-300:], diff(want_tree, now)))
+                (r.rc, r.err_text[-300:], cliutil.tree_diff(want_tree, now)))
         check_manifest(c, label + " under --root", tk, version, exp)
         r = self.prog.run(["uninstall", "--yes"] + mach + [vtk])
-        now = dirs_any(outside_state(snap(tk)))
+        now = dirs_any(outside_state(cliutil.snap(tk)))
         c.named("%s: under --root of Windows, uninstall gives the toolkit back" % label, r.rc == 0 and now == base,
-                (r.rc, r.err_text[-300:], diff(base, now)))
+                (r.rc, r.err_text[-300:], cliutil.tree_diff(base, now)))
 
     # 4: a toolkit holding an older release of the same major -----------------------------------------------
     def replace(self, label, tkver, old, old_how, new, windows=False):
@@ -519,7 +487,7 @@ class Eras:
             os.path.join(tk, "lib64", "libcudart.so.%s" % tkver)
         with open(own, "wb") as f:
             f.write(b"not a library: the toolkit's own file\n")
-        toolkit_own = dirs_any(snap(tk))
+        toolkit_own = dirs_any(cliutil.snap(tk))
 
         osrc, omem = self.source(*old)
         nsrc, nmem = self.source(*new)
@@ -571,10 +539,10 @@ class Eras:
             elif os.path.lexists(full):
                 stays.append(p)
         c.named("%s: no path of %s stays (its %d paths checked)" % (label, oversion, len(oexp)), not stays, stays[:10])
-        now = dirs_any(outside_state(snap(tk)))
+        now = dirs_any(outside_state(cliutil.snap(tk)))
         want_tree = dict(toolkit_own, **as_tree(nexp))
         c.named("%s: the toolkit holds its own files and %s's, nothing else" % (label, nversion), now == want_tree,
-                diff(want_tree, now))
+                cliutil.tree_diff(want_tree, now))
         mdir = os.path.join(tk, ".cudnnctl", "installed")
         mans = sorted(os.listdir(mdir)) if os.path.isdir(mdir) else []
         c.named("%s: one manifest, of %s" % (label, nversion), mans == ["cudnn-%s.json" % nversion], mans)
@@ -704,9 +672,9 @@ class Eras:
         c.named("%s: install exits 0, installed" % label,
                 r.rc == 0 and doc.get("result", {}).get("status") == "installed", (r.rc, doc.get("result"),
                                                                                  r.err_text[-400:]))
-        now = dirs_any(outside_state(snap(p)))
+        now = dirs_any(outside_state(cliutil.snap(p)))
         c.named("%s: the prefix holds exactly the archive's files, bytes, modes and links" % label,
-                now == as_tree(exp), diff(as_tree(exp), now))
+                now == as_tree(exp), cliutil.tree_diff(as_tree(exp), now))
         check_manifest(c, label, p, version, exp)
         iv = cliutil.checks_of(doc.get("verify") or {})
         c.named("%s: install ran verify on it (runtime version %s)" % (label, version),

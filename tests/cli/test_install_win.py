@@ -22,14 +22,11 @@ state directory) is as it was, no staging left; once the program has ended
 the same install goes through. When Wine's own module snapshot of the program
 (holddll --modules PID) does not list the DLL, that part is skipped, saying
 what Wine answered."""
-import hashlib
 import os
 import shutil
-import stat
 import subprocess
 import sys
 import tempfile
-import threading
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cliutil  # noqa: E402
@@ -43,21 +40,6 @@ def put(path, data):
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "wb") as f:
         f.write(data)
-
-
-def snap(root):
-    out = {}
-    for d, dirs, files in os.walk(root):
-        for n in dirs + files:
-            p = os.path.join(d, n)
-            rel = os.path.relpath(p, root)
-            st = os.lstat(p)
-            if stat.S_ISDIR(st.st_mode):
-                out[rel] = "dir"
-            else:
-                with open(p, "rb") as f:
-                    out[rel] = hashlib.sha256(f.read()).hexdigest()
-    return out
 
 
 def settled(tree):
@@ -115,7 +97,7 @@ def mapped_dll_stops(c, prog, wrapper, work, state, src, toolkit, gcc):
     t = toolkit()
     held = os.path.join(t, "bin", "cudnn64_8.dll")
     argv = ["install", "--yes", "--json", "--no-verify", "--into", W(t), W(src)]
-    h = Holder(pre + [exe, "--timeout", "600", W(held)], env, os.path.join(work, "holddll.err"))
+    h = cliutil.Holder(pre + [exe, "--timeout", "600", W(held)], env)
     try:
         c.named("holddll loads the toolkit's 8.2.2 cudnn64_8.dll (a mingw-w64 PE DLL) and says ready",
                 h.pid is not None, h.why())
@@ -138,7 +120,7 @@ def mapped_dll_stops(c, prog, wrapper, work, state, src, toolkit, gcc):
                     len(mine) == 1 and (mine[0].get("name") or "").lower() == "holddll.exe" and
                     "modules" in mine[0].get("seen", []), mine)
 
-            before, before_state = snap(t), snap(state)
+            before, before_state = cliutil.snap(t), cliutil.snap(state)
             r = prog.run(argv)
             doc, bad = cliutil.parse_json(r.out)
             plan = (doc or {}).get("plan") or {}
@@ -153,10 +135,10 @@ def mapped_dll_stops(c, prog, wrapper, work, state, src, toolkit, gcc):
                     inuse)
             c.named("  the plan's summary says stop", (plan.get("summary") or {}).get("stop") is True,
                     plan.get("summary"))
-            after = snap(t)
+            after = cliutil.snap(t)
             c.named("  the toolkit is as it was byte for byte, no staging left (no .cudnnctl)",
                     after == before and not os.path.exists(os.path.join(t, ".cudnnctl")), changed(before, after))
-            after = snap(state)
+            after = cliutil.snap(state)
             c.named("  the state directory is as it was", after == before_state, changed(before_state, after))
     finally:
         h.end()
@@ -170,50 +152,6 @@ def mapped_dll_stops(c, prog, wrapper, work, state, src, toolkit, gcc):
     ok = all(open(os.path.join(t, "bin", "%s64_8.dll" % r_), "rb").read() ==
              open(os.path.join(src, "bin", "%s64_8.dll" % r_), "rb").read() for r_ in ROLES8)
     c.named("  every DLL of 8.9.7 in bin, byte for byte", ok, sorted(os.listdir(os.path.join(t, "bin"))))
-
-
-class Holder:
-    """holddll.exe under the emulator, holding DLLs loaded (cmd: the whole
-    command line): pid is the Windows process id it printed, or None.
-    end() closes its standard input (it exits at once) and kills it if it
-    has not gone in 30 s. Should this script die, the pipe closes all the
-    same; its --timeout ends it in any case."""
-
-    def __init__(self, cmd, env, log):
-        self.log = log
-        self.pid = None
-        self.ready = ""
-        with open(log, "wb") as errf:
-            self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errf, env=env)
-        # a hung start is killed, so that readline returns
-        guard = threading.Timer(180, self.p.kill)
-        guard.start()
-        try:
-            self.ready = self.p.stdout.readline().decode("utf-8", "replace").strip()
-        except BaseException:
-            self.end()  # nobody else holds it yet
-            raise
-        finally:
-            guard.cancel()
-        w = self.ready.split()
-        if len(w) == 2 and w[0] == "ready" and w[1].isdigit():
-            self.pid = int(w[1])
-
-    def why(self):
-        with open(self.log, "rb") as f:
-            return "printed %r; standard error %r" % (self.ready, f.read()[-600:].decode("utf-8", "replace"))
-
-    def end(self):
-        try:
-            self.p.stdin.close()
-        except OSError:
-            pass
-        try:
-            self.p.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.p.kill()
-            self.p.wait()
-        self.p.stdout.close()
 
 
 def main():
@@ -257,9 +195,9 @@ def main():
             return t
 
         t = toolkit()
-        before = snap(work)
+        before = cliutil.snap(work)
         r = prog.run(["install", "--dry-run", "--into", W(t), W(src)])
-        c.named("dry-run exits 0 and writes nothing", r.rc == 0 and snap(work) == before, r.err_text + r.out_text[-400:])
+        c.named("dry-run exits 0 and writes nothing", r.rc == 0 and cliutil.snap(work) == before, r.err_text + r.out_text[-400:])
 
         r = prog.run(["install", "--yes", "--no-verify", "--into", W(t), W(src)])
         c.named("install exits 0", r.rc == 0, r.err_text + r.out_text[-600:])
@@ -273,20 +211,20 @@ def main():
                 sorted("%s.lib" % r_ for r_ in ROLES8))
         c.named("the manifest is written", os.path.exists(os.path.join(t, ".cudnnctl", "installed", "cudnn-8.9.7.json")))
 
-        installed = settled(snap(t))
+        installed = settled(cliutil.snap(t))
         r = prog.run(["uninstall", "--yes", W(t)])
         c.named("uninstall exits 0", r.rc == 0, r.err_text + r.out_text[-400:])
         # the 8.2.2 files it replaced are back; what it added is gone
-        back = settled(snap(t))
+        back = settled(cliutil.snap(t))
         ref = os.path.join(work, "ref")
         shutil.rmtree(ref, ignore_errors=True)
         os.rename(t, os.path.join(work, "keep"))
         toolkit()
         os.rename(t, ref)
         os.rename(os.path.join(work, "keep"), t)
-        c.named("uninstall puts 8.2.2 back byte for byte", back == settled(snap(ref)), sorted(set(back) ^ set(settled(snap(ref))))[:8])
+        c.named("uninstall puts 8.2.2 back byte for byte", back == settled(cliutil.snap(ref)), sorted(set(back) ^ set(settled(cliutil.snap(ref))))[:8])
         r = prog.run(["rollback", "--yes", W(t)])
-        c.named("rollback of the uninstall gives 8.9.7 back", r.rc == 0 and settled(snap(t)) == installed,
+        c.named("rollback of the uninstall gives 8.9.7 back", r.rc == 0 and settled(cliutil.snap(t)) == installed,
                 r.err_text + r.out_text[-300:])
 
         if pe:
@@ -299,13 +237,13 @@ def main():
         bad, n, total = [], 1, None
         while total is None and n < 300:
             t = toolkit()
-            before = snap(t)
+            before = cliutil.snap(t)
             r = prog.run(["install", "--yes", "--no-verify", "--into", W(t), W(src)], env={"CUDNNCTL_TEST_FAULT": "kill:%d" % n})
             if r.rc == 0:
                 total = n - 1
                 break
             r2 = prog.run(["recover", "--yes", W(t)])
-            after = snap(t)
+            after = cliutil.snap(t)
             if r2.rc != 0 or (after != before and settled(after) != installed):
                 bad.append((n, r.rc, r2.rc, r2.err_text[:200], sorted(set(after) ^ set(before))[:6]))
                 break

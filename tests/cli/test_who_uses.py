@@ -96,33 +96,14 @@ def users_of(doc, pid):
     return [u for u in (doc or {}).get("users", []) if u.get("pid") == pid]
 
 
-class Holder:
-    """A child that maps libraries and waits: pid (as the system under test numbers it)."""
-
-    def __init__(self, cmd, env=None, stop=None):
-        self.stop = stop
-        self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                  env=env)
-        line = self.p.stdout.readline().decode(errors="replace").split()
-        if len(line) != 2 or line[0] != "ready":
-            self.end()
-            raise RuntimeError("the holder did not start: %r %r" % (line, self.p.stderr.read()[:500]))
-        self.pid = int(line[1])
-
-    def end(self):
-        if self.stop:
-            open(self.stop, "w").close()
-        try:
-            self.p.stdin.close()
-        except OSError:
-            pass
-        try:
-            self.p.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.p.kill()
-            self.p.wait()
-        self.p.stdout.close()
-        self.p.stderr.close()
+def Holder(cmd, env=None, stop=None):
+    """cliutil.Holder, which must start."""
+    h = cliutil.Holder(cmd, env=env, stop=stop)
+    if h.pid is None:
+        why = h.why()
+        h.end()
+        raise RuntimeError("the holder did not start: " + why)
+    return h
 
 
 def compile_or_skip(cmd):

@@ -13,6 +13,7 @@
 #include "../facts/views.h"
 #include "../formats/json.h"
 #include "../formats/names.h"
+#include "../formats/sha256.h"
 #include "../install/checksum.h"
 #include "../install/pairing.h"
 #include "../install/plan.h"
@@ -161,7 +162,9 @@ static int sink_end(void *ctx, cc_error *err)
 }
 
 /* An archive read once: every file member spooled into the transaction
- * while the source is listed (keyed by its index), before it is judged. */
+ * while the source is listed (keyed by its index), before it is judged;
+ * its bytes go through sink_data, with a total of 0 (not known until the
+ * listing ends) and no member name. */
 static int spool_begin(void *ctx, size_t i, cc_error *err)
 {
         struct stage *s = ctx;
@@ -169,15 +172,111 @@ static int spool_begin(void *ctx, size_t i, cc_error *err)
         return cc_txn_spool_open(s->t, i, err);
 }
 
-static int spool_data(void *ctx, const void *p, size_t n, cc_error *err)
-{
-        struct stage *s = ctx;
+/* ---- a dry run's digests ---------------------------------------------------- */
 
-        TRY_RET(cc_txn_stage_write(s->t, p, n, err));
-        s->done += n;
-        if (s->o->progress != NULL && s->done - s->last >= PROGRESS_STEP) {
-                s->last = s->done;
-                s->o->progress(s->o->progress_ctx, s->done, 0, NULL); /* the total is known after the listing */
+/* Every file member's SHA-256, by its index in the source, as a dry run
+ * reads them: an archive while it is listed (one read, as an install's),
+ * a directory (or a zip, listed by its central directory) after it. */
+struct digests {
+        char (*hex)[65]; /* per member; "" not read */
+        size_t n;
+        size_t cur;
+        cc_sha256 h;
+        int listed; /* the members were hashed while the source was listed */
+};
+
+static int dig_begin(void *ctx, size_t i, cc_error *err)
+{
+        struct digests *d = ctx;
+
+        if (i >= d->n) {
+                size_t n = d->n ? d->n : 64;
+                char(*p)[65];
+
+                while (n <= i)
+                        n *= 2;
+                p = cc_realloc(err, d->hex, n * sizeof(*p));
+                if (p == NULL)
+                        return -1;
+                memset(p + d->n, 0, (n - d->n) * sizeof(*p));
+                d->hex = p;
+                d->n = n;
+        }
+        d->cur = i;
+        cc_sha256_init(&d->h);
+        return 0;
+}
+
+static int dig_data(void *ctx, const void *p, size_t n, cc_error *err)
+{
+        struct digests *d = ctx;
+
+        (void)err;
+        cc_sha256_update(&d->h, p, n);
+        return 0;
+}
+
+static int dig_end(void *ctx, cc_error *err)
+{
+        struct digests *d = ctx;
+
+        (void)err;
+        cc_sha256_final_hex(&d->h, d->hex[d->cur]);
+        return 0;
+}
+
+/* A dry run's plan with its digests: each file placed or replacing
+ * another (sha256, of the source's member), and each file replaced or
+ * removed as it is in the target now (old_size, old_sha256). */
+static int dry_digests(const cc_source *src, const cc_plan *p, const cc_target_scan *sc, const char *host,
+                       struct digests *d, cc_error *err)
+{
+        cc_value *ops = cc_v_getm(p->doc, CC_K(install_plan, operations));
+        cc_src_sink sink = {.ctx = d, .begin = dig_begin, .data = dig_data, .end = dig_end};
+        size_t i, k;
+
+        /* not read while listed: read what the plan places (a source with
+         * stops is never read) */
+        if (!d->listed && src->n > 0 && src->stops.n == 0) {
+                unsigned char *want = cc_calloc(err, src->n, 1);
+                int rc;
+
+                if (want == NULL)
+                        return -1;
+                for (i = 0; i < p->nops; i++)
+                        if (p->member[i] != (size_t)-1)
+                                want[p->member[i]] = 1;
+                rc = cc_source_read(src, want, &sink, err);
+                free(want);
+                TRY_RET(rc);
+        }
+        for (i = 0; i < p->nops && i < cc_v_len(ops); i++) {
+                const cc_txn_op *o = &p->ops[i];
+                cc_value *v = cc_v_atm(ops, i);
+                size_t mi = p->member[i];
+
+                if (mi != (size_t)-1 && mi < d->n && d->hex[mi][0] && o->link == NULL)
+                        TRY_RET(cc_v_set_str(v, CC_K(plan_op, sha256), d->hex[mi], err));
+                if (o->kind != CC_TXN_REPLACE && o->kind != CC_TXN_REMOVE)
+                        continue;
+                for (k = 0; k < sc->n; k++)
+                        if (strcmp(sc->e[k].path, o->path) == 0)
+                                break;
+                if (k < sc->n && sc->e[k].type == CC_FT_FILE) {
+                        char hex[65], *fp = cc_asprintf(err, "%s/%s", host, o->path);
+                        cc_error e2 = {0};
+
+                        if (fp == NULL)
+                                return -1;
+                        TRY_RET(cc_v_set_int(v, CC_K(plan_op, old_size), (int64_t)sc->e[k].size, err));
+                        /* unreadable (no permission): the plan says so by its absence */
+                        if (cc_file_sha256(fp, hex, &e2) == 0 &&
+                            cc_v_set_str(v, CC_K(plan_op, old_sha256), hex, err) < 0) {
+                                free(fp);
+                                return -1;
+                        }
+                        free(fp);
+                }
         }
         return 0;
 }
@@ -499,6 +598,7 @@ int cudnnctl_install(cudnnctl_machine *m, const cudnnctl_install_options *o, cud
         cc_txn *t = NULL;
         char *vtarget = NULL, *host = NULL, *id = NULL, *use = NULL, *mpath = NULL;
         struct stage st;
+        struct digests dig = {0};
         unsigned char *want = NULL;
         cc_strv made = {0};
         int store = 0, rc = -1, undo_failed = 0, stream;
@@ -523,8 +623,14 @@ int cudnnctl_install(cudnnctl_machine *m, const cudnnctl_install_options *o, cud
          * is the cost), under the target's lock. That needs the target
          * before the source: not the store, named by the source's version. */
         stream = !o->dry_run && (o->into != NULL || o->cuda != NULL) && cc_source_streams(o->source);
-        if (!stream)
+        if (o->dry_run && cc_source_streams(o->source)) {
+                cc_src_sink dsink = {.ctx = &dig, .begin = dig_begin, .data = dig_data, .end = dig_end};
+
+                TRY(cc_source_open_read(o->source, &dsink, &src, err));
+                dig.listed = 1;
+        } else if (!stream) {
                 TRY(cc_source_open(o->source, &src, err));
+        }
         /* the target, as a virtual path with every link resolved */
         if (o->into != NULL) {
                 char *abs = cc_machine_abs(m, o->into, err);
@@ -592,7 +698,7 @@ int cudnnctl_install(cudnnctl_machine *m, const cudnnctl_install_options *o, cud
                         TRY(cc_source_open(o->source, &src, err));
         }
         if (stream) {
-                cc_src_sink sink = {.ctx = &st, .begin = spool_begin, .data = spool_data, .end = sink_end};
+                cc_src_sink sink = {.ctx = &st, .begin = spool_begin, .data = sink_data, .end = sink_end};
 
                 TRY(cc_txn_open(host, "install", &recovered, &t, err));
                 /* the target again, as the lock keeps it; a failure here
@@ -647,6 +753,8 @@ int cudnnctl_install(cudnnctl_machine *m, const cudnnctl_install_options *o, cud
         use = use_hint(m, vtarget, sc.toolkit, err);
         if (use == NULL && !sc.toolkit)
                 goto fail;
+        if (o->dry_run)
+                TRY(dry_digests(&src, &plan, &sc, host, &dig, err));
         if (o->dry_run || plan.stop) {
                 cc_txn_abort(t); /* what was spooled goes */
                 t = NULL;
@@ -773,6 +881,7 @@ done:
 fail:
         cc_txn_free(t);
         free(want);
+        free(dig.hex);
         free(st.op_of);
         cc_v_free(recovered);
         cc_plan_free(&plan);

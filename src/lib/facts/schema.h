@@ -1396,6 +1396,8 @@
         K(plan_op, size, "size", INT, CC_VW_OPT)                                                                       \
         K(plan_op, mode, "mode", STR, CC_VW_OPT)                                                                       \
         K(plan_op, sha256, "sha256", STR, CC_VW_OPT)                                                                   \
+        K(plan_op, old_size, "old_size", INT, CC_VW_OPT)                                                               \
+        K(plan_op, old_sha256, "old_sha256", STR, CC_VW_OPT)                                                           \
         K(plan_op, from, "from", STR, CC_VW_OPT)
 
 /* PLAN SUMMARY: the counts. */

@@ -4,7 +4,7 @@
  * (tests/unit/test_md5.c). */
 #include "md5.h"
 
-#include <string.h>
+#include "mdblock.h"
 
 static const uint32_t T[64] = {
     0xd76aa478, 0xe8c7b756, 0x242070db, 0xc1bdceee, 0xf57c0faf, 0x4787c62a, 0xa8304613, 0xfd469501,
@@ -22,7 +22,7 @@ static const unsigned char S[4][4] = {{7, 12, 17, 22}, {5, 9, 14, 20}, {4, 11, 1
 
 #define ROL(x, n) (((x) << (n)) | ((x) >> (32 - (n))))
 
-static void compress(uint32_t h[4], const uint8_t *p)
+static void compress1(uint32_t h[4], const uint8_t *p)
 {
         uint32_t x[16], a = h[0], b = h[1], c = h[2], d = h[3], f, t;
         int i, k;
@@ -57,6 +57,12 @@ static void compress(uint32_t h[4], const uint8_t *p)
         h[0] += a, h[1] += b, h[2] += c, h[3] += d;
 }
 
+static void compress(uint32_t *h, const uint8_t *p, size_t n)
+{
+        for (; n; n--, p += 64)
+                compress1(h, p);
+}
+
 void cc_md5_init(cc_md5 *s)
 {
         s->h[0] = 0x67452301;
@@ -69,47 +75,15 @@ void cc_md5_init(cc_md5 *s)
 
 void cc_md5_update(cc_md5 *s, const void *data, size_t n)
 {
-        const uint8_t *p = data;
+        cc_md_buf b = {s->block, &s->fill, &s->bytes};
 
-        s->bytes += n;
-        if (s->fill) {
-                size_t take = 64 - s->fill < n ? 64 - s->fill : n;
-
-                memcpy(s->block + s->fill, p, take);
-                s->fill += take, p += take, n -= take;
-                if (s->fill < 64)
-                        return;
-                compress(s->h, s->block);
-                s->fill = 0;
-        }
-        for (; n >= 64; p += 64, n -= 64)
-                compress(s->h, p);
-        if (n)
-                memcpy(s->block, p, n);
-        s->fill = n;
+        cc_md_update(&b, s->h, data, n, compress);
 }
 
 void cc_md5_final_hex(cc_md5 *s, char hex[33])
 {
-        static const char digits[] = "0123456789abcdef";
-        uint64_t bits = s->bytes * 8;
-        int i;
+        cc_md_buf b = {s->block, &s->fill, &s->bytes};
 
-        s->block[s->fill++] = 0x80;
-        if (s->fill > 56) {
-                memset(s->block + s->fill, 0, 64 - s->fill);
-                compress(s->h, s->block);
-                s->fill = 0;
-        }
-        memset(s->block + s->fill, 0, 56 - s->fill);
-        for (i = 0; i < 8; i++) /* the length in bits, low-order byte first (RFC 1321 3.2) */
-                s->block[56 + i] = (uint8_t)(bits >> (8 * i));
-        compress(s->h, s->block);
-        for (i = 0; i < 16; i++) {
-                uint8_t b = (uint8_t)(s->h[i / 4] >> (8 * (i % 4)));
-
-                hex[2 * i] = digits[b >> 4];
-                hex[2 * i + 1] = digits[b & 15];
-        }
-        hex[32] = '\0';
+        cc_md_final(&b, s->h, 0, compress);
+        cc_md_hex(s->h, 4, 0, hex);
 }

@@ -8,6 +8,8 @@
  * (tests/unit/test_sha256.c); timed by bench/sha256.sh. */
 #include "sha256.h"
 
+#include "mdblock.h"
+
 #include <stdatomic.h>
 #include <string.h>
 
@@ -237,56 +239,18 @@ void cc_sha256_init(cc_sha256 *s)
 
 void cc_sha256_update(cc_sha256 *s, const void *data, size_t n)
 {
-        const uint8_t *p = data;
-        compress_fn compress;
+        cc_md_buf b = {s->block, &s->fill, &s->bytes};
 
         if (n == 0)
-                return; /* data may be NULL then */
-        compress = pick();
-        s->bytes += n;
-        if (s->fill) {
-                size_t take = 64 - s->fill < n ? 64 - s->fill : n;
-
-                memcpy(s->block + s->fill, p, take);
-                s->fill += take, p += take, n -= take;
-                if (s->fill < 64)
-                        return;
-                compress(s->h, s->block, 1);
-                s->fill = 0;
-        }
-        /* The whole blocks straight from the caller's buffer, in one call. */
-        if (n >= 64) {
-                compress(s->h, p, n / 64);
-                p += n / 64 * 64;
-                n %= 64;
-        }
-        memcpy(s->block, p, n);
-        s->fill = n;
+                return; /* data may be NULL then; no CPUID yet */
+        cc_md_update(&b, s->h, data, n, pick());
 }
 
 void cc_sha256_final_hex(cc_sha256 *s, char hex[65])
 {
-        static const char digits[] = "0123456789abcdef";
-        compress_fn compress = pick();
-        uint64_t bits = s->bytes * 8;
-        int i;
+        cc_md_buf b = {s->block, &s->fill, &s->bytes};
 
-        /* FIPS 180-4 5.1.1: a 1 bit, zeros, and the length in bits, big-endian, in the last 8 bytes. */
-        s->block[s->fill++] = 0x80;
-        if (s->fill > 56) {
-                memset(s->block + s->fill, 0, 64 - s->fill);
-                compress(s->h, s->block, 1);
-                s->fill = 0;
-        }
-        memset(s->block + s->fill, 0, 56 - s->fill);
-        for (i = 0; i < 8; i++)
-                s->block[56 + i] = (uint8_t)(bits >> (56 - 8 * i));
-        compress(s->h, s->block, 1);
-        for (i = 0; i < 32; i++) {
-                uint8_t b = (uint8_t)(s->h[i / 4] >> (24 - 8 * (i % 4)));
-
-                hex[2 * i] = digits[b >> 4];
-                hex[2 * i + 1] = digits[b & 15];
-        }
-        hex[64] = '\0';
+        /* FIPS 180-4 5.1.1: the length big-endian; the words' bytes likewise */
+        cc_md_final(&b, s->h, 1, pick());
+        cc_md_hex(s->h, 8, 1, hex);
 }

@@ -1073,10 +1073,10 @@ static int over_pass_bound(struct ar_state *st, cc_error *err)
         return st->cut == NULL ? -1 : 1;
 }
 
-/* The archive file's bytes for libarchive, hashed on the way. */
-static la_ssize_t raw_read(struct archive *a, void *ud, const void **buf)
+/* The archive file's next bytes into rbuf, hashed on the way: their count
+ * (0 at its end), or -1 with libarchive's error set. */
+static la_ssize_t raw_fill(struct archive *a, struct ar_state *st)
 {
-        struct ar_state *st = ud;
         size_t n = fread(st->rbuf, 1, AR_TAP_BUF, st->fp);
 
         if (n == 0 && ferror(st->fp)) {
@@ -1086,8 +1086,16 @@ static la_ssize_t raw_read(struct archive *a, void *ud, const void **buf)
         }
         cc_sha256_update(&st->raw, st->rbuf, n);
         st->raw_n += n;
-        *buf = st->rbuf;
         return (la_ssize_t)n;
+}
+
+/* The archive file's bytes for libarchive. */
+static la_ssize_t raw_read(struct archive *a, void *ud, const void **buf)
+{
+        struct ar_state *st = ud;
+
+        *buf = st->rbuf;
+        return raw_fill(a, st);
 }
 
 #if CC_HAVE_LZMA_MT
@@ -1138,7 +1146,7 @@ static int xz_start(struct ar_state *st)
         return 0;
 }
 
-/* The tar inside the .xz for libarchive; the file's bytes hashed as read. */
+/* The tar inside the .xz for libarchive (the file's bytes by raw_fill). */
 static la_ssize_t xz_read(struct archive *a, void *ud, const void **buf)
 {
         struct ar_state *st = ud;
@@ -1150,18 +1158,13 @@ static la_ssize_t xz_read(struct archive *a, void *ud, const void **buf)
                 lzma_ret r;
 
                 if (z->avail_in == 0 && !st->raw_eof) {
-                        size_t n = fread(st->rbuf, 1, AR_TAP_BUF, st->fp);
+                        la_ssize_t n = raw_fill(a, st);
 
-                        if (n == 0 && ferror(st->fp)) {
-                                st->raw_failed = 1;
-                                archive_set_error(a, errno ? errno : EIO, "cannot read the file");
+                        if (n < 0)
                                 return -1;
-                        }
                         st->raw_eof = n == 0;
-                        cc_sha256_update(&st->raw, st->rbuf, n);
-                        st->raw_n += n;
                         z->next_in = st->rbuf;
-                        z->avail_in = n;
+                        z->avail_in = (size_t)n;
                 }
                 r = lzma_code(z, st->raw_eof ? LZMA_FINISH : LZMA_RUN);
                 if (r == LZMA_STREAM_END)

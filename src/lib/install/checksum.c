@@ -11,9 +11,9 @@
 #include "../facts/views.h"
 #include "../formats/md5.h"
 #include "../formats/redistrib.h"
-#include "../formats/sha256.h"
 #include "../kb/kb.h"
 #include "../platform/platform.h"
+#include "target.h"
 
 #define MAX_MANIFEST (16u << 20) /* NVIDIA's are a few KiB (cuDNN) to a few hundred (CUDA) */
 #define MAX_SUMFILE (64u << 10)
@@ -75,25 +75,18 @@ static int unreadable(cc_plan *p, const cc_error *e2, cc_error *err)
 static int file_digest(const char *path, int algo, char hex[65], cc_error *err)
 {
         cc_map m;
-        cc_sha256 hs;
         cc_md5 hm;
         int rc;
 
+        if (algo == SHA256)
+                return cc_file_sha256(path, hex, err);
         TRY_RET(cc_map_file(path, 0, &m, err));
-        if (algo == SHA256) {
-                cc_sha256_init(&hs);
-                if (m.size)
-                        cc_sha256_update(&hs, m.data, m.size);
-        } else {
-                cc_md5_init(&hm);
-                if (m.size)
-                        cc_md5_update(&hm, m.data, m.size);
-        }
+        cc_md5_init(&hm);
+        if (m.size)
+                cc_md5_update(&hm, m.data, m.size);
         rc = cc_map_check(&m, path, err);
         cc_unmap(&m);
-        if (rc == 0 && algo == SHA256)
-                cc_sha256_final_hex(&hs, hex);
-        else if (rc == 0)
+        if (rc == 0)
                 cc_md5_final_hex(&hm, hex);
         return rc;
 }

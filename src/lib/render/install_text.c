@@ -83,6 +83,15 @@ static int op_line(struct cc_text *t, const cc_vw_plan_op *o)
         } else if (CC_VW_HAS(o, plan_op, size)) {
                 TRY_RET(cc_text_printf(t, "  %s", human(o->size, b, sizeof(b))));
         }
+        /* the digests' first 16 digits (--json has them whole) */
+        if (o->sha256 != NULL)
+                TRY_RET(cc_text_printf(t, "  sha256 %.16s", o->sha256));
+        if (CC_VW_HAS(o, plan_op, old_size)) {
+                TRY_RET(cc_text_printf(t, "  (now %s", human(o->old_size, b, sizeof(b))));
+                if (o->old_sha256 != NULL)
+                        TRY_RET(cc_text_printf(t, ", sha256 %.16s", o->old_sha256));
+                TRY_RET(cc_text_printf(t, ")"));
+        }
         return cc_text_printf(t, "\n");
 }
 

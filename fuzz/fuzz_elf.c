@@ -1,10 +1,12 @@
 /* Fuzz target for the ELF reader: parse, walk everything the parser hands
- * out, read each 4-byte OBJECT symbol through cc_elf_read_vaddr, free. */
+ * out, read each 4-byte OBJECT symbol through cc_elf_read_vaddr, read the
+ * release cuDNN's loading code names (cc_elf_load_release), free. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "formats/elf.h"
+#include "formats/loadnames.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -59,6 +61,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
                 if (cc_elf_read_vaddr(e, data, size, e->loads[i].vaddr, &b, 1, &err) == 0)
                         sink += b;
+        }
+        {
+                int rel[3];
+
+                if (cc_elf_load_release(e, data, size, rel) == 0 &&
+                    (rel[0] < 1 || rel[0] > 99 || rel[1] < 0 || rel[1] > 99 || rel[2] < 0 || rel[2] > 99))
+                        abort();
         }
         /* the same parse keeping only some symbols: every one still counted */
         {

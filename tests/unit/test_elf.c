@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "formats/elf.h"
+#include "formats/loadnames.h"
 
 /* ---- helpers ----------------------------------------------------------- */
 
@@ -1117,9 +1118,50 @@ static void test_names_and_null(void **state)
         assert_int_equal(err.code, CC_ERR_USAGE);
 }
 
+/* The release cuDNN's loading code names its libraries by (loadnames.h):
+ * read from a compiled shim (gen-elf.sh's libfx_loadnames.so, 9.14.0); no
+ * answer when its constants disagree, on another machine, or from a library
+ * without such a call. */
+static void test_load_release(void **state)
+{
+        uint8_t *data;
+        size_t size, i, n = 0;
+        cc_elf *e = load("elf/libfx_loadnames.so", &data, &size);
+        int rel[3] = {0, 0, 0};
+
+        (void)state;
+        assert_int_equal(cc_elf_load_release(e, data, size, rel), 0);
+        assert_int_equal(rel[0], 9);
+        assert_int_equal(rel[1], 14);
+        assert_int_equal(rel[2], 0);
+        /* what the code says, not a guess: the full-name call's minor made 15 */
+        for (i = 0; i + 6 <= size; i++)
+                if (data[i] == 0x41 && data[i + 1] == 0xb9 && data[i + 2] == 14 && n++ == 0)
+                        data[i + 2] = 15;
+        assert_true(n >= 1);
+        assert_int_equal(cc_elf_load_release(e, data, size, rel), 0);
+        assert_int_equal(rel[1], 15);
+        /* two values for one argument around the call: no answer */
+        for (i = 0; i + 6 <= size; i++)
+                if (data[i] == 0x41 && data[i + 1] == 0xb8 && data[i + 2] == 9) {
+                        data[i + 1] = 0xb9; /* mov r9d, 9 beside mov r9d, 15 */
+                        break;
+                }
+        assert_int_equal(cc_elf_load_release(e, data, size, rel), -1);
+        e->machine = CC_EM_AARCH64;
+        assert_int_equal(cc_elf_load_release(e, data, size, rel), -1);
+        cc_elf_free(e);
+        free(data);
+        e = load("elf/libfx_ver.so", &data, &size);
+        assert_int_equal(cc_elf_load_release(e, data, size, rel), -1);
+        cc_elf_free(e);
+        free(data);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
+            cmocka_unit_test(test_load_release),
             cmocka_unit_test(test_fixtures),
             cmocka_unit_test(test_fixture_exports_exact),
             cmocka_unit_test(test_nosect_matches_sections),

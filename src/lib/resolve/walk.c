@@ -9,6 +9,7 @@
 #include "walk.h"
 
 #include "../formats/elf.h"
+#include "../formats/loadnames.h"
 #include "../formats/names.h"
 #include "../formats/pe.h"
 
@@ -203,7 +204,8 @@ static int scan_ascii_names(const uint8_t *d, size_t n, int system, cc_strv *out
 /* What a cuDNN library loads itself when its file holds no names to read
  * (kb/members.tsv): the v8 shim loads the six sub-libraries; the v9 shim
  * loads graph, ops, cnn and adv, and graph loads the engines and the
- * heuristic library. */
+ * heuristic library, in this order (the loader traces of
+ * docs/device/traces-h200.txt). */
 struct sub_set {
         int major;
         const char *role;
@@ -213,13 +215,23 @@ struct sub_set {
 static const char *const v8_shim[] = {"cudnn_ops_infer", "cudnn_ops_train", "cudnn_cnn_infer",
                                       "cudnn_cnn_train", "cudnn_adv_infer", "cudnn_adv_train"};
 static const char *const v9_shim[] = {"cudnn_graph", "cudnn_ops", "cudnn_cnn", "cudnn_adv"};
-static const char *const v9_graph[] = {"cudnn_engines_precompiled", "cudnn_engines_runtime_compiled",
-                                       "cudnn_heuristic"};
+static const char *const v9_graph[] = {"cudnn_engines_precompiled", "cudnn_heuristic",
+                                       "cudnn_engines_runtime_compiled"};
 static const struct sub_set sub_sets[] = {
     {8, "cudnn", v8_shim, CC_ARRAY_LEN(v8_shim)},
     {9, "cudnn", v9_shim, CC_ARRAY_LEN(v9_shim)},
     {9, "cudnn_graph", v9_graph, CC_ARRAY_LEN(v9_graph)},
 };
+
+/* Whether the library at path names what it loads by its own release
+ * (cuDNN 9's shim and libcudnn_graph, whatever their file names say). */
+static int loads_by_release(const char *path)
+{
+        cc_libname ln;
+
+        return cc_name_library(cc_basename(path), &ln) == 0 && (ln.major == 9 || ln.major <= 0) &&
+               (strcmp(ln.role, "cudnn") == 0 || strcmp(ln.role, "cudnn_graph") == 0);
+}
 
 /* The part of a Linux library name up to and including ".so". */
 static size_t so_base_len(const char *name)
@@ -253,6 +265,43 @@ static int group_add(cc_strv *groups, const char *name, int system, const char *
                 return 0;
         }
         return cc_strv_take(groups, cc_asprintf(err, "%s\t%s", name, source), err);
+}
+
+/* A group's place in the order cuDNN loads its sub-libraries (sub_sets: the
+ * shim loads graph first, at cudnnCreate, so the others, which need it,
+ * find it loaded); names of no set keep their order, after. */
+static size_t load_rank(const char *group, const cc_libname *ln)
+{
+        size_t i, k;
+
+        for (i = 0; i < CC_ARRAY_LEN(sub_sets); i++) {
+                if (sub_sets[i].major != ln->major || strcmp(sub_sets[i].role, ln->role) != 0)
+                        continue;
+                for (k = 0; k < sub_sets[i].n; k++) {
+                        size_t n = strlen(sub_sets[i].subs[k]);
+
+                        /* "lib" + sub + ".so" or "64_" (Windows) */
+                        if (strncmp(group, "lib", 3) == 0 && strncmp(group + 3, sub_sets[i].subs[k], n) == 0 &&
+                            (group[3 + n] == '.' || group[3 + n] == ','))
+                                return k;
+                        if (cc_strncasecmp(group, sub_sets[i].subs[k], n) == 0 && strncmp(group + n, "64_", 3) == 0)
+                                return k;
+                }
+        }
+        return (size_t)-1;
+}
+
+static void load_order(cc_strv *groups, const cc_libname *ln)
+{
+        size_t i, j;
+
+        for (i = 1; i < groups->n; i++) /* insertion sort: stable, a few names */
+                for (j = i; j > 0 && load_rank(groups->v[j], ln) < load_rank(groups->v[j - 1], ln); j--) {
+                        char *t = groups->v[j];
+
+                        groups->v[j] = groups->v[j - 1];
+                        groups->v[j - 1] = t;
+                }
 }
 
 /* The run-time loads of a cuDNN library (node d, its bytes data/size). */
@@ -297,6 +346,8 @@ static int runtime_loads(struct cc_walk *w, struct cc_dnode *d, const uint8_t *d
                         goto done;
                 kept++;
         }
+        if (kept > 1)
+                load_order(&d->runtime, &ln);
         if (kept == 0) {
                 for (i = 0; i < CC_ARRAY_LEN(sub_sets); i++) {
                         size_t k;
@@ -382,6 +433,8 @@ static int read_node(struct cc_walk *w, struct cc_dnode *d, cc_error *err)
                         if (p)
                                 w->cuda_major = atoi(p + 3);
                 }
+                if (!d->interp && !w->opts->no_runtime && loads_by_release(d->path))
+                        (void)cc_elf_load_release(e, mp.data, mp.size, d->release);
                 if (!d->interp && !w->opts->no_runtime &&
                     runtime_loads(w, d, mp.data, mp.size, e->rodata_off, e->rodata_size, err) < 0) {
                         cc_elf_free(e);
@@ -538,6 +591,17 @@ static int runtime_candidates(struct cc_walk *w, const struct cc_dnode *d, const
                 goto done;
         }
         have_ln = cc_name_library(cc_basename(d->path), &ln) == 0 && ln.major > 0;
+        if (d->release[0] > 0) {
+                /* the release its code names them by, not its file's name (a
+                 * copy made with cp -L is named libcudnn.so.9 and still asks
+                 * for libcudnn_graph.so.9.14.0) */
+                have_ln = 1;
+                ln.major = d->release[0];
+                ln.version.n = 3;
+                ln.version.part[0] = d->release[0];
+                ln.version.part[1] = d->release[1];
+                ln.version.part[2] = d->release[2];
+        }
         /* versioned names, most specific first */
         for (level = 8; level >= 1; level--)
                 for (i = 0; i < raw.n; i++)

@@ -29,6 +29,8 @@ struct cc_dnode {
                              are searched in the standard order whatever the top-level mode */
         size_t load_root; /* Windows: the DLL whose directory is the DLL load directory for this node's
                              imports (the one named in the LoadLibraryEx call) */
+        int release[3];   /* Linux, cuDNN 9's shim and graph library: the release its code names what it
+                             loads by (formats/loadnames.h); release[0] 0: not read */
 };
 
 /* One walk: the machine, its loader contexts, the nodes in load order and

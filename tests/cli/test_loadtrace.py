@@ -80,6 +80,9 @@ class Stubs:
                     "-Wl,-soname," + name + ".9", "-Wl,--enable-new-dtags,-rpath,$ORIGIN"]
             with open(src, "w") as f:
                 f.write("const char cc_fx_role[] = \"%s %s\";\n" % (r or "shim", release))
+                if r in ("graph", "ops", "adv"):
+                    # the packed release the real sub-libraries export (cudnn_graph_version and the like)
+                    f.write("const unsigned cudnn_%s_version = %d;\n" % (r, (M << 16) | (m << 8) | p))
                 if r in ("", "graph"):
                     subs = SHIM_SUBS if r == "" else GRAPH_SUBS
                     f.write(LOADER_C % (", ".join('"libcudnn_%s.so"' % s for s in subs), M, m, p, M, m, M))
@@ -171,6 +174,113 @@ def recorded_cases(c, prog, work, stubs914, stubs919):
     c.named("every recorded case was compared", done >= 6, done)
 
 
+def findings_of(prog, root, llp):
+    """The doctor's findings on the root, LD_LIBRARY_PATH=llp: [(id, severity, summary, folded ids)]."""
+    r = prog.run(["doctor", "--json", "--no-frameworks", "--root", root] +
+                 (["--set", "LD_LIBRARY_PATH=" + llp] if llp else []))
+    doc, _ = cliutil.parse_json(r.out)
+    out = []
+    for f in (doc or {}).get("findings", []):
+        also = [a.get("id") for a in (f.get("evidence") or {}).get("also", [])]
+        out.append((f.get("id"), f.get("severity"), f.get("summary") or "", also, f.get("evidence") or {}))
+    return out, r
+
+
+def doctor_cases(c, prog, work, stubs914, stubs919):
+    """Part 3: the doctor on the recorded layouts, where the real program worked, and on a real mix.
+    One release from two directories is a warning of its own (split-directories), never the error of a
+    mixed set; an incomplete or mixed copy that the search does not use is a warning; a mix is one error."""
+    root = os.path.join(work, "root-doctor")
+    lay(stubs914, root + DISTRO, {"kind": "full"})
+    os.makedirs(root + "/lib64")
+    shutil.copy(LOADER, root + "/lib64/ld-linux-x86-64.so.2")
+    lay(stubs914, root + "/tmp/copyL", {"kind": "so9"})
+    lay(stubs914, root + "/tmp/copyL-noeng", {"kind": "so9", "without": ("engines_precompiled",)})
+    lay(stubs914, root + "/tmp/copyL-mixed", {"kind": "so9"})
+    shutil.copy(stubs919.files["ops"], root + "/tmp/copyL-mixed/libcudnn_ops.so.9")
+    # the same with a pip wheel's 9.19 (only .so.9 names), which the copies on LD_LIBRARY_PATH mix
+    wroot = os.path.join(work, "root-doctor-wheel")
+    shutil.copytree(root, wroot, symlinks=True)
+    lay(stubs919, wroot + "/opt/wheel/lib", {"kind": "so9"})
+    # a copy of the wheel's files without ops: its 9.19 graph, and ops from the distro (9.14, by .so.9)
+    nroot = os.path.join(work, "root-doctor-noops")
+    shutil.copytree(root, nroot, symlinks=True)
+    lay(stubs919, nroot + "/opt/noops/lib", {"kind": "so9", "without": ("ops",)})
+
+    def ids(fs, sev=None):
+        # the roots hold no C library: what the stubs need of the system is missing there, not here
+        return [f[0] for f in fs if (sev is None or f[1] == sev) and f[0] != "dependency-missing"]
+
+    def all_ids(fs):
+        return ids(fs) + [a for f in fs for a in f[3]]
+
+    fs, r = findings_of(prog, root, "/tmp/copyL")
+    c.named("a complete cp -L copy on LD_LIBRARY_PATH (the real program works): no error, and the split is "
+            "a split-directories warning naming the copy and the distro's directory",
+            not ids(fs, "error") and any(f[0] == "split-directories" and f[1] == "warning" and "/tmp/copyL" in f[2]
+                                         and DISTRO in f[2] for f in fs),
+            (r.err_text[-300:], fs))
+    fs, r = findings_of(prog, root, "/tmp/copyL-noeng")
+    c.named("a copy without engines_precompiled (the real program takes the distro's): no error; the "
+            "incomplete set is a warning that says the load takes them elsewhere, and explains the split",
+            not ids(fs, "error") and any(f[0] == "v9-sublibrary-loading-failed" and f[1] == "warning" and
+                                         "does not use them" in f[2] and "split-directories" in f[3] for f in fs),
+            (r.err_text[-300:], fs))
+    fs, r = findings_of(prog, root, "/tmp/copyL-mixed")
+    c.named("a copy with another release's ops (the real program takes the distro's): no error; the two "
+            "releases in one folder are a warning, the installation shown as its releases",
+            not ids(fs, "error") and any(f[0] == "v9-sublibrary-version-mismatch" and f[1] == "warning"
+                                         for f in fs),
+            (r.err_text[-300:], fs))
+    r = prog.run(["doctor", "--no-frameworks", "--root", root, "--set", "LD_LIBRARY_PATH=/tmp/copyL-mixed"])
+    c.named("the mixed copy's version is its releases, with the odd file", "9.14.0 + 9.19.0" in r.out_text and
+            "libcudnn_ops.so.9: 9.19.0" in r.out_text, r.out_text[:1500])
+    # a real mix: the 9.19 wheel's shim asks for .so.9.19.0, .so.9.19, then .so.9, and LD_LIBRARY_PATH's
+    # 9.14 copy answers .so.9 first; the distro's own load is not touched
+    fs, r = findings_of(prog, wroot, "/tmp/copyL")
+    mixes = [f for f in fs if f[0] == "v9-sublibrary-version-mismatch"]
+    c.named("the wheel's shim with a 9.14 copy on LD_LIBRARY_PATH: the shim of one release runs the "
+            "sub-libraries of another, one warning naming the wheel's shim and the copy's directory (cuDNN's "
+            "own checks pass: the GPU machine's breaks)",
+            len([m for m in mixes if "/opt/wheel/lib" in m[2]]) == 1 and
+            any(m[1] == "warning" and "/opt/wheel/lib" in m[2] and "9.14.0 libraries from /tmp/copyL" in m[2] and
+                "the shim of cuDNN 9.19.0 runs the sub-libraries of cuDNN 9.14.0" in m[2] for m in mixes),
+            (r.err_text[-300:], fs))
+    fs, r = findings_of(prog, nroot, "")
+    noops = [f for f in fs if f[0] not in ("dependency-missing", "multiple-installations") and
+             "/opt/noops" in json.dumps(f[4])]
+    c.named("a 9.19 set without ops, whose load takes the distro's 9.14 ops: one error, the incomplete set, "
+            "which explains the mix of graph 9.19 and ops 9.14",
+            len(noops) == 1 and noops[0][0] == "v9-sublib-unloadable" and noops[0][1] == "error" and
+            "v9-sublibrary-version-mismatch" in noops[0][3], (r.err_text[-300:], fs))
+    # a directory in ld.so.conf.d that the cache does not have yet (ldconfig -r builds the root's cache)
+    croot = os.path.join(work, "root-doctor-ldconf")
+    shutil.copytree(root, croot, symlinks=True)
+    os.makedirs(croot + "/etc/ld.so.conf.d")
+    with open(croot + "/etc/ld.so.conf", "w") as f:
+        f.write("include /etc/ld.so.conf.d/*.conf\n%s\n" % DISTRO)
+    ldconfig = shutil.which("ldconfig") or "/sbin/ldconfig"
+    built = subprocess.run([ldconfig, "-r", croot], capture_output=True).returncode == 0 and \
+        os.path.exists(croot + "/etc/ld.so.cache")
+    if built:
+        lay(stubs914, croot + "/opt/cached/lib", {"kind": "full"})
+        with open(croot + "/etc/ld.so.conf.d/zz-cudnn.conf", "w") as f:
+            f.write("/opt/cached/lib\n")
+        fs, r = findings_of(prog, croot, "")
+        c.named("a cuDNN directory added to ld.so.conf.d without ldconfig: ldconfig-not-run, a warning naming it",
+                any(f[0] == "ldconfig-not-run" and f[1] == "warning" and "/opt/cached/lib" in f[2] for f in fs),
+                (r.err_text[-300:], fs))
+        subprocess.run([ldconfig, "-r", croot], capture_output=True)
+        fs, r = findings_of(prog, croot, "")
+        c.named("after ldconfig: no ldconfig-not-run", "ldconfig-not-run" not in all_ids(fs), fs)
+    else:
+        print("note: ldconfig -r cannot build a cache here (not root?): the ld.so.conf case is left out")
+    fs, r = findings_of(prog, wroot, "")
+    c.named("without LD_LIBRARY_PATH nothing is split or mixed",
+            not [f for f in all_ids(fs) if f in ("split-directories", "v9-sublibrary-version-mismatch")],
+            (r.err_text[-300:], fs))
+
+
 def real_loader(c, prog, cc, work):
     """Part 2: the real loader and the real cuDNN 9 of this machine."""
     real = None
@@ -242,9 +352,11 @@ def main():
         stubs914 = Stubs(cc, work, "9.14.0")
         stubs919 = Stubs(cc, work, "9.19.0")
         recorded_cases(c, prog, work, stubs914, stubs919)
+        doctor_cases(c, prog, work, stubs914, stubs919)
         real_loader(c, prog, cc, work)
     finally:
-        shutil.rmtree(work, ignore_errors=True)
+        if not os.environ.get("CUDNNCTL_KEEP_TEMP"):  # set it to look at the roots after a failure
+            shutil.rmtree(work, ignore_errors=True)
     return c.summary("loadtrace", need_passes=True)
 
 

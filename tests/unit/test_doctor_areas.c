@@ -175,7 +175,10 @@ static void deps_sources(void **state)
                   "'status':'missing','candidates':['libnvrtc.so.13']},{'name':'libfoo.so.1','kind':'needed',"
                   "'status':'missing'},{'name':'libfoo.so.1','kind':'needed','status':'missing'}]}],"
                   "'summary':{'objects':1,'edges':4,'missing':2,'runtime_missing':1,'fails':0,'unreadable':0,"
-                  "'cudnn':{'directories':['/usr/lib','/opt/lib'],'versions':['9.14.0','9.19.0'],'mixed':true}}}}],"
+                  "'cudnn':{'directories':['/usr/lib','/opt/lib'],'versions':['9.19.0','9.14.0'],'mixed':true,"
+                  "'sets':[{'directory':'/usr/lib','versions':['9.19.0'],'files':['libcudnn.so.9']},"
+                  "{'directory':'/opt/lib','versions':['9.14.0'],'files':['libcudnn_graph.so.9','libcudnn_ops.so.9',"
+                  "'libcudnn_cnn.so.9']}]}}}}],"
                   "'verify':[]," NOFW "}",
                   "linux", 0);
         f = finding(doc, "nvrtc-missing");
@@ -188,9 +191,29 @@ static void deps_sources(void **state)
                                                         "which cannot be found (not on the search path)");
         assert_int_equal(cc_v_as_int(cc_v_get(cc_v_get(f, "evidence"), "installation")), 1);
         f = finding(doc, "v9-sublibrary-version-mismatch");
-        assert_non_null(strstr(cc_v_get_str(f, "summary"), "loading /usr/lib/libcudnn.so.9 pulls"));
+        /* the shim's release, then the directory that gives the other one: the cause */
+        assert_non_null(strstr(cc_v_get_str(f, "summary"),
+                               "loading /usr/lib/libcudnn.so.9 (cuDNN 9.19.0) takes cuDNN 9.14.0 libraries from "
+                               "/opt/lib (libcudnn_graph.so.9 and 2 more): a mixed set"));
         assert_string_equal(cc_v_as_str(cc_v_at(cc_v_get(cc_v_get(f, "evidence"), "directories"), 1)), "/opt/lib");
-        assert_string_equal(cc_v_as_str(cc_v_at(cc_v_get(cc_v_get(f, "evidence"), "versions"), 1)), "9.19.0");
+        assert_string_equal(cc_v_as_str(cc_v_at(cc_v_get(cc_v_get(f, "evidence"), "versions"), 1)), "9.14.0");
+        assert_null(finding(doc, "split-directories"));
+        cc_v_free(doc);
+        /* one release from two directories: not a mixed set, a warning of its own */
+        doc = run("{" LIST ",'which':{'results':[]},'deps':[{'installation':1,'target':'/usr/lib/libcudnn.so.9',"
+                  "'document':{'nodes':[],'summary':{'objects':1,'edges':0,'missing':0,'runtime_missing':0,'fails':0,"
+                  "'unreadable':0,'cudnn':{'directories':['/usr/lib','/opt/lib'],'versions':['9.14.0'],'mixed':false,"
+                  "'split':true,'sets':[{'directory':'/usr/lib','versions':['9.14.0'],'files':['libcudnn.so.9']},"
+                  "{'directory':'/opt/lib','versions':['9.14.0'],'files':['libcudnn_graph.so.9.14.0']}]}}}}],"
+                  "'verify':[]," NOFW "}",
+                  "linux", 0);
+        assert_null(finding(doc, "v9-sublibrary-version-mismatch"));
+        f = finding(doc, "split-directories");
+        assert_non_null(f);
+        assert_string_equal(cc_v_get_str(f, "severity"), "warning");
+        assert_non_null(strstr(cc_v_get_str(f, "summary"),
+                               "loading /usr/lib/libcudnn.so.9 takes cuDNN 9.14.0 from 2 directories: libcudnn.so.9 "
+                               "from /usr/lib; libcudnn_graph.so.9.14.0 from /opt/lib"));
         cc_v_free(doc);
 }
 

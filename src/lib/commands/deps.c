@@ -34,6 +34,10 @@ static cc_value *node_facts(struct cc_walk *w, size_t i, cc_error *err)
             cc_v_set(o, CC_K(node, error), cc_v_str(d->error, err), err) < 0 ||
             cc_v_set(o, CC_K(node, versions), cc_file_versions(w->m, d->path, err), err) < 0)
                 goto fail;
+        if (d->release[0] > 0 &&
+            cc_v_set(o, CC_K(node, release), cc_v_strf(err, "%d.%d.%d", d->release[0], d->release[1], d->release[2]),
+                     err) < 0)
+                goto fail;
         if (w->m->system == CC_SYS_LINUX && !d->interp && !d->error &&
             (cc_v_set(o, CC_K(node, rpath), cc_v_str(d->obj.rpath, err), err) < 0 ||
              cc_v_set(o, CC_K(node, runpath), cc_v_str(d->obj.runpath, err), err) < 0 ||
@@ -109,14 +113,70 @@ static int driver_note(struct cc_walk *w, const cc_value *nodes, cc_error *err)
         return rv;
 }
 
-/* The cuDNN this process would load: from how many directories, of which
- * versions. More than one of either is a mixed set (catalog entry 4,
- * 16, 19): sub-libraries of different releases in one process. */
+/* One directory of the cuDNN a process would load. */
+struct cudnn_dir {
+        char *dir;
+        cc_strv vers;    /* releases read from its modules */
+        cc_strv files;   /* its modules' real file names, in load order */
+        cc_strv unknown; /* those whose release could not be read */
+};
+
+/* The releases of node n: what its contents say (an exported constant, a
+ * full file name), else the release its code names its loads by. */
+static int node_releases(const cc_vw_node *n, cc_strv *out, cc_error *err)
+{
+        cudnnctl_ver pv;
+        char buf[64];
+        size_t j;
+
+        for (j = 0; j < cc_v_len(n->versions); j++) {
+                cc_vw_version e;
+
+                cc_vw_version_at(n->versions, j, &e, NULL);
+                if (e.version == NULL || (e.component && strcmp(e.component, "cudnn") != 0) ||
+                    cudnnctl_ver_parse(e.version, &pv) < 0 || pv.n < 3 || !cc_cudnn_ver_plausible(&pv))
+                        continue;
+                pv.n = 3; /* releases, not builds: 9.19.0.56 and 9.19.0 are one */
+                cudnnctl_ver_str(&pv, buf, sizeof(buf));
+                if (!cc_strv_contains(out, buf) && cc_strv_push(out, buf, err) < 0)
+                        return -1;
+        }
+        if (out->n == 0 && n->release != NULL && cc_strv_push(out, n->release, err) < 0)
+                return -1;
+        return 0;
+}
+
+/* "DIR: a, b; DIR2: c" (with each directory's releases when `vers`). */
+static int sets_text(cc_buf *b, const struct cudnn_dir *ds, size_t n, int vers, cc_error *err)
+{
+        size_t i, j;
+
+        for (i = 0; i < n; i++) {
+                TRY_RET(cc_buf_printf(b, err, "%s", i ? "; " : ""));
+                for (j = 0; vers && j < ds[i].vers.n; j++)
+                        TRY_RET(cc_buf_printf(b, err, "%s%s", j ? " + " : "", ds[i].vers.v[j]));
+                TRY_RET(cc_buf_printf(b, err, "%s%s: ", vers && ds[i].vers.n ? " from " : "", ds[i].dir));
+                for (j = 0; j < ds[i].files.n && j < 4; j++)
+                        TRY_RET(cc_buf_printf(b, err, "%s%s", j ? ", " : "", ds[i].files.v[j]));
+                if (ds[i].files.n > 4)
+                        TRY_RET(cc_buf_printf(b, err, " and %zu more", ds[i].files.n - 4));
+        }
+        return 0;
+}
+
+/* The cuDNN this process would load: from which directories, of which
+ * releases. Two releases are a mixed set (catalog entries 4, 16, 19):
+ * sub-libraries of different releases in one process, which fail. One
+ * release from two directories works (cuDNN 9's shim takes its
+ * sub-libraries by their full release name wherever the search finds
+ * them first: a copy without those names takes another installation's),
+ * but an update of either directory alone makes it a mixed set. */
 static int cudnn_summary(struct cc_walk *w, const cc_value *nodes, cc_value *sum, cc_error *err)
 {
-        cc_strv dirs = {0}, vers = {0};
-        cc_value *o = NULL;
-        size_t i, j;
+        struct cudnn_dir *ds = NULL;
+        cc_strv vers = {0}, shim = {0}, subs = {0};
+        cc_value *o = NULL, *sets = NULL;
+        size_t nd = 0, i, j, nunknown = 0;
         int rv = -1;
 
         for (i = 0; i < cc_v_len(nodes); i++) {
@@ -124,6 +184,8 @@ static int cudnn_summary(struct cc_walk *w, const cc_value *nodes, cc_value *sum
                 const char *real;
                 cc_libname ln;
                 char *dir;
+                struct cudnn_dir *d = NULL;
+                cc_strv nv = {0};
 
                 cc_vw_node_at(nodes, i, &n, NULL);
                 real = n.realpath;
@@ -133,63 +195,110 @@ static int cudnn_summary(struct cc_walk *w, const cc_value *nodes, cc_value *sum
                 dir = cc_tree_dirname(w->m->tree, real, err);
                 if (dir == NULL)
                         goto done;
-                if (!cc_strv_contains(&dirs, dir) && cc_strv_push(&dirs, dir, err) < 0) {
+                for (j = 0; j < nd; j++)
+                        if (strcmp(ds[j].dir, dir) == 0)
+                                d = &ds[j];
+                if (d == NULL) {
+                        struct cudnn_dir *g = cc_realloc(err, ds, (nd + 1) * sizeof(*ds));
+
+                        if (g == NULL) {
+                                free(dir);
+                                goto done;
+                        }
+                        ds = g;
+                        d = &ds[nd++];
+                        memset(d, 0, sizeof(*d));
+                        d->dir = dir;
+                } else {
                         free(dir);
+                }
+                if (node_releases(&n, &nv, err) < 0 || cc_strv_push(&d->files, cc_basename(real), err) < 0 ||
+                    (nv.n == 0 && cc_strv_push(&d->unknown, cc_basename(real), err) < 0)) {
+                        cc_strv_free(&nv);
                         goto done;
                 }
-                free(dir);
-                for (j = 0; j < cc_v_len(n.versions); j++) {
-                        cc_vw_version e;
-                        const char *v, *comp;
-                        cudnnctl_ver pv;
-                        char buf[64];
+                nunknown += nv.n == 0;
+                for (j = 0; j < nv.n; j++) {
+                        /* the target (node 0, the shim) apart from what it loads */
+                        cc_strv *part = i == 0 ? &shim : &subs;
 
-                        cc_vw_version_at(n.versions, j, &e, NULL);
-                        v = e.version;
-                        comp = e.component;
-                        if (v == NULL || (comp && strcmp(comp, "cudnn") != 0) || cudnnctl_ver_parse(v, &pv) < 0 ||
-                            pv.n < 3 || !cc_cudnn_ver_plausible(&pv))
-                                continue;
-                        pv.n = 3; /* releases, not builds: 9.19.0.56 and 9.19.0 are one */
-                        cudnnctl_ver_str(&pv, buf, sizeof(buf));
-                        if (!cc_strv_contains(&vers, buf) && cc_strv_push(&vers, buf, err) < 0)
+                        if ((!cc_strv_contains(&d->vers, nv.v[j]) && cc_strv_push(&d->vers, nv.v[j], err) < 0) ||
+                            (!cc_strv_contains(&vers, nv.v[j]) && cc_strv_push(&vers, nv.v[j], err) < 0) ||
+                            (!cc_strv_contains(part, nv.v[j]) && cc_strv_push(part, nv.v[j], err) < 0)) {
+                                cc_strv_free(&nv);
                                 goto done;
+                        }
                 }
+                cc_strv_free(&nv);
         }
         o = cc_v_object(err);
-        if (o == NULL || cc_v_set(o, CC_K(deps_cudnn, directories), cc_v_strv(&dirs, err), err) < 0 ||
-            cc_v_set(o, CC_K(deps_cudnn, versions), cc_v_strv(&vers, err), err) < 0 ||
-            cc_v_set_bool(o, CC_K(deps_cudnn, mixed), dirs.n > 1 || vers.n > 1, err) < 0)
+        sets = cc_v_array(err);
+        if (o == NULL || sets == NULL)
                 goto done;
-        if (dirs.n > 1 || vers.n > 1) {
-                cc_buf b = {0};
+        for (i = 0; i < nd; i++) {
+                cc_value *s = cc_v_object(err);
 
-                if (cc_buf_printf(&b, err, "this process would load cuDNN from %zu director%s", dirs.n,
-                                  dirs.n == 1 ? "y" : "ies") < 0)
-                        goto nfail;
-                for (i = 0; i < dirs.n; i++)
-                        if (cc_buf_printf(&b, err, "%s%s", i ? ", " : " (", dirs.v[i]) < 0)
-                                goto nfail;
-                if (cc_buf_printf(&b, err, "%s with %zu version%s", dirs.n ? ")" : "", vers.n, vers.n == 1 ? "" : "s") <
-                    0)
-                        goto nfail;
-                for (i = 0; i < vers.n; i++)
-                        if (cc_buf_printf(&b, err, "%s%s", i ? ", " : " (", vers.v[i]) < 0)
-                                goto nfail;
-                if (cc_buf_printf(&b, err,
-                                  "%s: a mixed set, which fails with "
-                                  "CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH, missing symbols or wrong "
-                                  "results; keep one complete cuDNN on the path",
-                                  vers.n ? ")" : "") < 0)
-                        goto nfail;
-                if (cc_strv_take(&w->notes, cc_buf_steal(&b), err) < 0)
+                if (cc_v_push(sets, s, err) < 0 ||
+                    cc_v_set_str(s, CC_K(deps_cudnn_set, directory), ds[i].dir, err) < 0 ||
+                    cc_v_set(s, CC_K(deps_cudnn_set, versions), cc_v_strv(&ds[i].vers, err), err) < 0 ||
+                    cc_v_set(s, CC_K(deps_cudnn_set, files), cc_v_strv(&ds[i].files, err), err) < 0 ||
+                    (ds[i].unknown.n > 0 &&
+                     cc_v_set(s, CC_K(deps_cudnn_set, unknown), cc_v_strv(&ds[i].unknown, err), err) < 0))
                         goto done;
-                goto set;
-        nfail:
-                cc_buf_free(&b);
+        }
+        {
+                cc_strv dirs = {0};
+                int r = 0;
+
+                for (i = 0; i < nd && r == 0; i++)
+                        r = cc_strv_push(&dirs, ds[i].dir, err);
+                if (r == 0 && cc_v_set(o, CC_K(deps_cudnn, directories), cc_v_strv(&dirs, err), err) < 0)
+                        r = -1;
+                cc_strv_free(&dirs);
+                if (r < 0)
+                        goto done;
+        }
+        if (cc_v_set(o, CC_K(deps_cudnn, versions), cc_v_strv(&vers, err), err) < 0 ||
+            cc_v_set_bool(o, CC_K(deps_cudnn, mixed), vers.n > 1, err) < 0 ||
+            cc_v_set_bool(o, CC_K(deps_cudnn, split), nd > 1 && vers.n <= 1, err) < 0 ||
+            cc_v_set(o, CC_K(deps_cudnn, target_versions), cc_v_strv(&shim, err), err) < 0 ||
+            cc_v_set(o, CC_K(deps_cudnn, loaded_versions), cc_v_strv(&subs, err), err) < 0)
+                goto done;
+        if (cc_v_set(o, CC_K(deps_cudnn, sets), sets, err) < 0) {
+                sets = NULL;
                 goto done;
         }
-set:
+        sets = NULL;
+        if (vers.n > 1 || nd > 1) {
+                cc_buf b = {0};
+                int r;
+
+                if (vers.n > 1)
+                        r = cc_buf_printf(&b, err, "this process would load cuDNN of %zu releases (", vers.n) < 0 ||
+                                    sets_text(&b, ds, nd, 1, err) < 0 ||
+                                    cc_buf_printf(&b, err,
+                                                  "): a mixed set, which fails with "
+                                                  "CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH, missing symbols or "
+                                                  "wrong results; keep one complete cuDNN on the path") < 0
+                                ? -1
+                                : 0;
+                else
+                        r = cc_buf_printf(&b, err, "this process would load cuDNN %s from %zu directories (",
+                                          vers.n ? vers.v[0] : "(release unknown)", nd) < 0 ||
+                                    sets_text(&b, ds, nd, 0, err) < 0 || cc_buf_printf(&b, err, ")") < 0 ||
+                                    (nunknown > 0 &&
+                                     cc_buf_printf(&b, err, " (the release of %zu of its modules could not be read)",
+                                                   nunknown) < 0) ||
+                                    cc_buf_printf(&b, err,
+                                                  ": one release, which works, but an update of one directory "
+                                                  "alone makes it a mixed set") < 0
+                                ? -1
+                                : 0;
+                if (r < 0 || cc_strv_take(&w->notes, cc_buf_steal(&b), err) < 0) {
+                        cc_buf_free(&b);
+                        goto done;
+                }
+        }
         if (cc_v_set(sum, CC_K(deps_summary, cudnn), o, err) < 0) {
                 o = NULL;
                 goto done;
@@ -198,8 +307,17 @@ set:
         rv = 0;
 done:
         cc_v_free(o);
-        cc_strv_free(&dirs);
+        cc_v_free(sets);
+        for (i = 0; i < nd; i++) {
+                free(ds[i].dir);
+                cc_strv_free(&ds[i].vers);
+                cc_strv_free(&ds[i].files);
+                cc_strv_free(&ds[i].unknown);
+        }
+        free(ds);
         cc_strv_free(&vers);
+        cc_strv_free(&shim);
+        cc_strv_free(&subs);
         return rv;
 }
 

@@ -179,6 +179,15 @@ static int cudnn_args(struct cc_vctx *v, cc_strv *args, cc_error *err)
         TRY_RET(cc_strv_push(args, "cudnn", err));
         TRY_RET(cc_strv_push(args, "--major", err));
         TRY_RET(cc_strv_pushf(args, 0, err, "%d", v->major));
+        /* cuDNN 9 on Linux: open the shim as a program does and let its own
+         * search (LD_LIBRARY_PATH, its RUNPATH $ORIGIN, ld.so.cache; by its
+         * full release name first) load the rest, which is what a program
+         * gets (docs/device/traces.md). cuDNN 8's shim has no RUNPATH: its
+         * helpers load only from the search path a program sets up, which
+         * linux-v8-helper-rpath reports; they, and Windows' DLLs, are opened
+         * by their paths first. */
+        if (!v->windows && v->major >= 9)
+                TRY_RET(cc_strv_push(args, "--as-program", err));
         for (i = 0; i < v->lib_paths.n; i++) {
                 TRY_RET(cc_strv_push(args, "--lib", err));
                 TRY_RET(cc_strv_pushf(args, 0, err, "%s=%s", v->lib_stems.v[i], v->lib_paths.v[i]));

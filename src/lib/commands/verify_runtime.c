@@ -7,6 +7,7 @@
  * cannot be checked says why. The probes themselves are verify_probes.c's. */
 #include "verify_int.h"
 
+#include "../inspect/inspect.h"
 #include "../platform/platform.h"
 
 #include <stdio.h>
@@ -320,6 +321,13 @@ static int check_load(struct cc_vctx *v, cc_value *checks, const struct cc_vprob
         if (died != NULL && strncmp(died, "load ", 5) == 0)
                 return cc_vf_add(v, checks, "load", "every library loads", "failed", ev, err,
                                  "loading %s ended the process (%s)", died + 5, p->dnn_run.how);
+        /* the shim opened as a program does, and the probe ended before the
+         * libraries were opened by their paths */
+        if (died != NULL && cc_v_len(loads) == 0 && shim != NULL && v->lib_paths.n > 0)
+                return cc_vf_add(v, checks, "load", "every library loads", "not-checked", ev, err,
+                                 "the shim loaded; the probe ended in %s (%s) before the other libraries were "
+                                 "opened by their paths",
+                                 died, p->dnn_run.how);
         if (cc_v_len(loads) == 0 && shim == NULL)
                 return cc_vf_add(v, checks, "load", "every library loads", "failed", ev, err,
                                  "the probe loaded nothing (%s)", died ? died : "no library to load");
@@ -472,15 +480,44 @@ static int check_version_checks(struct cc_vctx *v, cc_value *checks, const struc
         return rc;
 }
 
-/* Every cuDNN module the process mapped came from that directory. */
+/* The cuDNN release of the library at path (M.m.p), from its contents or
+ * its full file name: 0, or -1 when none can be read. */
+static int module_release(struct cc_vctx *v, const char *path, cudnnctl_ver *out)
+{
+        cc_error e = {0};
+        cc_value *vers = cc_file_versions(v->m, path, &e);
+        size_t i;
+        int rc = -1;
+
+        for (i = 0; rc < 0 && i < cc_v_len(vers); i++) {
+                cc_vw_version ve;
+
+                cc_vw_version_at(vers, i, &ve, NULL);
+                if (ve.version != NULL && (ve.component == NULL || strcmp(ve.component, "cudnn") == 0) &&
+                    cudnnctl_ver_parse(ve.version, out) == 0 && out->n >= 3 && cc_cudnn_ver_plausible(out)) {
+                        out->n = 3;
+                        rc = 0;
+                }
+        }
+        cc_v_free(vers);
+        return rc;
+}
+
+/* Every cuDNN module the process mapped came from that directory, or from
+ * another one with the same release (cuDNN 9 takes its sub-libraries by
+ * their full release name wherever the search finds them: one release from
+ * two directories works; two releases are a mixed set). */
 static int check_one_directory(struct cc_vctx *v, cc_value *checks, const struct cc_vprobes *p, cc_error *err)
 {
         const cc_vw_cudnn_facts *f = &p->facts;
         /* the paths mapped, or why they could not be listed */
         const cc_value *mods = CC_VW_HAS(f, cudnn_facts, modules_after_gpu) ? f->modules_after_gpu : f->modules;
-        size_t ncudnn, nother;
-        const char *first_other;
-        cc_value *ev = modules_evidence(v, mods, &ncudnn, &nother, &first_other, err);
+        size_t ncudnn, nother, i;
+        const char *first_other, *other_path = NULL, *unknown = NULL;
+        cudnnctl_ver want, got;
+        char wb[32], gb[32];
+        int have_want;
+        cc_value *ev = modules_evidence(v, mods, &ncudnn, &nother, &first_other, err), *others;
 
         if (ev == NULL)
                 return -1;
@@ -488,12 +525,43 @@ static int check_one_directory(struct cc_vctx *v, cc_value *checks, const struct
                 return cc_vf_add(v, checks, "one-directory", "every cuDNN module from one directory", "not-checked", ev,
                                  err, "the probe did not list its modules (%s)",
                                  cc_v_as_str(mods) ? cc_v_as_str(mods) : "it ended before");
-        if (nother > 0)
+        if (nother == 0)
+                return cc_vf_add(v, checks, "one-directory", "every cuDNN module from one directory", "passed", ev, err,
+                                 "%zu cuDNN module%s mapped, all from %s", ncudnn, ncudnn == 1 ? "" : "s",
+                                 v->lib_dir ? v->lib_dir : "?");
+        /* the release the installation is, else the one its library reports */
+        have_want = v->iv.version != NULL && cudnnctl_ver_parse(v->iv.version, &want) == 0 && want.n >= 3;
+        if (!have_want && p->dnn_version > 0) {
+                cudnnctl_cudnn_decode(p->dnn_version, &want);
+                have_want = want.n >= 3;
+        }
+        others = cc_v_getm(ev, "from_elsewhere");
+        for (i = 0; i < cc_v_len(others); i++) {
+                const char *path = cc_v_as_str(cc_v_at(others, i));
+
+                if (path == NULL)
+                        continue;
+                if (module_release(v, path, &got) < 0) {
+                        if (unknown == NULL)
+                                unknown = path;
+                } else if (!have_want || !cc_vf_ver3_eq(&want, &got)) {
+                        other_path = path;
+                        break;
+                }
+        }
+        if (other_path != NULL)
                 return cc_vf_add(v, checks, "one-directory", "every cuDNN module from one directory", "failed", ev, err,
-                                 "%s was loaded from outside %s: a mixed set", first_other, v->lib_dir);
+                                 "%s (cuDNN %s) was loaded from outside %s (cuDNN %s): a mixed set", other_path,
+                                 cc_vf_vstr(&got, gb, sizeof(gb)), v->lib_dir ? v->lib_dir : "?",
+                                 have_want ? cc_vf_vstr(&want, wb, sizeof(wb)) : "release unknown");
+        if (unknown != NULL)
+                return cc_vf_add(v, checks, "one-directory", "every cuDNN module from one directory", "not-checked", ev,
+                                 err, "%s was loaded from outside %s and its release could not be read", unknown,
+                                 v->lib_dir ? v->lib_dir : "?");
         return cc_vf_add(v, checks, "one-directory", "every cuDNN module from one directory", "passed", ev, err,
-                         "%zu cuDNN module%s mapped, all from %s", ncudnn, ncudnn == 1 ? "" : "s",
-                         v->lib_dir ? v->lib_dir : "?");
+                         "%zu cuDNN modules mapped, %zu of them (%s first) from outside %s, of the same release %s: "
+                         "one release from two directories, which works until one of them changes",
+                         ncudnn, nother, first_other, v->lib_dir ? v->lib_dir : "?", cc_vf_vstr(&want, wb, sizeof(wb)));
 }
 
 /* cudnnCreate: without a usable GPU its failure is expected, not a fault. */

@@ -980,12 +980,25 @@ static int usual_prefix_roots(cc_discovery *d, cc_error *err)
         }
 }
 
+/* Where path leads in the tree (its canonical path), or NULL when it cannot
+ * be resolved (err set only when out of memory). */
+static char *canonical_of(cc_discovery *d, const char *path, cc_error *err)
+{
+        cc_error cerr = {0};
+        char *canon = cc_tree_canonical(d->m->tree, path, &cerr);
+
+        if (canon == NULL && cerr.code == CC_ERR_NOMEM)
+                *err = cerr;
+        return canon;
+}
+
 static int loader_roots(cc_discovery *d, cc_error *err)
 {
         cc_ldso ld;
         const cc_strv *v;
         const cc_ldcache *cache;
         cc_smap seen = {0};
+        cc_strv cache_dirs = {0}, cached_canon = {0};
         cc_error lerr = {0};
         size_t i;
         int rv = -1;
@@ -1019,7 +1032,7 @@ static int loader_roots(cc_discovery *d, cc_error *err)
                                 free(dir);
                                 continue;
                         }
-                        if (cc_smap_put(&seen, dir, NULL, NULL, err) < 0 ||
+                        if (cc_smap_put(&seen, dir, NULL, NULL, err) < 0 || cc_strv_push(&cache_dirs, dir, err) < 0 ||
                             add_root(d, dir, "ld.so.cache", CC_WALK_DIR, err) < 0) {
                                 free(dir);
                                 goto fail;
@@ -1027,12 +1040,45 @@ static int loader_roots(cc_discovery *d, cc_error *err)
                         free(dir);
                 }
         }
+        /* a directory ld.so.conf lists that the cache has nothing of: no
+         * ldconfig since it was added (a library there is found by no one) */
+        for (i = 0; cache != NULL && i < ld.conf_dirs.n; i++) {
+                char *canon;
+                size_t k;
+
+                if (cc_smap_get(&seen, ld.conf_dirs.v[i], NULL))
+                        continue;
+                /* the cache names a directory as ldconfig reached it (Debian's
+                 * /lib/x86_64-linux-gnu for /usr/lib/x86_64-linux-gnu): compare
+                 * where they lead */
+                for (k = cached_canon.n; k < cache_dirs.n; k++) {
+                        canon = canonical_of(d, cache_dirs.v[k], err);
+                        if (canon == NULL && err->code == CC_ERR_NOMEM)
+                                goto fail;
+                        if (cc_strv_take(&cached_canon, canon ? canon : cc_strdup(err, ""), err) < 0)
+                                goto fail;
+                }
+                canon = canonical_of(d, ld.conf_dirs.v[i], err);
+                if (canon == NULL) {
+                        if (err->code == CC_ERR_NOMEM)
+                                goto fail;
+                        continue;
+                }
+                if (cc_strv_contains(&cached_canon, canon) || cc_strv_contains(&d->uncached_conf, canon)) {
+                        free(canon);
+                        continue;
+                }
+                if (cc_strv_take(&d->uncached_conf, canon, err) < 0)
+                        goto fail;
+        }
         v = &ld.sysdirs;
         for (i = 0; i < v->n; i++)
                 TRY(add_root(d, v->v[i], "the loader's default directories", CC_WALK_DIR, err));
         rv = 0;
 fail:
         cc_smap_free(&seen);
+        cc_strv_free(&cache_dirs);
+        cc_strv_free(&cached_canon);
         cc_ldso_free(&ld);
         return rv;
 }
@@ -1555,6 +1601,7 @@ void cc_discovery_free(cc_discovery *d)
         cc_v_free(d->skipped);
         cc_disc_dpkg_free(d->dpkg);
         cc_strv_free(&d->notes);
+        cc_strv_free(&d->uncached_conf);
         free(d);
 }
 

@@ -157,6 +157,9 @@ struct cc_discovery {
         int dpkg_state; /* 0 not read, 1 read, -1 none */
         void *dpkg;
         cc_strv notes;
+        /* directories ld.so.conf lists of which ld.so.cache has no entry
+         * (ldconfig not run since), canonical */
+        cc_strv uncached_conf;
 };
 
 /* discover.c */

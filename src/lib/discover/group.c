@@ -242,6 +242,21 @@ fail:
 
 /* ---- the whole step ----------------------------------------------------------------------- */
 
+/* A directory of the installation that ld.so.conf lists and ld.so.cache
+ * has nothing of: ldconfig has not run since it was added. */
+static int uncached(cc_discovery *d, cc_dinst *in, cc_error *err)
+{
+        size_t k;
+
+        for (k = 0; k < in->dirs.n; k++)
+                if (cc_strv_contains(&d->uncached_conf, in->dirs.v[k]))
+                        return cc_disc_problem(in, "not-in-ld-cache", "ldconfig-not-run", NULL, err,
+                                               "%s is listed in ld.so.conf but ld.so.cache has none of its libraries: "
+                                               "ldconfig has not run since, so no program finds them by name",
+                                               in->dirs.v[k]);
+        return 0;
+}
+
 int cc_disc_group(cc_discovery *d, cc_error *err)
 {
         size_t i;
@@ -273,7 +288,8 @@ int cc_disc_group(cc_discovery *d, cc_error *err)
                         "installed",
                         in->prefix) < 0)
                         return -1;
-                if (cc_disc_link_problems(d, in, err) < 0 || cc_disc_completeness(d, in, err) < 0)
+                if (cc_disc_link_problems(d, in, err) < 0 || cc_disc_completeness(d, in, err) < 0 ||
+                    uncached(d, in, err) < 0)
                         return -1;
                 in->facts = cc_disc_inst_facts(d, i + 1, err);
                 if (in->facts == NULL)

@@ -665,11 +665,15 @@ static char *area_line(const struct cc_dctx *d, const char *id, const char **sta
                         cc_vw_provenance pvn;
 
                         cc_vw_provenance_read(in->provenance, &pvn, NULL);
-                        if (cc_buf_printf(&b, err, "%s%s in %s (%s)", i ? "; " : "",
-                                          in->version ? in->version : "version unknown", in->prefix, pvn.kind) < 0) {
+                        char *ver = cc_dx_inst_version(in, err);
+
+                        if (ver == NULL ||
+                            cc_buf_printf(&b, err, "%s%s in %s (%s)", i ? "; " : "", ver, in->prefix, pvn.kind) < 0) {
+                                free(ver);
                                 cc_buf_free(&b);
                                 return NULL;
                         }
+                        free(ver);
                 }
                 return cc_buf_steal(&b);
         }
@@ -712,6 +716,82 @@ static char *area_line(const struct cc_dctx *d, const char *id, const char **sta
                 return cc_asprintf(err, "%zu search-path entries looked at", n);
         }
         return cc_strdup(err, "");
+}
+
+/* The disagreement group of the release most of an installation's
+ * libraries have (headers do not count), or -1 when none has a library. */
+static long lib_group(const cc_vw_installation *in)
+{
+        size_t i, j, n, nmost = 0;
+        long most = -1;
+
+        for (i = 0; i < cc_v_len(in->disagreements); i++) {
+                cc_vw_disagreement g;
+
+                cc_vw_disagreement_at(in->disagreements, i, &g, NULL);
+                for (j = 0, n = 0; j < cc_v_len(g.files); j++)
+                        n += !cc_ends_with(cc_dx_str(cc_v_as_str(cc_v_at(g.files, j))), ".h");
+                if (n > nmost) {
+                        nmost = n;
+                        most = (long)i;
+                }
+        }
+        return most;
+}
+
+const char *cc_dx_inst_lib_version(const cc_vw_installation *in)
+{
+        cc_vw_disagreement g;
+        long k;
+
+        if (in->version != NULL)
+                return in->version;
+        k = lib_group(in);
+        if (k < 0)
+                return NULL;
+        cc_vw_disagreement_at(in->disagreements, (size_t)k, &g, NULL);
+        return g.version;
+}
+
+char *cc_dx_inst_version(const cc_vw_installation *in, cc_error *err)
+{
+        size_t i, j, most, nfiles;
+        cc_buf b = {0};
+        int rc = 0;
+
+        if (in->version != NULL)
+                return cc_strdup(err, in->version);
+        if (cc_v_len(in->disagreements) < 2)
+                return cc_strdup(err, "version unknown");
+        /* the release most libraries have, then the others with their files */
+        most = lib_group(in) < 0 ? 0 : (size_t)lib_group(in);
+        for (i = 0; rc == 0 && i < cc_v_len(in->disagreements); i++) {
+                cc_vw_disagreement g;
+
+                cc_vw_disagreement_at(in->disagreements, i, &g, NULL);
+                rc = cc_buf_printf(&b, err, "%s%s", i ? " + " : "", cc_dx_str(g.version));
+        }
+        for (i = 0; rc == 0 && i < cc_v_len(in->disagreements); i++) {
+                cc_vw_disagreement g;
+
+                cc_vw_disagreement_at(in->disagreements, i, &g, NULL);
+                nfiles = cc_v_len(g.files);
+                if (i == most || nfiles == 0)
+                        continue;
+                rc = cc_buf_puts(&b, " (", err);
+                for (j = 0; rc == 0 && j < nfiles && j < 2; j++)
+                        rc = cc_buf_printf(&b, err, "%s%s", j ? ", " : "",
+                                           cc_basename(cc_dx_str(cc_v_as_str(cc_v_at(g.files, j)))));
+                if (rc == 0 && nfiles > 2)
+                        rc = cc_buf_printf(&b, err, " and %zu more", nfiles - 2);
+                if (rc == 0)
+                        rc = cc_buf_printf(&b, err, ": %s)", cc_dx_str(g.version));
+        }
+        if (rc < 0) {
+                cc_buf_free(&b);
+                return NULL;
+        }
+        return cc_buf_steal(&b);
 }
 
 /* ---- folding ----------------------------------------------------------------- */
@@ -758,8 +838,10 @@ static int explains(const struct cc_dmeta *fm, const cc_value *g, const struct c
         return 0;
 }
 
-/* Victim's id and summary go to into's evidence "also". */
-static int fold_into(struct cc_dctx *d, cc_value *into, const cc_value *victim)
+/* Victim's id and summary go to into's evidence "also"; by a relation of
+ * kind `kind` (CAUSES, SUPERSEDES) into takes victim's severity when that
+ * is worse. */
+static int fold_into(struct cc_dctx *d, cc_value *into, const cc_value *victim, enum cc_relation_kind kind)
 {
         cc_value *ev = cc_v_getm(into, CC_K(finding, evidence));
         cc_value *also = cc_v_getm(ev, CC_K(finding_evidence, also)), *o;
@@ -771,6 +853,15 @@ static int fold_into(struct cc_dctx *d, cc_value *into, const cc_value *victim)
                 also = cc_v_getm(ev, CC_K(finding_evidence, also));
         }
         cc_vw_finding_read(victim, &vv, NULL);
+        /* a cause is as severe as the worst of what it explains */
+        {
+                cc_vw_finding iv;
+
+                cc_vw_finding_read(into, &iv, NULL);
+                if (kind != CC_REL_EXPLAINS && sev_rank(vv.severity) < sev_rank(iv.severity) &&
+                    cc_v_set_str(into, CC_K(finding, severity), vv.severity, d->err) < 0)
+                        return -1;
+        }
         o = cc_v_object(d->err);
         if (cc_v_push(also, o, d->err) < 0 || cc_v_set_str(o, "id", vv.id, d->err) < 0 ||
             cc_v_set_str(o, "summary", vv.summary, d->err) < 0)
@@ -807,7 +898,7 @@ static int fold(struct cc_dctx *d)
                                                 continue;
                                         if (!explains(&d->meta[i], g, &d->meta[j], rel[k].subject))
                                                 continue;
-                                        if (fold_into(d, f, g) < 0)
+                                        if (fold_into(d, f, g, rel[k].kind) < 0)
                                                 return -1;
                                         d->meta[j].folded = 1;
                                         break;

@@ -60,6 +60,10 @@ static int common_ev(struct cc_dctx *d, cc_value *f, const struct fw_facts *x)
         if (x->cudnn.directory != NULL) {
                 TRY_RET(cc_finding_ev_str(f, "loads", x->cudnn.directory, d->err));
                 TRY_RET(cc_finding_ev_str(f, "loaded_version", x->cudnn.version, d->err));
+                /* a load that mixes another release from that directory
+                 * (LD_LIBRARY_PATH ahead of the framework's own copy) is the
+                 * cause of what the framework shows */
+                TRY_RET(cc_finding_about(d, f, CC_SUBJ_MIX_SOURCE, x->cudnn.directory));
         }
         return 0;
 }

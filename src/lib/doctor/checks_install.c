@@ -63,12 +63,17 @@ int cc_check_multiple_installations(struct cc_dctx *d)
 
         if (d->v.ninsts < 2)
                 return 0;
-        if (pin != NULL)
+        if (pin != NULL) {
+                char *ver = cc_dx_inst_version(pin, d->err);
+
+                if (ver == NULL)
+                        return -1;
                 f = cc_finding(d, CC_F_MULTIPLE_INSTALLATIONS, NULL, NULL,
                                "%zu cuDNN installations; a plain program gets %s from %s, the others only programs "
                                "that load them by path, RPATH or their own search",
-                               d->v.ninsts, pin->version ? pin->version : "?", pin->prefix);
-        else
+                               d->v.ninsts, ver, pin->prefix);
+                free(ver);
+        } else
                 f = cc_finding(d, CC_F_MULTIPLE_INSTALLATIONS, NULL, NULL,
                                "%zu cuDNN installations, and a plain program finds none of them", d->v.ninsts);
         if (f == NULL)
@@ -89,6 +94,15 @@ int cc_check_multiple_installations(struct cc_dctx *d)
                 TRY_RET(cc_v_set_int(o, "id", id, d->err));
                 TRY_RET(cc_v_set_str(o, "prefix", in->prefix, d->err));
                 TRY_RET(cc_v_set_str(o, "version", in->version, d->err));
+                if (in->version == NULL) {
+                        char *ver = cc_dx_inst_version(in, d->err);
+
+                        if (ver == NULL || cc_v_set_str(o, "versions", ver, d->err) < 0) {
+                                free(ver);
+                                return -1;
+                        }
+                        free(ver);
+                }
                 TRY_RET(cc_v_set_str(o, "provenance", kind, d->err));
                 if (id == pid)
                         who = "a plain program (and a program built with -lcudnn) loads this one";
@@ -169,6 +183,7 @@ static const enum cc_fid problem_ids[] = {
     CC_F_V9_SUBLIB_UNLOADABLE,
     CC_F_LINUX_V8_HELPER_RPATH,
     CC_F_V9_SUBLIBRARY_LOADING_FAILED,
+    CC_F_LDCONFIG_NOT_RUN,
 };
 
 /* The finding problem p of an installation (its problems ps, its major) is:
@@ -223,6 +238,10 @@ static int problem_fix(struct cc_dctx *d, cc_value *f, const cc_vw_installation 
                 return cc_finding_fix(f, d->err,
                                       "do not rename cuDNN or CUDA libraries to satisfy a program: "
                                       "install the major the program was built for beside this one");
+        if (strcmp(kind, "not-in-ld-cache") == 0)
+                return cc_finding_fix(f, d->err,
+                                      "run 'sudo ldconfig' ('ldconfig -p | grep cudnn' then lists them), or take the "
+                                      "directory out of ld.so.conf if nothing should find it");
         if (strcmp(kind, "mixed-versions") == 0)
                 return cc_finding_fix(f, d->err,
                                       "remove the stale files so one release remains (close the programs "
@@ -293,8 +312,46 @@ static int broken_links(struct cc_dctx *d, const cc_vw_installation *in, int maj
         TRY_RET(cc_finding_ev(f, "installation", cc_v_int(in->id, d->err), d->err));
         TRY_RET(cc_finding_ev_str(f, "prefix", in->prefix, d->err));
         TRY_RET(cc_finding_ev(f, "instances", inst, d->err));
+        TRY_RET(cc_finding_explains_id(d, f, CC_SUBJ_INSTALLATION, in->id));
         /* the first link's fix, as the links share the installation's major */
         return problem_fix(d, f, in, first_kind, major);
+}
+
+/* The deps summary's directory sets of installation id's load when that
+ * load takes one release from more than one directory (so the files its own
+ * directory lacks, or holds of another release, are not what a program
+ * uses), else NULL. */
+static const cc_value *loads_elsewhere(const struct cc_dctx *d, int64_t id)
+{
+        const cc_value *doc = cc_dx_deps_of(d, id);
+        cc_vw_deps_doc dv;
+        cc_vw_deps_summary sum;
+        cc_vw_deps_cudnn cud;
+        size_t i, j;
+
+        if (doc == NULL)
+                return NULL;
+        cc_vw_deps_doc_read(doc, &dv, NULL);
+        cc_vw_deps_summary_read(dv.summary, &sum, NULL);
+        cc_vw_deps_cudnn_read(sum.cudnn, &cud, NULL);
+
+        if (!cud.split || cud.mixed || cc_v_len(cud.sets) < 2)
+                return NULL;
+        /* and every cuDNN library it asks for is found */
+        for (i = 0; i < cc_v_len(dv.nodes); i++) {
+                cc_vw_node n;
+
+                cc_vw_node_at(dv.nodes, i, &n, NULL);
+                for (j = 0; j < cc_v_len(n.edges); j++) {
+                        cc_vw_edge e;
+
+                        cc_vw_edge_at(n.edges, j, &e, NULL);
+                        if (e.name != NULL && cc_strncasecmp(e.name, "libcudnn", 8) == 0 && e.status != NULL &&
+                            (strcmp(e.status, "missing") == 0 || strcmp(e.status, "fails") == 0))
+                                return NULL;
+                }
+        }
+        return cud.sets;
 }
 
 int cc_src_problems(struct cc_dctx *d, enum cc_fid fid)
@@ -315,6 +372,7 @@ int cc_src_problems(struct cc_dctx *d, enum cc_fid fid)
                         cc_vw_problem p;
                         const char *kind;
                         const char *sev = "error", *area = "cudnn";
+                        const cc_value *elsewhere;
                         cc_value *f;
 
                         cc_vw_problem_at(ps, j, &p, NULL);
@@ -324,13 +382,40 @@ int cc_src_problems(struct cc_dctx *d, enum cc_fid fid)
                         if (strcmp(kind, "header-library-mismatch") == 0)
                                 area = "headers";
                         if (strcmp(kind, "system-directory-copy") == 0 || strcmp(kind, "unreadable-file") == 0 ||
-                            strcmp(kind, "flattened-symlinks") == 0 || strcmp(kind, "not-soname") == 0)
+                            strcmp(kind, "flattened-symlinks") == 0 || strcmp(kind, "not-soname") == 0 ||
+                            strcmp(kind, "not-in-ld-cache") == 0)
                                 sev = "warning";
-                        f = cc_finding(d, fid, sev, area, "%s", p.summary);
+                        elsewhere =
+                            !d->windows && (strcmp(kind, "incomplete-set") == 0 || strcmp(kind, "mixed-versions") == 0)
+                                ? loads_elsewhere(d, id)
+                                : NULL;
+                        if (elsewhere != NULL) {
+                                /* the real search takes one release from
+                                 * another directory instead: it works now */
+                                cc_vw_deps_cudnn_set o;
+
+                                cc_vw_deps_cudnn_set_at(elsewhere, 1, &o, NULL);
+                                const char *sum = cc_dx_str(p.summary), *cut = strstr(sum, "; a program loads a mix");
+
+                                f = cc_finding(d, fid, "warning", area,
+                                               "%.*s; a program that loads it now does not use them: it takes its "
+                                               "sub-libraries from %s (one release), and would fail once that "
+                                               "directory changes",
+                                               (int)(cut ? (size_t)(cut - sum) : strlen(sum)), sum,
+                                               cc_dx_str(o.directory));
+                        } else {
+                                f = cc_finding(d, fid, sev, area, "%s", p.summary);
+                        }
                         TRY_RET(cc_finding_ev(f, "installation", cc_v_int(id, d->err), d->err));
                         TRY_RET(cc_finding_ev_str(f, "prefix", in->prefix, d->err));
                         TRY_RET(cc_finding_ev_str(f, "problem", kind, d->err));
                         TRY_RET(cc_finding_ev(f, "paths", cc_v_copy(p.paths, d->err), d->err));
+                        if (elsewhere != NULL)
+                                TRY_RET(cc_finding_ev(f, "loaded_from", cc_v_copy(elsewhere, d->err), d->err));
+                        if (fid == CC_F_V9_SUBLIBRARY_LOADING_FAILED || elsewhere != NULL ||
+                            strcmp(kind, "header-library-mismatch") == 0 ||
+                            (!d->windows && strcmp(kind, "incomplete-set") == 0))
+                                TRY_RET(cc_finding_explains_id(d, f, CC_SUBJ_INSTALLATION, id));
                         TRY_RET(problem_fix(d, f, in, kind, major));
                         /* a set without some of its libraries: what a renamed
                          * file of the installation explains (on Windows) */
@@ -354,6 +439,11 @@ int cc_check_renamed_dll(struct cc_dctx *d)
 int cc_check_linux_broken_symlinks(struct cc_dctx *d)
 {
         return cc_src_problems(d, CC_F_LINUX_BROKEN_SYMLINKS);
+}
+
+int cc_check_ldconfig_not_run(struct cc_dctx *d)
+{
+        return cc_src_problems(d, CC_F_LDCONFIG_NOT_RUN);
 }
 
 int cc_check_unreadable_file(struct cc_dctx *d)
@@ -433,8 +523,9 @@ static int default_headers(struct cc_dctx *d)
         if (hin == NULL || lin == NULL || hin == lin)
                 return 0;
         hv = hin->version;
-        lv = lin->version;
-        if (hv != NULL && lv != NULL && strcmp(hv, lv) == 0)
+        lv = cc_dx_inst_lib_version(lin);
+        /* a release not read is no mismatch */
+        if (hv == NULL || lv == NULL || strcmp(hv, lv) == 0)
                 return 0;
         f = cc_finding(d, CC_F_HEADER_LIB_MISMATCH, "warning", "headers",
                        "a build with no -I gets the headers of cuDNN %s (%s) but runs the library of cuDNN %s (%s)",

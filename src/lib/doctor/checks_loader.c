@@ -6,6 +6,7 @@
  * sub-library sets here, the win- ids in checks_windows.c). */
 #include "doctor.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -289,21 +290,83 @@ static int edge_finding(struct cc_dctx *d, const struct cc_dep_miss *m, void *ar
         return 0;
 }
 
-/* A load that pulls cuDNN libraries of more than one directory or release
- * (the deps summary), unless discovery already saw the mix in one folder. */
+/* The releases of a deps summary's directory set, "9.14.0 + 9.19.0", in b
+ * ("release unknown" for none). */
+static const char *set_releases(const cc_vw_deps_cudnn_set *s, char *b, size_t len)
+{
+        size_t j, o = 0;
+
+        b[0] = '\0';
+        for (j = 0; j < cc_v_len(s->versions) && o < len; j++)
+                o += (size_t)snprintf(b + o, len - o, "%s%s", j ? " + " : "",
+                                      cc_dx_str(cc_v_as_str(cc_v_at(s->versions, j))));
+        return b[0] ? b : "release unknown";
+}
+
+/* "libcudnn_graph.so.9.14.0 and 6 more" of a set, into buf. */
+static int set_files(cc_buf *b, const cc_vw_deps_cudnn_set *s, cc_error *err)
+{
+        size_t n = cc_v_len(s->files);
+
+        if (n == 0)
+                return cc_buf_puts(b, "?", err);
+        TRY_RET(cc_buf_puts(b, cc_dx_str(cc_v_as_str(cc_v_at(s->files, 0))), err));
+        if (n == 2)
+                return cc_buf_printf(b, err, " and %s", cc_dx_str(cc_v_as_str(cc_v_at(s->files, 1))));
+        return n > 2 ? cc_buf_printf(b, err, " and %zu more", n - 1) : 0;
+}
+
+/* Whether two sets hold the same releases. */
+static int same_releases(const cc_vw_deps_cudnn_set *a, const cc_vw_deps_cudnn_set *b)
+{
+        size_t i, j;
+
+        if (cc_v_len(a->versions) != cc_v_len(b->versions))
+                return 0;
+        for (i = 0; i < cc_v_len(a->versions); i++) {
+                int found = 0;
+
+                for (j = 0; j < cc_v_len(b->versions); j++)
+                        found |= strcmp(cc_dx_str(cc_v_as_str(cc_v_at(a->versions, i))),
+                                        cc_dx_str(cc_v_as_str(cc_v_at(b->versions, j)))) == 0;
+                if (!found)
+                        return 0;
+        }
+        return 1;
+}
+
+/* Whether a mixed load's releases differ only between the shim and what it
+ * loads: the libraries it loads are all of one release, the shim another. */
+static int shim_only(const cc_vw_deps_cudnn *m)
+{
+        const char *t = cc_v_as_str(cc_v_at(m->target_versions, 0)), *l = cc_v_as_str(cc_v_at(m->loaded_versions, 0));
+
+        return cc_v_len(m->target_versions) == 1 && cc_v_len(m->loaded_versions) == 1 && t != NULL && l != NULL &&
+               strcmp(t, l) != 0;
+}
+
+/* A load that takes cuDNN libraries of more than one release (the deps
+ * summary), unless discovery already saw the mix in one folder: the
+ * directories that give a release other than the shim's are the cause, and
+ * every load they mix is one finding (the runner folds the others into the
+ * first, with the proof's failures of the same installation). */
 static int deps_mixed(struct cc_dctx *d, enum cc_fid fid)
 {
-        size_t i;
+        size_t i, k;
 
         for (i = 0; i < cc_v_len(d->deps); i++) {
                 cc_vw_deps_entry e;
                 cc_vw_deps_doc doc;
                 cc_vw_deps_summary sum;
                 cc_vw_deps_cudnn mixed;
+                cc_vw_deps_cudnn_set own, s;
                 const cc_vw_installation *inst;
                 int major;
                 enum cc_fid mid;
                 cc_value *f;
+                cc_buf b = {0};
+                char rb[128], ob[128];
+                size_t nforeign = 0;
 
                 cc_vw_deps_entry_at(d->deps, i, &e, NULL);
                 cc_vw_deps_doc_read(e.document, &doc, NULL);
@@ -316,18 +379,66 @@ static int deps_mixed(struct cc_dctx *d, enum cc_fid fid)
                                    : CC_F_V9_SUBLIBRARY_VERSION_MISMATCH;
                 if (e.document == NULL || mid != fid || !mixed.mixed || has_problem(inst, "mixed-versions"))
                         continue;
-                f = cc_finding(d, fid, "error", "loader",
-                               "loading %s pulls cuDNN libraries from more than one directory or release: a mixed set "
-                               "(CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH or missing symbols)",
-                               e.target);
+                /* the target's own directory comes first (the walk's order) */
+                cc_vw_deps_cudnn_set_at(mixed.sets, 0, &own, NULL);
+                if (cc_buf_printf(&b, d->err, "loading %s (cuDNN %s) takes ", cc_dx_str(e.target),
+                                  set_releases(&own, ob, sizeof(ob))) < 0)
+                        goto fail;
+                for (k = 1; k < cc_v_len(mixed.sets); k++) {
+                        cc_vw_deps_cudnn_set_at(mixed.sets, k, &s, NULL);
+                        if (same_releases(&own, &s))
+                                continue;
+                        if (cc_buf_printf(&b, d->err, "%scuDNN %s libraries from %s (", nforeign++ ? "; " : "",
+                                          set_releases(&s, rb, sizeof(rb)), cc_dx_str(s.directory)) < 0 ||
+                            set_files(&b, &s, d->err) < 0 || cc_buf_putc(&b, ')', d->err) < 0)
+                                goto fail;
+                }
+                if (nforeign == 0 && cc_buf_printf(&b, d->err, "cuDNN of %zu releases", cc_v_len(mixed.versions)) < 0)
+                        goto fail;
+                if (shim_only(&mixed))
+                        /* the shim only dispatches: the sub-libraries agree
+                         * with each other and do the work, so cuDNN's own
+                         * checks pass (the GPU machine's breaks), but the
+                         * version it reports is theirs */
+                        f = cc_finding(d, fid, "warning", "loader",
+                                       "%s: the shim of cuDNN %s runs the sub-libraries of cuDNN %s; cuDNN's own "
+                                       "checks pass, but cudnnGetVersion reports %s, and a program built with %s's "
+                                       "headers that compares them (PyTorch) refuses it",
+                                       b.data, cc_dx_str(cc_v_as_str(cc_v_at(mixed.target_versions, 0))),
+                                       cc_dx_str(cc_v_as_str(cc_v_at(mixed.loaded_versions, 0))),
+                                       cc_dx_str(cc_v_as_str(cc_v_at(mixed.loaded_versions, 0))),
+                                       cc_dx_str(cc_v_as_str(cc_v_at(mixed.target_versions, 0))));
+                else
+                        f = cc_finding(d, fid, "error", "loader",
+                                       "%s: a mixed set, which fails (CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH, "
+                                       "missing symbols or wrong results)",
+                                       b.data);
+                cc_buf_free(&b);
                 TRY_RET(cc_finding_ev(f, "installation", cc_v_int(e.installation, d->err), d->err));
                 TRY_RET(cc_finding_ev(f, "directories", cc_v_copy(mixed.directories, d->err), d->err));
                 TRY_RET(cc_finding_ev(f, "versions", cc_v_copy(mixed.versions, d->err), d->err));
+                TRY_RET(cc_finding_ev(f, "sets", cc_v_copy(mixed.sets, d->err), d->err));
+                TRY_RET(cc_finding_explains_id(d, f, CC_SUBJ_INSTALLATION, e.installation));
+                /* the cause: the first directory that answers with another
+                 * release (where the shim's own loads went); the others are
+                 * what that release's libraries load in turn */
+                for (k = 1; k < cc_v_len(mixed.sets); k++) {
+                        cc_vw_deps_cudnn_set_at(mixed.sets, k, &s, NULL);
+                        if (s.directory == NULL || (nforeign > 0 && same_releases(&own, &s)))
+                                continue;
+                        TRY_RET(cc_finding_explains(d, f, CC_SUBJ_MIX_SOURCE, s.directory));
+                        TRY_RET(cc_finding_about(d, f, CC_SUBJ_MIX_SOURCE, s.directory));
+                        break;
+                }
                 TRY_RET(cc_finding_fix(f, d->err,
                                        "keep one complete release per directory and make sure no other cuDNN "
                                        "directory comes first (LD_LIBRARY_PATH, ld.so.conf); 'cudnnctl deps "
                                        "%s' shows where each library comes from",
-                                       e.target));
+                                       cc_dx_str(e.target)));
+                continue;
+        fail:
+                cc_buf_free(&b);
+                return -1;
         }
         return 0;
 }
@@ -371,6 +482,108 @@ int cc_check_v9_sublibrary_loading_failed(struct cc_dctx *d)
         TRY_RET(cc_src_problems(d, CC_F_V9_SUBLIBRARY_LOADING_FAILED));
         TRY_RET(cc_src_deps(d, CC_F_V9_SUBLIBRARY_LOADING_FAILED));
         return cc_src_proof(d, CC_F_V9_SUBLIBRARY_LOADING_FAILED);
+}
+
+/* ---- one release from several directories ---------------------------------------- */
+
+/* Why a load of installation `inst` takes a library of set s elsewhere:
+ * the installation has its .so.M name but not the full release name cuDNN
+ * asks for first (Linux: a copy made with 'cp -L' or of the .so.M links
+ * only). The first such name, or NULL. */
+static const char *short_named_only(const cc_value *inst, const cc_vw_deps_cudnn_set *s, char *b, size_t len)
+{
+        size_t i;
+
+        for (i = 0; inst != NULL && i < cc_v_len(s->files); i++) {
+                const char *full = cc_v_as_str(cc_v_at(s->files, i));
+                const char *so = full ? strstr(full, ".so.") : NULL;
+                const char *dot = so ? strchr(so + 4, '.') : NULL;
+
+                if (dot == NULL || (size_t)(dot - full) >= len)
+                        continue;
+                snprintf(b, len, "%.*s", (int)(dot - full), full);
+                if (cc_dx_inst_file(inst, b) != NULL && cc_dx_inst_file(inst, full) == NULL)
+                        return full;
+        }
+        return NULL;
+}
+
+/* A load that takes one release of cuDNN from more than one directory (the
+ * deps summary): it works, but an update of one of them alone makes it a
+ * mixed set. */
+int cc_check_split_directories(struct cc_dctx *d)
+{
+        size_t i, k;
+
+        for (i = 0; i < cc_v_len(d->deps); i++) {
+                cc_vw_deps_entry e;
+                cc_vw_deps_doc doc;
+                cc_vw_deps_summary sum;
+                cc_vw_deps_cudnn cud;
+                cc_vw_deps_cudnn_set own, s;
+                const cc_value *inst;
+                const char *full = NULL;
+                char rb[128], nb[256];
+                cc_buf b = {0};
+                cc_value *f;
+                int rc;
+
+                cc_vw_deps_entry_at(d->deps, i, &e, NULL);
+                cc_vw_deps_doc_read(e.document, &doc, NULL);
+                cc_vw_deps_summary_read(doc.summary, &sum, NULL);
+                cc_vw_deps_cudnn_read(sum.cudnn, &cud, NULL);
+                if (e.document == NULL || !cud.split || cud.mixed || cc_v_len(cud.sets) < 2)
+                        continue;
+                inst = cc_dx_install(d, e.installation);
+                cc_vw_deps_cudnn_set_at(cud.sets, 0, &own, NULL);
+                rc = cc_buf_printf(&b, d->err, "loading %s takes cuDNN %s from %zu directories: ", cc_dx_str(e.target),
+                                   set_releases(&own, rb, sizeof(rb)), cc_v_len(cud.sets));
+                for (k = 0; rc == 0 && k < cc_v_len(cud.sets); k++) {
+                        cc_vw_deps_cudnn_set_at(cud.sets, k, &s, NULL);
+                        rc = cc_buf_puts(&b, k ? "; " : "", d->err) < 0 || set_files(&b, &s, d->err) < 0 ||
+                                     cc_buf_printf(&b, d->err, " from %s", cc_dx_str(s.directory)) < 0
+                                 ? -1
+                                 : 0;
+                        if (full == NULL && k > 0 && !d->windows)
+                                full = short_named_only(inst, &s, nb, sizeof(nb));
+                }
+                if (rc == 0 && full != NULL)
+                        rc = cc_buf_printf(&b, d->err,
+                                           " (%s has %s but not %s, the name cuDNN asks for first, so the "
+                                           "search takes the other directory's)",
+                                           cc_dx_str(own.directory), nb, full);
+                if (rc < 0) {
+                        cc_buf_free(&b);
+                        return -1;
+                }
+                f = cc_finding(d, CC_F_SPLIT_DIRECTORIES, NULL, NULL,
+                               "%s: one release, which works while both hold it, but an update of one of them "
+                               "alone makes a mixed set",
+                               b.data);
+                cc_buf_free(&b);
+                TRY_RET(cc_finding_ev(f, "installation", cc_v_int(e.installation, d->err), d->err));
+                TRY_RET(cc_finding_ev(f, "sets", cc_v_copy(cud.sets, d->err), d->err));
+                if (d->windows)
+                        TRY_RET(cc_finding_fix(f, d->err,
+                                               "keep one copy of each cuDNN DLL on the search path; 'cudnnctl deps "
+                                               "%s' shows where each library comes from",
+                                               cc_dx_str(e.target)));
+                else if (full != NULL)
+                        TRY_RET(cc_finding_fix(f, d->err,
+                                               "give %s every library under its full release name too (copy with "
+                                               "'cp -a', which keeps the names and links, or 'cudnnctl install'), or "
+                                               "take it off the search path; 'cudnnctl deps %s' shows where each "
+                                               "library comes from",
+                                               cc_dx_str(own.directory), cc_dx_str(e.target)));
+                else
+                        TRY_RET(cc_finding_fix(f, d->err,
+                                               "keep one complete cuDNN per directory and one of them on the search "
+                                               "path (LD_LIBRARY_PATH, ld.so.conf): the other directories' copies "
+                                               "answer this load's names first; 'cudnnctl deps %s' shows where each "
+                                               "library comes from",
+                                               cc_dx_str(e.target)));
+        }
+        return 0;
 }
 
 /* ---- the CUDA libraries cuDNN loads ----------------------------------------------- */

@@ -524,6 +524,7 @@ int cc_src_proof(struct cc_dctx *d, enum cc_fid fid)
                                 continue;
                         f = cc_finding(d, fid, "error", proof_map[k].area, "installation %lld (%s): %s", (long long)id,
                                        prefix ? prefix : "?", sum ? sum : "failed");
+                        TRY_RET(cc_finding_ev(f, "installation", cc_v_int(id, d->err), d->err));
                         TRY_RET(cc_finding_ev_str(f, "check", proof_map[k].check, d->err));
                         TRY_RET(cc_finding_ev(f, "values", cc_v_copy(c.evidence, d->err), d->err));
                         TRY_RET(cc_finding_fix(f, d->err, "'cudnnctl verify %lld -v' shows the whole check; %s",
@@ -548,7 +549,19 @@ int cc_src_proof(struct cc_dctx *d, enum cc_fid fid)
 
 int cc_check_not_initialized(struct cc_dctx *d)
 {
+        cc_value *f;
+        size_t i;
+
         TRY_RET(driver_state(d, CC_F_NOT_INITIALIZED));
+        /* no usable driver or GPU: the GPU work of every installation the
+         * proof asked for could not run, for this one cause */
+        f = cc_finding_mine(d, 0);
+        for (i = 0; f != NULL && i < cc_v_len(d->verify); i++) {
+                cc_vw_verify_entry e;
+
+                cc_vw_verify_entry_at(d->verify, i, &e, NULL);
+                TRY_RET(cc_finding_explains_id(d, f, CC_SUBJ_INSTALLATION, e.installation));
+        }
         TRY_RET(driver_static(d, CC_F_NOT_INITIALIZED));
         return cc_src_proof(d, CC_F_NOT_INITIALIZED);
 }

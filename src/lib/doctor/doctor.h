@@ -101,6 +101,14 @@ const cc_value *cc_dx_deps_edge(const struct cc_dctx *d, int64_t id, const char 
 /* The file of installation inst whose base name is `name` (case-insensitive),
  * or NULL. */
 const cc_value *cc_dx_inst_file(const cc_value *inst, const char *name);
+/* An installation's version for a message: its version, or the releases
+ * its files disagree on with the minority's files ("9.14.0 + 9.19.0
+ * (libcudnn_ops.so.9: 9.19.0)"), or "version unknown". Caller frees. */
+char *cc_dx_inst_version(const cc_vw_installation *in, cc_error *err);
+/* The release of an installation's libraries: its version, or when its
+ * sources disagree the release most of its libraries have (its headers may
+ * be another's); NULL when unknown. */
+const char *cc_dx_inst_lib_version(const cc_vw_installation *in);
 /* An installation's major (first of majors), or 0. */
 int cc_dx_major(const cc_value *inst);
 /* A device's compute capability as major*10+minor (sm_90: 90), or -1 when

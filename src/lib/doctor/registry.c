@@ -50,6 +50,51 @@ static const struct cc_relation relations[] = {
     {CC_F_WIN_STALE_DLL_SHADOW, CC_F_WIN_SUBLIB_127, CC_SUBJ_NAMES_SHADOWED, CC_REL_EXPLAINS},
     {CC_F_WIN_STALE_DLL_SHADOW, CC_F_V9_SUBLIBRARY_VERSION_MISMATCH, CC_SUBJ_INSTALLATION, CC_REL_EXPLAINS},
     {CC_F_WIN_STALE_DLL_SHADOW, CC_F_V9_SUBLIBRARY_VERSION_MISMATCH, CC_SUBJ_NAMES_SHADOWED, CC_REL_EXPLAINS},
+    /* Headers of one release beside libraries of another (one installation):
+     * the proof's header against cudnnGetVersion, and its compiled program
+     * that runs another release than it was built with. */
+    {CC_F_HEADER_LIB_MISMATCH, CC_F_HEADER_LIB_MISMATCH, CC_SUBJ_INSTALLATION, CC_REL_SUPERSEDES},
+    {CC_F_HEADER_LIB_MISMATCH, CC_F_HOST_COMPILER_TOOLSET, CC_SUBJ_INSTALLATION, CC_REL_CAUSES},
+    /* No usable driver or GPU: the GPU work --gpu asked for cannot run. */
+    {CC_F_NOT_INITIALIZED, CC_F_GPU_WORK_WRONG, CC_SUBJ_INSTALLATION, CC_REL_CAUSES},
+    /* Broken links of an installation: whatever else is said of it (its
+     * set incomplete, its probes failing) is what the links make it. */
+    {CC_F_LINUX_BROKEN_SYMLINKS, CC_F_ANY, CC_SUBJ_INSTALLATION, CC_REL_EXPLAINS},
+    /* A load of cuDNN 9 that takes sub-libraries of another release (deps):
+     * the directory that gives them mixes every load that reaches it, one
+     * cause; the proof of the same installation sees that mix (the version
+     * checks' 1002, modules from elsewhere), and its GPU work, a crash, the
+     * header against the library it reports fail because of it. */
+    {CC_F_V9_SUBLIBRARY_VERSION_MISMATCH, CC_F_V9_SUBLIBRARY_VERSION_MISMATCH, CC_SUBJ_MIX_SOURCE, CC_REL_EXPLAINS},
+    {CC_F_V9_SUBLIBRARY_VERSION_MISMATCH, CC_F_V9_SUBLIBRARY_VERSION_MISMATCH, CC_SUBJ_INSTALLATION, CC_REL_SUPERSEDES},
+    {CC_F_V9_SUBLIBRARY_VERSION_MISMATCH, CC_F_V9_SUBLIBRARY_LOADING_FAILED, CC_SUBJ_INSTALLATION, CC_REL_EXPLAINS},
+    {CC_F_V9_SUBLIBRARY_VERSION_MISMATCH, CC_F_GPU_WORK_WRONG, CC_SUBJ_INSTALLATION, CC_REL_CAUSES},
+    {CC_F_V9_SUBLIBRARY_VERSION_MISMATCH, CC_F_CUDNN_PROBE_CRASHED, CC_SUBJ_INSTALLATION, CC_REL_CAUSES},
+    {CC_F_V9_SUBLIBRARY_VERSION_MISMATCH, CC_F_HEADER_LIB_MISMATCH, CC_SUBJ_INSTALLATION, CC_REL_CAUSES},
+    /* ... and what a framework whose process takes that directory's cuDNN
+     * shows: the older run time PyTorch refuses, its mixed load, the copy it
+     * does not load */
+    {CC_F_V9_SUBLIBRARY_VERSION_MISMATCH, CC_F_RUNTIME_OLDER_THAN_BUILD, CC_SUBJ_MIX_SOURCE, CC_REL_CAUSES},
+    {CC_F_V9_SUBLIBRARY_VERSION_MISMATCH, CC_F_MAJOR_MISMATCH, CC_SUBJ_MIX_SOURCE, CC_REL_CAUSES},
+    {CC_F_V9_SUBLIBRARY_VERSION_MISMATCH, CC_F_FRAMEWORK_MIXED_LOAD, CC_SUBJ_MIX_SOURCE, CC_REL_CAUSES},
+    {CC_F_V9_SUBLIBRARY_VERSION_MISMATCH, CC_F_FRAMEWORK_OTHER_CUDNN, CC_SUBJ_MIX_SOURCE, CC_REL_EXPLAINS},
+    /* one folder holding two releases, of which the load takes one */
+    {CC_F_V9_SUBLIBRARY_VERSION_MISMATCH, CC_F_SPLIT_DIRECTORIES, CC_SUBJ_INSTALLATION, CC_REL_EXPLAINS},
+    /* the same for cuDNN 8's helpers on Linux */
+    {CC_F_LINUX_V8_MIXED_HELPERS, CC_F_LINUX_V8_MIXED_HELPERS, CC_SUBJ_MIX_SOURCE, CC_REL_EXPLAINS},
+    {CC_F_LINUX_V8_MIXED_HELPERS, CC_F_LINUX_V8_MIXED_HELPERS, CC_SUBJ_INSTALLATION, CC_REL_SUPERSEDES},
+    {CC_F_LINUX_V8_MIXED_HELPERS, CC_F_GPU_WORK_WRONG, CC_SUBJ_INSTALLATION, CC_REL_CAUSES},
+    {CC_F_LINUX_V8_MIXED_HELPERS, CC_F_CUDNN_PROBE_CRASHED, CC_SUBJ_INSTALLATION, CC_REL_CAUSES},
+    /* A sub-library missing from an installation's set (discovery, deps):
+     * the proof's 1008 and its GPU work's failure of that installation; and
+     * when the real search takes the missing ones from another directory of
+     * the same release, that split load. */
+    {CC_F_V9_SUBLIBRARY_LOADING_FAILED, CC_F_V9_SUBLIBRARY_LOADING_FAILED, CC_SUBJ_INSTALLATION, CC_REL_SUPERSEDES},
+    {CC_F_V9_SUBLIBRARY_LOADING_FAILED, CC_F_GPU_WORK_WRONG, CC_SUBJ_INSTALLATION, CC_REL_CAUSES},
+    {CC_F_V9_SUBLIBRARY_LOADING_FAILED, CC_F_SPLIT_DIRECTORIES, CC_SUBJ_INSTALLATION, CC_REL_EXPLAINS},
+    {CC_F_V9_SUBLIB_UNLOADABLE, CC_F_SPLIT_DIRECTORIES, CC_SUBJ_INSTALLATION, CC_REL_EXPLAINS},
+    /* ... or of another release: the mix its load makes is its consequence */
+    {CC_F_V9_SUBLIB_UNLOADABLE, CC_F_V9_SUBLIBRARY_VERSION_MISMATCH, CC_SUBJ_INSTALLATION, CC_REL_CAUSES},
 };
 
 const struct cc_finding_def *cc_finding_def(enum cc_fid fid)

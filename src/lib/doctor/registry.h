@@ -64,14 +64,22 @@ enum cc_subject {
         CC_SUBJ_NAMES_WINNER,
         CC_SUBJ_NAMES_SHADOWED,
         CC_SUBJ_NAMES_TARGET,
+        /* A directory from which a load takes cuDNN libraries of another
+         * release than its shim's (a mixed set): every load it mixes is one
+         * cause. */
+        CC_SUBJ_MIX_SOURCE,
 };
 
 /* One cause, two findings: a finding of `folder` that explains subject
  * `subject` folds in the findings of `victim` (or of any id, CC_F_ANY) about
  * the same subject (or, for CC_SUBJ_NAMES_*, whose summary names it).
- * EXPLAINS: the folder is the root cause, the victim a consequence.
- * SUPERSEDES: the two say the same failure, the folder better. */
-enum cc_relation_kind { CC_REL_EXPLAINS, CC_REL_SUPERSEDES };
+ * EXPLAINS: the folder is the root cause, the victim a consequence that
+ * only seems worse (a library "missing" that is there, but unreached).
+ * CAUSES: the folder is the root cause, the victim a real consequence (the
+ * GPU work that failed): the folder takes the victim's severity when that
+ * is worse. SUPERSEDES: the two say the same failure, the folder better
+ * (its severity too is at least the victim's). */
+enum cc_relation_kind { CC_REL_EXPLAINS, CC_REL_CAUSES, CC_REL_SUPERSEDES };
 
 struct cc_relation {
         enum cc_fid folder, victim;

@@ -135,6 +135,7 @@
         K(node, preload, "preload", BOOL, CC_VW_OPT)                                                                   \
         K(node, error, "error", STR, CC_VW_OPT | CC_VW_NULL)                                                           \
         K(node, versions, "versions", ARR, CC_VW_OPT)                                                                  \
+        K(node, release, "release", STR, CC_VW_OPT)                                                                    \
         K(node, rpath, "rpath", STR, CC_VW_OPT | CC_VW_NULL)                                                           \
         K(node, runpath, "runpath", STR, CC_VW_OPT | CC_VW_NULL)                                                       \
         K(node, nodeflib, "nodeflib", BOOL, CC_VW_OPT)                                                                 \
@@ -334,7 +335,19 @@
 #define CC_SCHEMA_deps_cudnn(K)                                                                                        \
         K(deps_cudnn, directories, "directories", ARR, CC_VW_REQ)                                                      \
         K(deps_cudnn, versions, "versions", ARR, CC_VW_REQ)                                                            \
-        K(deps_cudnn, mixed, "mixed", BOOL, CC_VW_REQ)
+        K(deps_cudnn, mixed, "mixed", BOOL, CC_VW_REQ)                                                                 \
+        K(deps_cudnn, split, "split", BOOL, CC_VW_OPT)                                                                 \
+        K(deps_cudnn, target_versions, "target_versions", ARR, CC_VW_OPT)                                              \
+        K(deps_cudnn, loaded_versions, "loaded_versions", ARR, CC_VW_OPT)                                              \
+        K(deps_cudnn, sets, "sets", ARR, CC_VW_OPT)
+
+/* One directory of a deps summary's cuDNN: the releases of its modules
+ * (none when none could be read) and their file names, in load order. */
+#define CC_SCHEMA_deps_cudnn_set(K)                                                                                    \
+        K(deps_cudnn_set, directory, "directory", STR, CC_VW_REQ)                                                      \
+        K(deps_cudnn_set, versions, "versions", ARR, CC_VW_REQ)                                                        \
+        K(deps_cudnn_set, files, "files", ARR, CC_VW_REQ)                                                              \
+        K(deps_cudnn_set, unknown, "unknown", ARR, CC_VW_OPT)
 
 /* facts/host/include_search: the headers a build with no -I finds. */
 #define CC_SCHEMA_include_search(K)                                                                                    \
@@ -1509,6 +1522,7 @@
         V(which_doc, "which document")                                                                                 \
         V(deps_summary, "deps summary")                                                                                \
         V(deps_cudnn, "deps summary")                                                                                  \
+        V(deps_cudnn_set, "deps summary cuDNN directory")                                                              \
         V(include_search, "include_search")                                                                            \
         V(registry_path, "registry_path")                                                                              \
         V(version_evidence, "version evidence")                                                                        \

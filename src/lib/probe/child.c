@@ -344,6 +344,7 @@ struct cudnn_set {
         void *shim;
         void *cudart;
         int major;
+        int as_program; /* the shim alone: calls go through its exports */
 };
 
 typedef size_t (*dnn_size_fn)(void);
@@ -438,7 +439,13 @@ static void version_checks(struct cudnn_set *s)
                         return;
                 cc_v_set_str(o, "function", c->fn, &err);
                 cc_v_set_str(o, "sublibrary", c->stem, &err);
-                p = cc_dl_sym(h, c->fn);
+                /* As a program calls it, the shim's export (which has cuDNN
+                 * load the sub-library itself); else the sub-library's own. */
+                p = s->as_program ? cc_dl_sym(s->shim, c->fn) : NULL;
+                if (p != NULL)
+                        h = s->shim;
+                else
+                        p = cc_dl_sym(h, c->fn);
                 memcpy(&fn, &p, sizeof(fn));
                 if (h == NULL) {
                         cc_v_set_str(o, "status", "not-loaded", &err);
@@ -533,12 +540,27 @@ static void gpu_begin(void *ctx, const char *step)
         begin(step);
 }
 
+/* The installation's libraries by full path, in load order ("loads[]"). */
+static void load_libs(struct cudnn_set *s, char **stem, const char **path, size_t n)
+{
+        size_t i;
+
+        for (i = 0; i < n && s->n < MAX_LIBS; i++) {
+                s->stem[s->n] = stem[i];
+                s->handle[s->n] = load_lib("loads[]", path[i], NULL);
+                s->n++;
+        }
+}
+
 static int probe_cudnn(int argc, char **argv)
 {
         struct cudnn_set s;
+        char *lib_stem[MAX_LIBS];
+        const char *lib_path[MAX_LIBS];
+        size_t nlibs = 0;
         const char *cudart = NULL, *shim = NULL;
         uint64_t seed = 1;
-        int gpu = 0, i, r, created = 0;
+        int gpu = 0, i, r, created = 0, as_program = 0;
         void *handle = NULL;
         dnn_create_fn create = NULL;
         dnn_destroy_fn destroy = NULL;
@@ -548,15 +570,14 @@ static int probe_cudnn(int argc, char **argv)
         for (i = 1; i < argc; i++) {
                 if (strcmp(argv[i], "--major") == 0 && i + 1 < argc) {
                         s.major = atoi(argv[++i]);
-                } else if (strcmp(argv[i], "--lib") == 0 && i + 1 < argc && s.n < MAX_LIBS) {
+                } else if (strcmp(argv[i], "--lib") == 0 && i + 1 < argc && nlibs < MAX_LIBS) {
                         char *eq = strchr(argv[++i], '=');
 
                         if (eq == NULL)
                                 return 2;
                         *eq = '\0';
-                        s.stem[s.n] = argv[i];
-                        s.handle[s.n] = load_lib("loads[]", eq + 1, NULL);
-                        s.n++;
+                        lib_stem[nlibs] = argv[i];
+                        lib_path[nlibs++] = eq + 1;
                 } else if (strcmp(argv[i], "--shim") == 0 && i + 1 < argc) {
                         shim = argv[++i];
                 } else if (strcmp(argv[i], "--cudart") == 0 && i + 1 < argc) {
@@ -565,10 +586,20 @@ static int probe_cudnn(int argc, char **argv)
                         seed = strtoull(argv[++i], NULL, 10);
                 } else if (strcmp(argv[i], "--gpu") == 0) {
                         gpu = 1;
+                } else if (strcmp(argv[i], "--as-program") == 0) {
+                        as_program = 1;
                 } else {
                         return 2;
                 }
         }
+        /* --as-program: as a program, open the shim and let cuDNN load the
+         * rest (its own search for its sub-libraries and engines is part of
+         * what is proven), then open each library by its path. Otherwise the
+         * sub-libraries by their paths first, then the shim. */
+        as_program = as_program && shim != NULL;
+        s.as_program = as_program;
+        if (!as_program)
+                load_libs(&s, lib_stem, lib_path, nlibs);
         if (shim != NULL)
                 s.shim = load_lib("shim", shim, "cudnnGetVersion");
         size_call(&s, "cudnnGetVersion", "version");
@@ -626,6 +657,11 @@ static int probe_cudnn(int argc, char **argv)
                 destroy(handle);
                 end("cudnnDestroy");
         }
+        /* Then every library of the installation by its path, after what
+         * was mapped has been listed: whether each loads at all (a file
+         * the search never reached may not). */
+        if (as_program)
+                load_libs(&s, lib_stem, lib_path, nlibs);
         /* The libraries stay loaded until the child exits, as in a program. */
         return 0;
 }

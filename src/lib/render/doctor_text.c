@@ -83,6 +83,24 @@ static int ev_instances(struct cc_text *t, const cc_value *v, int verbose)
         return 0;
 }
 
+/* The findings a cause explains (the evidence "also", folded by the
+ * doctor's relations): "explains:" and one line each, its id and summary. */
+static int ev_also(struct cc_text *t, const cc_value *v)
+{
+        size_t i;
+
+        if (cc_text_printf(t, "  %sexplains:%s", cc_text_sgr(t, CC_SGR_DIM), cc_text_sgr(t, CC_SGR_OFF)) < 0)
+                return -1;
+        for (i = 0; i < cc_v_len(v); i++) {
+                const cc_value *o = cc_v_at(v, i);
+                const char *id = cc_v_as_str(cc_v_get(o, "id")), *sum = cc_v_as_str(cc_v_get(o, "summary"));
+
+                if (cc_text_printf(t, "\n    - %s: ", id ? id : "?") < 0 || cc_text_put(t, sum ? sum : "") < 0)
+                        return -1;
+        }
+        return cc_buf_putc(t->b, '\n', t->err);
+}
+
 int cudnnctl_doctor_text(const cudnnctl_value *doc, int verbose, int color, char **out, cudnnctl_error *err)
 {
         cc_buf b = {0};
@@ -149,6 +167,13 @@ int cudnnctl_doctor_text(const cudnnctl_value *doc, int verbose, int color, char
                 for (j = 0; j < cc_v_len(ev); j++) {
                         const cc_value *v = cc_v_at(ev, j);
                         int inst = strcmp(cc_v_key_at(ev, j), "instances") == 0 && cc_v_type(v) == CUDNNCTL_ARRAY;
+
+                        /* what one cause explains: each folded finding on its line */
+                        if (strcmp(cc_v_key_at(ev, j), "also") == 0 && cc_v_type(v) == CUDNNCTL_ARRAY) {
+                                if (ev_also(&t, v) < 0)
+                                        goto fail;
+                                continue;
+                        }
 
                         if (cc_text_printf(&t, "  %s%s:%s ", cc_text_sgr(&t, CC_SGR_DIM), cc_v_key_at(ev, j),
                                            cc_text_sgr(&t, CC_SGR_OFF)) < 0 ||

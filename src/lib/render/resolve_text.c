@@ -418,7 +418,10 @@ static int summary_lines(struct cc_text *t, const cc_value *summary, int missing
                         TRY(cc_text_put(t, cc_v_as_str(cc_v_at(cd.versions, k))));
                 }
                 TRY(cc_text_printf(t, " from %zu director%s%s\n", cc_v_len(cd.directories),
-                                   cc_v_len(cd.directories) == 1 ? "y" : "ies", cd.mixed ? " (a mixed set)" : ""));
+                                   cc_v_len(cd.directories) == 1 ? "y" : "ies",
+                                   cd.mixed   ? " (a mixed set)"
+                                   : cd.split ? " (one release in several directories)"
+                                              : ""));
         }
         return 0;
 fail:

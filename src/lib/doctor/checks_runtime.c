@@ -549,13 +549,14 @@ int cc_src_proof(struct cc_dctx *d, enum cc_fid fid)
 
 int cc_check_not_initialized(struct cc_dctx *d)
 {
+        size_t before = cc_v_len(d->findings), i;
         cc_value *f;
-        size_t i;
 
         TRY_RET(driver_state(d, CC_F_NOT_INITIALIZED));
-        /* no usable driver or GPU: the GPU work of every installation the
-         * proof asked for could not run, for this one cause */
-        f = cc_finding_mine(d, 0);
+        /* no usable driver or GPU (the live driver's state, not a proof's
+         * failure of one installation): the GPU work of every installation
+         * the proof asked for could not run, for this one cause */
+        f = cc_v_len(d->findings) > before ? cc_v_atm(d->findings, before) : NULL;
         for (i = 0; f != NULL && i < cc_v_len(d->verify); i++) {
                 cc_vw_verify_entry e;
 

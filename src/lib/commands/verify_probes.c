@@ -12,18 +12,65 @@
 #include <string.h>
 #include <time.h>
 
+/* An AddressSanitizer build's dlopen is the sanitizer's, so the loader takes
+ * the program, not the library that called it, as the caller: the shim's
+ * RUNPATH $ORIGIN would not apply to the sub-libraries it opens, and the
+ * child would not load as a program does (it would find them in
+ * ld.so.cache). Such a build puts the shim's directory after
+ * LD_LIBRARY_PATH in the child's environment, which is where that RUNPATH
+ * puts it in the loader's search. Release builds leave the environment as
+ * the machine has it. */
+#if defined(__SANITIZE_ADDRESS__)
+#define CC_DLOPEN_INTERCEPTED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CC_DLOPEN_INTERCEPTED 1
+#endif
+#endif
+
+#ifdef CC_DLOPEN_INTERCEPTED
+static int as_program_env(struct cc_vctx *v, const char *const *args, size_t n, cc_strv *env, cc_error *err)
+{
+        const char *old = cc_machine_getenv(v->m, "LD_LIBRARY_PATH");
+        size_t i;
+        int as_program = 0;
+
+        for (i = 0; i < n; i++)
+                as_program |= strcmp(args[i], "--as-program") == 0;
+        if (!as_program || v->lib_dir == NULL)
+                return 0;
+        for (i = 0; i < v->m->env.kv.n; i++)
+                if (strncmp(v->m->env.kv.v[i], "LD_LIBRARY_PATH=", 16) != 0)
+                        TRY_RET(cc_strv_push(env, v->m->env.kv.v[i], err));
+        return cc_strv_pushf(env, 0, err, "LD_LIBRARY_PATH=%s%s%s", old ? old : "", old && *old ? ":" : "", v->lib_dir);
+}
+#endif
+
 cc_value *cc_vf_probe(struct cc_vctx *v, const char *const *args, size_t n, int timeout_ms, cc_error *err)
 {
         cc_probe_ctl c;
+        cc_value *res;
+        cc_strv env;
 
         memset(&c, 0, sizeof(c));
+        memset(&env, 0, sizeof(env));
         c.exe = v->o->probe_exe;
         c.timeout_ms = timeout_ms;
         /* The child sees the machine's environment: the process's with
          * --set applied, as which and list saw it. */
         c.env_set = (const char *const *)v->m->env.kv.v;
         c.nenv_set = v->m->env.kv.n;
-        return cc_probe_run(&c, args, n, err);
+#ifdef CC_DLOPEN_INTERCEPTED
+        if (as_program_env(v, args, n, &env, err) < 0)
+                return NULL;
+        if (env.n > 0) {
+                c.env_set = (const char *const *)env.v;
+                c.nenv_set = env.n;
+        }
+#endif
+        res = cc_probe_run(&c, args, n, err);
+        cc_strv_free(&env);
+        return res;
 }
 
 char *cc_vf_find_stub(struct cc_vctx *v, cc_error *err)

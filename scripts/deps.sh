@@ -6,6 +6,7 @@ set -euo pipefail
 pkgs=(
         build-essential cmake ninja-build pkg-config git        # build
         libarchive-dev liblzma-dev                              # archives (zip, tar.*); multithreaded xz
+        libcurl4-openssl-dev                                    # fetch: HTTP(S) (optional)
         libcmocka-dev                                           # unit tests
         python3 python3-pefile binutils libtree pax-utils file  # test oracles (readelf, pefile, libtree)
         clang clang-format libclang-rt-14-dev                   # format check, sanitizers, libFuzzer

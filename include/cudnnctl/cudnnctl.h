@@ -355,6 +355,44 @@ CUDNNCTL_API int cudnnctl_history(cudnnctl_machine *m, const char *target, cudnn
 CUDNNCTL_API int cudnnctl_history_text(const cudnnctl_value *facts, int verbose, int color, char **out,
                                        cudnnctl_error *err);
 
+/* ---- fetch ------------------------------------------------------------- */
+
+enum { CUDNNCTL_FETCH_REDIST = 1, CUDNNCTL_FETCH_PYPI = 2 };
+
+typedef struct cudnnctl_fetch_options {
+        const char *version; /* "9", "9.19", "9.19.0", "9.19.0.56": the newest release that matches */
+        int cuda_major;      /* the CUDA variant (13); 0: the newest the release has */
+        const char *system;  /* "linux" or "windows"; NULL: this machine's */
+        const char *arch;    /* "x86_64", "sbsa" or "aarch64"; NULL: this machine's */
+        int source;          /* CUDNNCTL_FETCH_REDIST (0 too): NVIDIA's archives; _PYPI: the wheels */
+        const char *index;   /* the index's URL; NULL: NVIDIA's redist directory or https://pypi.org/simple/ */
+        const char *cache;   /* the cache directory; NULL: ~/.cache/cudnnctl (%LOCALAPPDATA%\cudnnctl) */
+        int offline;         /* the cache only, no request */
+        int dry_run;         /* choose and say what would be downloaded; download nothing */
+        int timeout_ms;      /* per request: no connection or no data for this long fails it; 0: 30000 */
+        /* The machine the file is for (a 'doctor' document, as plan reads
+         * it), or NULL: then the CUDA variant left 0 is the plan's for that
+         * machine, and only releases the plan says fit it (driver, GPUs,
+         * framework) are chosen. */
+        const cudnnctl_value *facts;
+        /* A download's progress (total 0 when unknown) and one-line notes
+         * ("resuming NAME at N bytes"); NULL: none. */
+        void (*progress)(void *ctx, uint64_t done, uint64_t total);
+        void (*note)(void *ctx, const char *line);
+        void *ctx;
+} cudnnctl_fetch_options;
+
+/* A release's archive or wheel into the cache (docs/json.md, command
+ * "fetch"): the newest release matching the version for the system, arch
+ * and CUDA variant, from the index; a cached file whole (size and its
+ * recorded SHA-256) is the answer at once; else it is downloaded into
+ * NAME.part, hashed while it streams, resumed where a broken download
+ * stopped, and renamed to NAME only when size and SHA-256 match. -1 with
+ * a one-line error on every failure (no matching release: NOTFOUND). */
+CUDNNCTL_API int cudnnctl_fetch(const cudnnctl_fetch_options *opts, cudnnctl_value **out, cudnnctl_error *err);
+/* 1 if this build makes HTTP requests (libcurl, WinHTTP), 0 if not. */
+CUDNNCTL_API int cudnnctl_have_http(void);
+
 /* ---- doctor ------------------------------------------------------------ */
 
 typedef struct cudnnctl_doctor_options {
@@ -416,6 +454,13 @@ typedef struct cudnnctl_compat_options {
         const char *torch;  /* a PyTorch release, with its variant: "2.4.1", "2.4.1+cu121" */
         const char *tf;     /* a TensorFlow release: "2.15" */
         int system;         /* CUDNNCTL_SYSTEM_LINUX / _WINDOWS; HOST (0): both where it matters */
+        /* A cuDNN release the tables do not know: 1 reads the redist index
+         * at `index` (NULL: NVIDIA's; time limit timeout_ms, 0: 10000) and
+         * answers whether it lists it (a release newer than the tables, or
+         * none at all); 0 keeps to the tables. */
+        int check_index;
+        const char *index;
+        int timeout_ms;
 } cudnnctl_compat_options;
 
 /* Answers from the compiled-in tables (docs/json.md, command "compat"):
@@ -425,6 +470,34 @@ typedef struct cudnnctl_compat_options {
 CUDNNCTL_API int cudnnctl_compat(const cudnnctl_compat_options *opts, cudnnctl_value **out, cudnnctl_error *err);
 CUDNNCTL_API int cudnnctl_compat_text(const cudnnctl_value *doc, int verbose, int color, char **out,
                                       cudnnctl_error *err);
+
+/* ---- plan -------------------------------------------------------------- */
+
+/* What to plan for; every field may be NULL / 0. */
+typedef struct cudnnctl_plan_options {
+        const char *framework;   /* --for: torch, tensorflow, jax, onnxruntime, cupy; NULL: the frameworks found */
+        const char *cuda;        /* a CUDA version the build must serve */
+        const char *cudnn;       /* a cuDNN release (prefix: "9", "9.19") the plan must be */
+        const char *driver;      /* the NVIDIA driver instead of the facts' */
+        const char *const *gpus; /* GPUs instead of the facts' ("sm_90", "H200") */
+        size_t ngpus;
+        int system; /* CUDNNCTL_SYSTEM_*: HOST keeps the facts' system */
+        /* Releases newer than the tables: the redist index at `index` (NULL:
+         * NVIDIA's) is read with this time limit (0: 10000 ms) unless
+         * offline is set; what it lists beyond the tables is named
+         * (newer_than_tables), never planned. */
+        int offline;
+        const char *index;
+        int timeout_ms;
+} cudnnctl_plan_options;
+
+/* The plan from a doctor document (this machine's, or one from another
+ * machine) and the compiled-in tables (docs/json.md, command "plan"): the
+ * cuDNN release and build to install, where, the exact command, and every
+ * reason. -1 with CUDNNCTL_ERR_USAGE when a value given is not a version. */
+CUDNNCTL_API int cudnnctl_plan(const cudnnctl_value *facts, const cudnnctl_plan_options *opts, cudnnctl_value **out,
+                               cudnnctl_error *err);
+CUDNNCTL_API int cudnnctl_plan_text(const cudnnctl_value *doc, int verbose, int color, char **out, cudnnctl_error *err);
 
 /* ---- explain ----------------------------------------------------------- */
 

@@ -146,6 +146,18 @@ extern const struct cli_cmd cli_cmd_doctor, cli_cmd_frameworks, cli_cmd_inspect,
     cli_cmd_deps, cli_cmd_verify, cli_cmd_compat, cli_cmd_explain;
 extern const struct cli_cmd cli_cmd_who_uses;
 extern const struct cli_cmd cli_cmd_install, cli_cmd_uninstall, cli_cmd_rollback, cli_cmd_recover, cli_cmd_history;
+extern const struct cli_cmd cli_cmd_fetch;
+extern const struct cli_cmd cli_cmd_plan;
+/* The options fetch and install VERSION share (cmd_fetch.c): --source
+ * redist|pypi and --cuda MAJOR into their values; -1 after printing why. */
+int cli_fetch_source(const struct cli_cmd *cmd, const char *arg, int *source);
+int cli_fetch_cuda_major(const struct cli_cmd *cmd, const char *arg, int *major);
+/* The machine's facts (a doctor document) for fetch's choice, set as
+ * fo->facts (*facts: the caller frees), when the fetch is for this machine
+ * and its release or CUDA variant is left open; else *facts NULL. */
+struct cli_machine;
+int cli_fetch_facts(const struct cli_cmd *cmd, struct cli_machine *cm, cudnnctl_fetch_options *fo,
+                    cudnnctl_value **facts);
 /* The program's own description, for --help and the manual page. */
 extern const char cli_about[];
 

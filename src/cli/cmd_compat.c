@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_CUDA = 1, OPT_CUDNN, OPT_DRIVER, OPT_GPU, OPT_TORCH, OPT_TF, OPT_OS };
+enum { OPT_CUDA = 1, OPT_CUDNN, OPT_DRIVER, OPT_GPU, OPT_TORCH, OPT_TF, OPT_OS, OPT_OFFLINE, OPT_INDEX };
 
 static const struct cli_opt opts[] = {
     {.name = "cuda", .arg = "V", .id = OPT_CUDA, .help = "a CUDA version (11.4, 12.8.1)"},
@@ -29,6 +29,16 @@ static const struct cli_opt opts[] = {
      .id = OPT_OS,
      .help = "linux or windows (default: both where the answer differs)",
      .values = "linux windows"},
+    {.name = "offline",
+     .id = OPT_OFFLINE,
+     .help = "keep to the tables: do not read NVIDIA's redist index for a cuDNN release they\n"
+             "do not know"},
+    {.name = "index",
+     .arg = "URL",
+     .id = OPT_INDEX,
+     .help = "the redist index to read for such a release (default: NVIDIA's,\n"
+             "https://developer.download.nvidia.com/compute/cudnn/redist/)"},
+    {.like = &cli_opt_timeout, .help = "no connection or no data for this long ends the index's request (default 10)"},
     {.like = &cli_opt_json},
     {.like = &cli_opt_verbose, .help = "every release row behind an answer"},
     {0},
@@ -49,7 +59,10 @@ const struct cli_cmd cli_cmd_compat = {
              "a GPU and whether a cuDNN build runs on it, what a PyTorch or TensorFlow build needs, and\n"
              "cross-checks between the values given (--cuda 11.4 --cudnn 8.2.2 --gpu sm_90: no, with\n"
              "why). Every answer is yes, no or unknown, with its reason and source; what the tables do\n"
-             "not hold is unknown, never guessed. Nothing on this machine is read.",
+             "not hold is unknown, never guessed. Nothing on this machine is read. A cuDNN release the\n"
+             "tables do not know is looked up in NVIDIA's redist index (unless --offline): listed there,\n"
+             "it is a release newer than the tables, whose support they cannot answer; not listed, it is\n"
+             "no release.",
     .more = "Exit status 0: every answer is yes; 1: some answer is no; 3: the tables cannot answer\n"
             "some question (and none is no); 2: a value given is not a version.",
 };
@@ -60,7 +73,8 @@ static int cmd_compat(int argc, char **argv, const struct cli_cmd *cmd, struct c
         cudnnctl_value *doc = NULL;
         cudnnctl_error err = {0};
         struct cli_parser p;
-        int json = 0, verbose = 0, id, status;
+        const char *timeout = NULL;
+        int json = 0, verbose = 0, offline = 0, id, status;
 
         memset(&co, 0, sizeof(co));
         cli_parser_init(&p, argc, argv);
@@ -100,6 +114,15 @@ static int cmd_compat(int argc, char **argv, const struct cli_cmd *cmd, struct c
                                 return CLI_USAGE;
                         }
                         break;
+                case OPT_OFFLINE:
+                        offline = 1;
+                        break;
+                case OPT_INDEX:
+                        co.index = p.arg;
+                        break;
+                case CLI_OPT_TIMEOUT:
+                        timeout = p.arg;
+                        break;
                 case CLI_OPT_HELP:
                         cli_usage(cmd);
                         return CLI_OK;
@@ -115,6 +138,9 @@ static int cmd_compat(int argc, char **argv, const struct cli_cmd *cmd, struct c
                 cli_error(cmd, "nothing asked: give --cuda, --cudnn, --driver, --gpu, --torch or --tf");
                 return CLI_USAGE;
         }
+        if (timeout != NULL && cli_timeout_ms(cmd, timeout, &co.timeout_ms) < 0)
+                return CLI_USAGE;
+        co.check_index = !offline;
         /* a value that is not a version is a usage error; the rest is the tables' */
         if (cudnnctl_compat(&co, &doc, &err) < 0)
                 return cli_fail(cmd, &err, CLI_SRC_TOOL);

@@ -115,8 +115,9 @@ static void man_usage(FILE *f, const struct cli_cmd *cmd)
         struct cli_uitem items[64];
         size_t n = cli_usage_items(cmd, 0, items, 64), i, k;
 
-        /* left-adjusted: a justified usage line spreads its brackets apart */
-        fprintf(f, ".PP\n.ad l\n\\fBcudnnctl %s\\fR", cmd->name);
+        /* left-adjusted: a justified usage line spreads its brackets apart;
+         * not hyphenated: an option broken across lines is not the option */
+        fprintf(f, ".PP\n.ad l\n.nh\n\\fBcudnnctl %s\\fR", cmd->name);
         for (i = 0; i < n; i++) {
                 fputs("\n[", f);
                 for (k = 0; k < items[i].n; k++) {
@@ -130,7 +131,7 @@ static void man_usage(FILE *f, const struct cli_cmd *cmd)
                 fputc('\n', f);
                 roff_str(f, cmd->args);
         }
-        fputs("\n.br\n.ad\n", f);
+        fputs("\n.br\n.hy\n.ad\n", f);
 }
 
 static void man_options(FILE *f, const struct cli_cmd *cmd)

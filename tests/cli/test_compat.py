@@ -6,8 +6,10 @@ JSON document (read with python's json module), the exit statuses (0 all yes,
 1 some no, 3 unknown, 2 bad command line) and one-line errors.
 
 usage: test_compat.py --exe CUDNNCTL [--wrapper=WINE]"""
+import http.server
 import os
 import sys
+import threading
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cliutil  # noqa: E402
@@ -18,13 +20,14 @@ check = CHECKS.check
 EXE = cliutil.Program(ARGS.exe, ARGS.wrapper, timeout=120)
 
 
-def run(args):
-    r = EXE.run(["compat"] + args)
+def run(args, online=False):
+    """compat with args; --offline unless online (a test reaches nothing but 127.0.0.1)"""
+    r = EXE.run(["compat"] + ([] if online else ["--offline"]) + args)
     return r.rc, r.out_text, r.err_text
 
 
-def doc_of(args, want_rc=None):
-    rc, out, err = run(args + ["--json"])
+def doc_of(args, want_rc=None, online=False):
+    rc, out, err = run(args + ["--json"], online)
     doc, why = cliutil.parse_json(out)
     if why is not None:
         check(False, "%s: not JSON (%s): %r %r" % (args, why, out[:300], err[:300]))
@@ -163,6 +166,37 @@ rc, doc = doc_of(["--cudnn", "6.5.1"], 3)
 check(one(doc, "cuda-builds-of-cudnn", []).get("verdict") == "unknown", "6.5.1 is not in the tables")
 rc, doc = doc_of(["--cuda", "15.0"], 3)
 
+# ---- capabilities the support matrix does not list: binary compatibility, never listed support -------------
+for cuda in ("12.8", "13.0"):
+    for sm, sass in (("87", "8.6"), ("103", "10.0"), ("121", "12.0")):
+        args = ["--cudnn", "9.19.0", "--cuda", cuda, "--gpu", "sm_" + sm]
+        rc, doc = doc_of(args, 0)
+        a = one(doc, "cudnn-runs-on-gpu", args)
+        check(a.get("verdict") == "yes" and a.get("support") == "binary-compatibility"
+              and "by binary compatibility" in a.get("reason", "") and "SASS for " + sass in a.get("reason", "")
+              and "not listed" in a.get("reason", "") and "CPG" in (a.get("source") or ""),
+              "%s: by binary compatibility, not listed: %r" % (args, a))
+        rc, out, err = run(args)
+        check("inferred" in out and "lower confidence" in out, "%s: the text says it is inferred: %r" % (args, out))
+    args = ["--cudnn", "9.19.0", "--cuda", cuda, "--gpu", "sm_110"]
+    rc, doc = doc_of(args, 3)
+    a = one(doc, "cudnn-runs-on-gpu", args)
+    check(a.get("verdict") == "unknown" and a.get("support") is None and "not listed" in a.get("reason", ""),
+          "%s: no listed 11.x: unknown, not listed support: %r" % (args, a))
+    args = ["--cudnn", "9.19.0", "--cuda", cuda, "--gpu", "sm_90"]
+    rc, doc = doc_of(args, 0)
+    check(one(doc, "cudnn-runs-on-gpu", args).get("support") == "listed", "%s: listed" % args)
+
+# ---- the audit's rows: 9.28.1 is known; CUDA 12.x's Windows floor is 528.33 ------------------------------
+rc, doc = doc_of(["--cudnn", "9.28.1"], 0)
+b = one(doc, "cuda-builds-of-cudnn", [])
+check(b.get("verdict") == "yes" and set(b.get("builds") or []) == {"12", "13"}, "9.28.1 is known: %r" % b)
+rc, doc = doc_of(["--cuda", "12.4", "--os", "windows"], 0)
+d = one(doc, "driver-for-cuda", [])
+check(d.get("driver_floor") == "528.33" and "528.33" in d.get("reason", ""), "CUDA 12.x Windows floor: %r" % d)
+rc, doc = doc_of(["--cuda", "12.4", "--os", "windows", "--driver", "527.41"], 1)
+check(one(doc, "driver-runs-cuda", []).get("verdict") == "no", "527.41 is below the floor of CUDA 12.4")
+
 # ---- bad command lines: one line, exit 2 ---------------------------------------------------------------
 for bad in (["--cuda", "banana"], ["--cudnn", "x.y"], ["--driver", "470,57"], ["--torch", "2.4+"],
             ["--os", "macos", "--cuda", "11.4"], [], ["11.4"], ["--gpu", ""], ["--frobnicate"]):
@@ -174,5 +208,50 @@ rc, out, err = run(["--cuda", "banana"])
 check("banana" in err and "CUDA" in err, "the error names the value: %r" % err)
 rc, out, err = run(["--help"])
 check(rc == 0 and "--cuda" in out and "Exit status" in out and "3" in out, "--help")
+
+# ---- a release the tables do not know: NVIDIA's redist listing, served on 127.0.0.1 -----------------------------
+class Listing(http.server.BaseHTTPRequestHandler):
+    def log_message(self, *a):
+        pass
+
+    def do_GET(self):
+        if self.path == "/redist/":
+            data = "".join('<a href="redistrib_%s.json">redistrib_%s.json</a>\n' % (n, n)
+                           for n in ("9.19.0", "9.28.1", "9.29.0")).encode()
+            self.send_response(200)
+        else:
+            data = b"no"
+            self.send_response(404)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+
+srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Listing)
+threading.Thread(target=srv.serve_forever, daemon=True).start()
+index = "http://127.0.0.1:%d/redist/" % srv.server_address[1]
+
+
+def index_answer(doc):
+    return next((a for a in (doc or {}).get("answers", []) if a.get("id") == "cudnn-in-index"), None)
+
+
+rc, doc = doc_of(["--cudnn", "9.29", "--index", index], 3, online=True)
+a = index_answer(doc)
+check(a is not None and a["verdict"] == "yes" and "9.29.0" in a["reason"] and "newer than" in a["reason"]
+      and a.get("source") == "RDL", "9.29 listed: a release newer than the tables: %r" % a)
+rc, doc = doc_of(["--cudnn", "9.31.0", "--index", index], 1, online=True)
+a = index_answer(doc)
+check(a is not None and a["verdict"] == "no" and "lists no cuDNN 9.31.0" in a["reason"],
+      "9.31.0 not listed: no such release: %r" % a)
+rc, doc = doc_of(["--cudnn", "9.19.0", "--index", index], 0, online=True)
+check(index_answer(doc) is None, "a release the tables know: the index is not read: %r" % index_answer(doc))
+rc, doc = doc_of(["--cudnn", "9.29", "--index", index.replace("/redist/", "/gone/")], 3, online=True)
+a = index_answer(doc)
+check(a is not None and a["verdict"] == "unknown" and "could not be read" in a["reason"] and "404" in a["reason"],
+      "an index that cannot be read: unknown, with why: %r" % a)
+rc, doc = doc_of(["--cudnn", "9.29"], 3)
+check(index_answer(doc) is None, "--offline keeps to the tables")
+srv.shutdown()
 
 sys.exit(CHECKS.summary("compat"))

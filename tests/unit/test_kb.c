@@ -478,6 +478,79 @@ static void test_runs_on(void **state)
         assert_int_equal(cc_kb_cudnn_runs_on(&c, NULL, -1, &a), CC_KB_UNKNOWN);
 }
 
+/* Compute capabilities inside a build's range that the support matrix does
+ * not list: by binary compatibility within the major (a lower confidence,
+ * never listed support), or unknown without a listed capability of the
+ * major below them. */
+static void test_runs_on_unlisted(void **state)
+{
+        static const struct {
+                const char *cudnn, *cuda;
+                int sm, verdict, inferred;
+                const char *says;
+        } cases[] = {
+            {"9.19.0", "13.0", 87, CC_KB_YES, 1, "SASS for 8.6"},
+            {"9.19.0", "13.0", 103, CC_KB_YES, 1, "SASS for 10.0"},
+            {"9.19.0", "13.0", 121, CC_KB_YES, 1, "SASS for 12.0"},
+            {"9.19.0", "13.0", 110, CC_KB_UNKNOWN, 0, "no listed capability of major 11"},
+            {"9.19.0", "12.8", 87, CC_KB_YES, 1, "SASS for 8.6"},
+            {"9.19.0", "12.8", 103, CC_KB_YES, 1, "SASS for 10.0"},
+            {"9.19.0", "12.8", 121, CC_KB_YES, 1, "SASS for 12.0"},
+            {"9.19.0", "12.8", 110, CC_KB_UNKNOWN, 0, "not listed"},
+            {"9.28.0", "13.0", 121, CC_KB_YES, 1, "by binary compatibility"},
+            {"9.19.0", "13.0", 90, CC_KB_YES, 0, "so 9.0"},
+            {"9.19.0", "13.0", 120, CC_KB_YES, 0, "so 12.0"},
+            {"9.5.0", "12.4", 72, CC_KB_YES, 1, "SASS for 7.0"},
+            {"9.5.0", "12.4", 86, CC_KB_YES, 0, "so 8.6"},
+            {"8.2.2", "11.4", 52, CC_KB_YES, 0, "3.5-8.6"}, /* a range the source states whole */
+        };
+        size_t i;
+
+        (void)state;
+        for (i = 0; i < CC_ARRAY_LEN(cases); i++) {
+                cc_kb_answer a;
+                cudnnctl_ver c = V(cases[i].cudnn), b = V(cases[i].cuda);
+
+                assert_int_equal(cc_kb_cudnn_runs_on(&c, &b, cases[i].sm, &a), cases[i].verdict);
+                assert_int_equal(a.inferred, cases[i].inferred);
+                if (strstr(a.reason, cases[i].says) == NULL)
+                        fail_msg("%s/%s sm_%d: '%s' lacks '%s'", cases[i].cudnn, cases[i].cuda, cases[i].sm, a.reason,
+                                 cases[i].says);
+                if (cases[i].inferred) {
+                        assert_non_null(strstr(a.reason, "not listed support"));
+                        assert_non_null(strstr(a.source, "CPG"));
+                }
+        }
+}
+
+/* The audit's corrections: 9.28.1 is known, CUDA 12.x's Windows floor. */
+static void test_audit_rows(void **state)
+{
+        cc_kb_answer a;
+        cc_strv builds = {0};
+        cudnnctl_ver c = V("9.28.1"), cuda, exact, floor, want;
+
+        (void)state;
+        assert_int_equal(cc_kb_cudnn_cuda_builds(&c, &builds, &a), CC_KB_YES);
+        assert_true(cc_strv_contains(&builds, "12"));
+        assert_true(cc_strv_contains(&builds, "13"));
+        assert_non_null(strstr(a.source, "RJ"));
+        cc_strv_free(&builds);
+        cuda = V("12.4");
+        assert_int_equal(cc_kb_min_driver(&cuda, CUDNNCTL_SYSTEM_WINDOWS, &exact, &floor, &a), CC_KB_YES);
+        want = V("528.33");
+        assert_int_equal(cudnnctl_ver_cmp(&floor, &want), 0);
+        assert_int_equal(cc_kb_min_driver(&cuda, CUDNNCTL_SYSTEM_LINUX, &exact, &floor, &a), CC_KB_YES);
+        want = V("525.60.13");
+        assert_int_equal(cudnnctl_ver_cmp(&floor, &want), 0);
+        /* 527.41 (CUDA 12.0's own minimum) is below the floor of every 12.x */
+        c = V("527.41");
+        assert_int_equal(cc_kb_driver_runs_cuda(&c, &cuda, CUDNNCTL_SYSTEM_WINDOWS, &a), CC_KB_NO);
+        assert_non_null(strstr(a.reason, "528.33"));
+        cuda = V("12.0");
+        assert_int_equal(cc_kb_driver_runs_cuda(&c, &cuda, CUDNNCTL_SYSTEM_WINDOWS, &a), CC_KB_YES);
+}
+
 static void test_members(void **state)
 {
         cc_kb_answer a;
@@ -613,9 +686,17 @@ static void test_frameworks(void **state)
 int main(void)
 {
         const struct CMUnitTest tests[] = {
-            cmocka_unit_test(test_every_table), cmocka_unit_test(test_parse),     cmocka_unit_test(test_cuda_builds),
-            cmocka_unit_test(test_drivers),     cmocka_unit_test(test_gpus),      cmocka_unit_test(test_runs_on),
-            cmocka_unit_test(test_members),     cmocka_unit_test(test_known_bad), cmocka_unit_test(test_frameworks),
+            cmocka_unit_test(test_every_table),
+            cmocka_unit_test(test_parse),
+            cmocka_unit_test(test_cuda_builds),
+            cmocka_unit_test(test_drivers),
+            cmocka_unit_test(test_gpus),
+            cmocka_unit_test(test_runs_on),
+            cmocka_unit_test(test_runs_on_unlisted),
+            cmocka_unit_test(test_audit_rows),
+            cmocka_unit_test(test_members),
+            cmocka_unit_test(test_known_bad),
+            cmocka_unit_test(test_frameworks),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);

@@ -467,9 +467,9 @@ static void test_windows_rows(void **state)
              "that floor is not in the tables"},
             {"576.02", "cudnn-windows-x86_64-9.19.0.56_cuda13-archive.zip", 13, "warn",
              "below 580.88, CUDA 13.0's minimum", "the Windows floor of every CUDA 13.x"},
-            /* above CUDA 12's Linux floor (525.60.13), below the Windows one */
+            /* above CUDA 12's Linux floor (525.60.13), below the Windows one (528.33) */
             {"526.41", "cudnn-windows-x86_64-9.19.0.56_cuda12-archive.zip", 12, "stop", "driver 526.41",
-             "needs a Windows driver >= 527.41"},
+             "needs a Windows driver >= 528.33"},
         };
         size_t i;
 
@@ -501,7 +501,7 @@ static void test_windows_rows(void **state)
                 release(&s, "cudnn-windows-x86_64-9.19.0.56_cuda12-archive.zip", "9.19.0", 12, "windows");
                 run(root, 1, &s, 0, &r);
                 assert_string_equal(r.verdict[0], "warn");
-                says(r.reason[0], "no C:\\Windows\\System32\\nvcuda.dll", "Windows driver >= 527.41", NULL);
+                says(r.reason[0], "no C:\\Windows\\System32\\nvcuda.dll", "Windows driver >= 528.33", NULL);
                 done(&r);
                 rmroot(root);
         }
@@ -522,7 +522,7 @@ static void test_gpu_below_range(void **state)
         run(root, 0, &s, 0, &r);
         assert_string_equal(r.verdict[0], "ok");
         assert_string_equal(r.verdict[1], "stop");
-        says(r.reason[1], "Tesla P100-PCIE-16GB (sm_60)", "7.5-12.1", "not 6.0", "cuDNN 9.10.2",
+        says(r.reason[1], "Tesla P100-PCIE-16GB (sm_60)", "7.5/8.0/8.6/8.9/9.0/10.0/12.0", "not 6.0", "cuDNN 9.10.2",
              "--force to install it anyway", NULL);
         done(&r);
         rmroot(root);
@@ -541,7 +541,7 @@ static void test_gpu_supported(void **state)
         release(&s, CUDA13, "9.19.0", 13, "linux");
         run(root, 0, &s, 0, &r);
         assert_string_equal(r.verdict[1], "ok");
-        says(r.reason[1], "NVIDIA H200 x2 (sm_90)", "7.5-12.1", "so 9.0", NULL);
+        says(r.reason[1], "NVIDIA H200 x2 (sm_90)", "7.5/8.0/8.6/8.9/9.0/10.0/12.0", "so 9.0", NULL);
         done(&r);
         rmroot(root);
 

@@ -1126,7 +1126,8 @@
         K(compat_answer, verdict, "verdict", STR, CC_VW_REQ)                                                           \
         K(compat_answer, reason, "reason", STR, CC_VW_REQ)                                                             \
         K(compat_answer, source, "source", STR, CC_VW_REQ | CC_VW_NULL)                                                \
-        K(compat_answer, releases, "releases", ARR, CC_VW_OPT)
+        K(compat_answer, releases, "releases", ARR, CC_VW_OPT)                                                         \
+        K(compat_answer, support, "support", STR, CC_VW_OPT | CC_VW_NULL)
 
 /* A release row of a cudnn-for-cuda answer. */
 #define CC_SCHEMA_compat_release(K)                                                                                    \

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "kb/kb.h"
+#include "facts/views.h"
 #include "kb/query.h"
 #include "value.h"
 
@@ -457,7 +458,12 @@ static int ask_runs_on(struct compat *c)
         o = answer(c, "cudnn-runs-on-gpu", q, &a);
         if (o != NULL &&
             (cc_v_set_str(o, "cudnn", nb, c->err) < 0 || cc_v_set_str(o, "cuda", c->cuda.n ? cb : NULL, c->err) < 0 ||
-             cc_v_set_int(o, "sm", c->sm, c->err) < 0)) {
+             cc_v_set_int(o, "sm", c->sm, c->err) < 0 ||
+             cc_v_set_str(o, CC_K(compat_answer, support),
+                          a.verdict != CC_KB_YES ? NULL
+                          : a.inferred           ? "binary-compatibility"
+                                                 : "listed",
+                          c->err) < 0)) {
                 cc_v_free(o);
                 o = NULL;
         }
@@ -605,7 +611,7 @@ static int parse_opt(const char *what, const char *s, cudnnctl_ver *v, int with_
                                                                 : "11.4");
 }
 
-int cudnnctl_compat(const cudnnctl_compat_options *opts, cudnnctl_value **out, cudnnctl_error *err)
+int cc_compat_tables(const cudnnctl_compat_options *opts, cc_value **out, cc_error *err)
 {
         struct compat c;
         cudnnctl_ver tv, tfv;

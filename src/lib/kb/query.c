@@ -20,6 +20,7 @@ static void ans_init(cc_kb_answer *ans)
         ans->reason[0] = '\0';
         ans->source[0] = '\0';
         ans->conditional = 0;
+        ans->inferred = 0;
 }
 
 static int ans_set(cc_kb_answer *ans, int verdict, const char *fmt, ...) CC_PRINTF(3, 4);
@@ -493,12 +494,44 @@ static const char *cc_str(int sm, char *buf, size_t size)
         return buf;
 }
 
-enum { RUN_NO = 0, RUN_YES = 1, RUN_COND = 2 };
+/* The verdict of one build, weakest first: the strongest row wins. */
+enum {
+        RUN_NO = 0,   /* outside every row's range */
+        RUN_UNL = 1,  /* inside a range, not listed, no listed capability of its major below it */
+        RUN_COND = 2, /* only with a newer CUDA of the build's major */
+        RUN_BIN = 3,  /* not listed: by binary compatibility within the major */
+        RUN_YES = 4,  /* listed (or inside a range the source states whole) */
+};
+
+/* The listed capability that runs sm by binary compatibility: the highest
+ * of sm's major with a minor <= sm's (SASS for X.y runs on X.z, z >= y);
+ * 0 when none. *exact = 1 when sm itself is listed. */
+static int listed_for(const char *listed, int sm, int *exact)
+{
+        const char *p = listed;
+        int best = 0;
+
+        *exact = 0;
+        while (p != NULL && *p != '\0') {
+                char *end;
+                long v = strtol(p, &end, 10);
+
+                if (end == p)
+                        break;
+                if (v == sm)
+                        *exact = 1;
+                if (v / 10 == sm / 10 && v <= sm && v > best)
+                        best = (int)v;
+                p = *end == ',' ? end + 1 : NULL;
+        }
+        return best;
+}
 
 /* One build: the rows of the release and build; the verdict and what it
- * rests on (appended to `why`). */
+ * rests on (appended to `why`; `bin` gets the capability whose SASS runs sm
+ * when the answer is RUN_BIN). */
 static int runs_on_build(const cc_kb_table *t, const cudnnctl_ver *cudnn, const cudnnctl_ver *b, int sm, char *why,
-                         size_t whysize, char *cond, size_t condsize, cc_kb_answer *ans)
+                         size_t whysize, char *cond, size_t condsize, int *bin, cc_kb_answer *ans)
 {
         size_t r;
         int rows = 0, verdict = RUN_NO;
@@ -507,9 +540,10 @@ static int runs_on_build(const cc_kb_table *t, const cudnnctl_ver *cudnn, const 
         vs(b, bb, sizeof(bb));
         for (r = 0; r < t->nrows; r++) {
                 const char *rowb = cc_kb_cell(t, r, "cuda_build"), *conf = cc_kb_cell(t, r, "confidence");
+                const char *listed = cc_kb_cell(t, r, "listed");
                 cudnnctl_ver mn = {0};
                 long lo, hi;
-                int has_min, min_ok;
+                int has_min, min_ok, kind, exact = 0, from = 0;
                 char l[16], h[16], mb[48];
 
                 if (!row_release_in(t, r, cudnn) || !arch_build_match(rowb, b))
@@ -522,20 +556,43 @@ static int runs_on_build(const cc_kb_table *t, const cudnnctl_ver *cudnn, const 
                 min_ok = !has_min || (b->n >= 2 && cudnnctl_ver_cmp(b, &mn) >= 0);
                 rows++;
                 ans_source(ans, cc_kb_cell(t, r, "source"));
-                cat(why, whysize, "%s%s-%s", why[0] ? ", " : "", cc_str((int)lo, l, sizeof(l)),
-                    cc_str((int)hi, h, sizeof(h)));
+                if (listed != NULL) {
+                        const char *p = listed;
+
+                        cat(why, whysize, "%s", why[0] ? ", " : "");
+                        while (*p != '\0') {
+                                char *end;
+                                long v = strtol(p, &end, 10);
+
+                                if (end == p)
+                                        break;
+                                cat(why, whysize, "%s%s", p == listed ? "" : "/", cc_str((int)v, l, sizeof(l)));
+                                p = *end == ',' ? end + 1 : end;
+                        }
+                } else {
+                        cat(why, whysize, "%s%s-%s", why[0] ? ", " : "", cc_str((int)lo, l, sizeof(l)),
+                            cc_str((int)hi, h, sizeof(h)));
+                }
                 if (has_min)
                         cat(why, whysize, " with CUDA >= %s", vs(&mn, mb, sizeof(mb)));
                 if (conf != NULL && strcmp(conf, "I") == 0)
                         cat(why, whysize, " (inferred)");
                 if (sm < lo || sm > hi)
                         continue;
-                if (min_ok) {
-                        verdict = RUN_YES;
-                } else if (b->n < 2 && verdict == RUN_NO) {
-                        verdict = RUN_COND;
-                        snprintf(cond, condsize, "with CUDA >= %s", vs(&mn, mb, sizeof(mb)));
+                if (listed != NULL)
+                        from = listed_for(listed, sm, &exact);
+                kind = listed == NULL || exact ? RUN_YES : from > 0 ? RUN_BIN : RUN_UNL;
+                if (!min_ok) {
+                        if (b->n < 2 && kind != RUN_UNL && verdict < RUN_COND) {
+                                verdict = RUN_COND;
+                                snprintf(cond, condsize, "with CUDA >= %s", vs(&mn, mb, sizeof(mb)));
+                        }
+                        continue;
                 }
+                if (kind == RUN_BIN && (verdict < RUN_BIN || from > *bin))
+                        *bin = from;
+                if (kind > verdict)
+                        verdict = kind;
         }
         if (rows == 0)
                 return -1;
@@ -608,8 +665,8 @@ int cc_kb_cudnn_runs_on(const cudnnctl_ver *cudnn, const cudnnctl_ver *cuda_buil
 {
         const cc_kb_table *t;
         cc_strv builds = {0};
-        char vb[48], smb[16], why[384] = "", cond[64] = "", hint[200] = "";
-        int yes = 0, no = 0, unk = 0, condn = 0;
+        char vb[48], smb[16], binb[16], why[384] = "", cond[64] = "", hint[200] = "";
+        int yes = 0, no = 0, unk = 0, condn = 0, binn = 0, unl = 0, bin = 0;
         size_t i;
 
         ans_init(ans);
@@ -623,11 +680,13 @@ int cc_kb_cudnn_runs_on(const cudnnctl_ver *cudnn, const cudnnctl_ver *cuda_buil
         vs(cudnn, vb, sizeof(vb));
         cc_str(sm, smb, sizeof(smb));
         if (cuda_build != NULL && cuda_build->n > 0) {
-                int v = runs_on_build(t, cudnn, cuda_build, sm, why, sizeof(why), cond, sizeof(cond), ans);
+                int v = runs_on_build(t, cudnn, cuda_build, sm, why, sizeof(why), cond, sizeof(cond), &bin, ans);
 
                 yes = v == RUN_YES;
+                binn = v == RUN_BIN;
                 no = v == RUN_NO;
                 condn = v == RUN_COND;
+                unl = v == RUN_UNL;
                 unk = v < 0;
         } else {
                 cc_kb_answer b;
@@ -645,24 +704,39 @@ int cc_kb_cudnn_runs_on(const cudnnctl_ver *cudnn, const cudnnctl_ver *cuda_buil
                                 unk++;
                                 continue;
                         }
-                        v = runs_on_build(t, cudnn, &bv, sm, why, sizeof(why), cond, sizeof(cond), ans);
+                        v = runs_on_build(t, cudnn, &bv, sm, why, sizeof(why), cond, sizeof(cond), &bin, ans);
                         yes += v == RUN_YES;
+                        binn += v == RUN_BIN;
                         no += v == RUN_NO;
                         condn += v == RUN_COND;
+                        unl += v == RUN_UNL;
                         unk += v < 0;
                 }
                 cc_strv_free(&builds);
         }
-        if (unk > 0 && yes + no + condn == 0)
+        if (unk > 0 && yes + binn + no + condn + unl == 0)
                 return ans_set(ans, CC_KB_UNKNOWN, "the tables do not say which GPUs cuDNN %s supports", vb);
         runs_on_hint(t, cudnn, sm, hint, sizeof(hint));
-        if (no == 0 && condn == 0 && unk == 0)
+        if (no == 0 && condn == 0 && unk == 0 && unl == 0 && binn == 0)
                 return ans_set(ans, CC_KB_YES, "cuDNN %s supports compute capability %s, so %s", vb, why, smb);
-        if (yes == 0 && condn == 0 && unk == 0)
+        if (no == 0 && condn == 0 && unk == 0 && unl == 0) {
+                ans->inferred = 1;
+                ans_source(ans, "CPG");
+                return ans_set(ans, CC_KB_YES,
+                               "by binary compatibility within the major (SASS for %s), not listed support: cuDNN %s "
+                               "lists compute capability %s, not %s (lower confidence)",
+                               cc_str(bin, binb, sizeof(binb)), vb, why, smb);
+        }
+        if (yes == 0 && binn == 0 && condn == 0 && unk == 0 && unl == 0)
                 return ans_set(ans, CC_KB_NO, "cuDNN %s supports compute capability %s, not %s%s", vb, why, smb, hint);
-        if (yes == 0 && no == 0 && unk == 0)
+        if (yes == 0 && binn == 0 && no == 0 && unk == 0 && unl == 0)
                 return ans_set(ans, CC_KB_UNKNOWN, "cuDNN %s supports %s only %s (the CUDA version decides): %s", vb,
                                smb, cond, why);
+        if (yes == 0 && binn == 0 && condn == 0 && unk == 0)
+                return ans_set(ans, CC_KB_UNKNOWN,
+                               "cuDNN %s lists compute capability %s: %s is not listed, and no listed capability of "
+                               "major %d is below it for binary compatibility",
+                               vb, why, smb, sm / 10);
         return ans_set(ans, CC_KB_UNKNOWN, "it depends on the CUDA build of cuDNN %s: compute capability %s%s", vb, why,
                        condn ? " (some builds only with a newer CUDA)" : "");
 }

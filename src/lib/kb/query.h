@@ -14,6 +14,8 @@ typedef struct cc_kb_answer {
         char reason[512]; /* one line: why (names the versions and the rule) */
         char source[256]; /* the source keys / references of the rows used ("SM 8.2.2; SP"), or "" */
         int conditional;  /* YES only under a condition the tables name (every row that matched has one) */
+        int inferred;     /* YES only by binary compatibility within a major, not listed by the source: a lower
+                             confidence (cc_kb_cudnn_runs_on) */
 } cc_kb_answer;
 
 /* The minimum driver of a CUDA toolkit release (`cuda` as "11.4", "11.4.3",
@@ -47,7 +49,10 @@ int cc_kb_cudnn_cuda_builds(const cudnnctl_ver *cudnn, cc_strv *builds, cc_kb_an
 /* Can cuDNN `cudnn` built for CUDA `cuda_build` (n == 0: any of its builds;
  * then YES only if every build can, NO only if none can) run on a GPU of
  * compute capability `sm` (major*10+minor: 35, 75, 86, 89, 90, 100, 120)?
- * The reason names the supported range and the build it depends on. */
+ * The reason names the supported range and the build it depends on. A
+ * capability the source does not list (kb/archs.tsv `listed`) is YES with
+ * `inferred` set when a listed capability of its major and a lower or equal
+ * minor exists (binary compatibility: that SASS runs on it), else UNKNOWN. */
 int cc_kb_cudnn_runs_on(const cudnnctl_ver *cudnn, const cudnnctl_ver *cuda_build, int sm, cc_kb_answer *ans);
 
 /* A GPU name ("H200", "RTX 4090", "GeForce RTX 5090", "A100") or "sm_90" /
@@ -96,5 +101,9 @@ int cc_kb_framework_rule(const char *framework, const char **rule, cc_kb_answer 
  * framework's rule (same major, run-time minor >= build minor)? */
 int cc_kb_cudnn_satisfies(const char *framework, const cudnnctl_ver *build, const cudnnctl_ver *runtime,
                           cc_kb_answer *ans);
+
+/* compat's answers from the tables alone (cudnnctl_compat adds the index's
+ * answer where asked): the document of docs/json.md, command "compat". */
+int cc_compat_tables(const cudnnctl_compat_options *opts, cudnnctl_value **out, cc_error *err);
 
 #endif

@@ -209,6 +209,16 @@ char *cc_find_program(const char *name, const char *path_value, cc_error *err);
 typedef struct cc_wfile cc_wfile;
 int cc_fs_create(const char *path, unsigned mode, cc_wfile **out, cc_error *err);
 int cc_fs_write(cc_wfile *f, const void *p, size_t n, cc_error *err);
+/* A file opened for appending, created when absent (never through a
+ * link): fetch's download resumed into NAME.part. *size: the bytes it held
+ * when opened. Written with cc_fs_write, closed as a created file is. */
+int cc_fs_open_append(const char *path, unsigned mode, cc_wfile **out, uint64_t *size, cc_error *err);
+/* Start writing the bytes [off, off+len) of f to the device and return
+ * without waiting (Linux: sync_file_range SYNC_FILE_RANGE_WRITE; nothing
+ * elsewhere), so that cc_fs_close_synced later waits only for what came
+ * after. A hint: it reports nothing, and the flush at the close is still
+ * what makes the file durable. Not a step of the test hook. */
+void cc_fs_start_writeback(cc_wfile *f, uint64_t off, uint64_t len);
 /* Flush the file to the device and close it (closed on failure too). */
 int cc_fs_close_synced(cc_wfile *f, cc_error *err);
 /* Close without flushing (after a failure; the caller removes the file). */

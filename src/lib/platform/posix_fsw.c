@@ -5,6 +5,9 @@
 #if !defined(_WIN32)
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE
+#if defined(__linux__)
+#define _GNU_SOURCE /* sync_file_range */
+#endif
 
 #include "platform.h"
 
@@ -61,6 +64,37 @@ int cc_fs_create(const char *path, unsigned mode, cc_wfile **out, cc_error *err)
         return 0;
 }
 
+int cc_fs_open_append(const char *path, unsigned mode, cc_wfile **out, uint64_t *size, cc_error *err)
+{
+        cc_wfile *f;
+        struct stat st;
+
+        *out = NULL;
+        *size = 0;
+        TRY_RET(cc_fs_fault("open", path, err));
+        f = cc_calloc(err, 1, sizeof(*f));
+        if (f == NULL)
+                return -1;
+        f->path = cc_strdup(err, path);
+        if (f->path == NULL) {
+                free(f);
+                return -1;
+        }
+        f->fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, (mode_t)(mode & 0777));
+        if (f->fd < 0 || fstat(f->fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+                int e = f->fd < 0 ? errno : EINVAL;
+
+                if (f->fd >= 0)
+                        (void)close(f->fd);
+                free(f->path);
+                free(f);
+                return cc_err_errno(err, e, "%s: cannot open for appending", path);
+        }
+        *size = (uint64_t)st.st_size;
+        *out = f;
+        return 0;
+}
+
 int cc_fs_write(cc_wfile *f, const void *p, size_t n, cc_error *err)
 {
         const char *c = p;
@@ -77,6 +111,19 @@ int cc_fs_write(cc_wfile *f, const void *p, size_t n, cc_error *err)
                 n -= (size_t)w;
         }
         return 0;
+}
+
+void cc_fs_start_writeback(cc_wfile *f, uint64_t off, uint64_t len)
+{
+#if defined(__linux__)
+        /* Queues the dirty pages for writing; an error here comes back from
+         * the fsync at the close, which is what the caller checks. */
+        (void)sync_file_range(f->fd, (off_t)off, (off_t)len, SYNC_FILE_RANGE_WRITE);
+#else
+        (void)f;
+        (void)off;
+        (void)len;
+#endif
 }
 
 int cc_fs_close_synced(cc_wfile *f, cc_error *err)

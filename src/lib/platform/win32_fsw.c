@@ -47,14 +47,15 @@ static wchar_t *wlong(const char *path, cc_error *err)
         return out;
 }
 
-int cc_fs_create(const char *path, unsigned mode, cc_wfile **out, cc_error *err)
+/* A file for writing, created (CREATE_NEW) or opened (OPEN_ALWAYS), never
+ * through a reparse point; what says what failed. */
+static int open_for_writing(const char *path, DWORD disposition, const char *what, cc_wfile **out, cc_error *err)
 {
         cc_wfile *f;
         wchar_t *w;
 
-        (void)mode;
         *out = NULL;
-        TRY_RET(cc_fs_fault("create", path, err));
+        TRY_RET(cc_fs_fault(disposition == CREATE_NEW ? "create" : "open", path, err));
         w = wlong(path, err);
         if (w == NULL)
                 return -1;
@@ -64,7 +65,7 @@ int cc_fs_create(const char *path, unsigned mode, cc_wfile **out, cc_error *err)
                 free(w);
                 return -1;
         }
-        f->h = CreateFileW(w, GENERIC_WRITE, 0, NULL, CREATE_NEW, FILE_ATTRIBUTE_NORMAL | FILE_FLAG_OPEN_REPARSE_POINT,
+        f->h = CreateFileW(w, GENERIC_WRITE, 0, NULL, disposition, FILE_ATTRIBUTE_NORMAL | FILE_FLAG_OPEN_REPARSE_POINT,
                            NULL);
         free(w);
         if (f->h == INVALID_HANDLE_VALUE) {
@@ -72,9 +73,42 @@ int cc_fs_create(const char *path, unsigned mode, cc_wfile **out, cc_error *err)
 
                 free(f->path);
                 free(f);
-                return cc_win_err(err, e, "cannot create", path);
+                return cc_win_err(err, e, what, path);
         }
         *out = f;
+        return 0;
+}
+
+int cc_fs_create(const char *path, unsigned mode, cc_wfile **out, cc_error *err)
+{
+        (void)mode;
+        return open_for_writing(path, CREATE_NEW, "cannot create", out, err);
+}
+
+int cc_fs_open_append(const char *path, unsigned mode, cc_wfile **out, uint64_t *size, cc_error *err)
+{
+        cc_wfile *f;
+        LARGE_INTEGER li, zero;
+
+        (void)mode;
+        *size = 0;
+        zero.QuadPart = 0;
+        TRY_RET(open_for_writing(path, OPEN_ALWAYS, "cannot open for appending", out, err));
+        f = *out;
+        li.QuadPart = 0;
+        /* The size, then the pointer at the end: a distance of 0 from
+         * FILE_END (the size as the distance would leave a hole as long as
+         * the file before the first write). */
+        if (!GetFileSizeEx(f->h, &li) || !SetFilePointerEx(f->h, zero, NULL, FILE_END)) {
+                DWORD e = GetLastError();
+
+                CloseHandle(f->h);
+                free(f->path);
+                free(f);
+                *out = NULL;
+                return cc_win_err(err, e, "cannot open for appending", path);
+        }
+        *size = (uint64_t)li.QuadPart;
         return 0;
 }
 
@@ -92,6 +126,15 @@ int cc_fs_write(cc_wfile *f, const void *p, size_t n, cc_error *err)
                 n -= done;
         }
         return 0;
+}
+
+void cc_fs_start_writeback(cc_wfile *f, uint64_t off, uint64_t len)
+{
+        /* No asynchronous range flush here: FlushFileBuffers at the close
+         * writes everything. */
+        (void)f;
+        (void)off;
+        (void)len;
 }
 
 int cc_fs_close_synced(cc_wfile *f, cc_error *err)

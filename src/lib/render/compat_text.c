@@ -33,7 +33,11 @@ int cudnnctl_compat_text(const cudnnctl_value *doc, int verbose, int color, char
                 if (cc_text_printf(&t, "%s%s%-7s%s ", i ? "\n" : "", sgr, mark, cc_text_sgr(&t, CC_SGR_OFF)) < 0 ||
                     cc_text_put(&t, a.question) < 0 || cc_buf_putc(&b, '\n', err) < 0 ||
                     cc_text_field(&t, 8, 7, "reason", a.reason) < 0 ||
-                    cc_text_field(&t, 8, 7, "source", a.source ? a.source : "-") < 0)
+                    cc_text_field(&t, 8, 7, "source", a.source ? a.source : "-") < 0 ||
+                    (a.support != NULL && strcmp(a.support, "binary-compatibility") == 0 &&
+                     cc_text_field(&t, 8, 7, "support",
+                                   "inferred: binary compatibility within the major, not listed support (lower "
+                                   "confidence)") < 0))
                         goto fail;
                 /* every release row with --verbose */
                 for (j = 0; verbose && j < cc_v_len(a.releases); j++) {

@@ -244,6 +244,10 @@ rc, doc = doc_of(["--cudnn", "9.31.0", "--index", index], 1, online=True)
 a = index_answer(doc)
 check(a is not None and a["verdict"] == "no" and "lists no cuDNN 9.31.0" in a["reason"],
       "9.31.0 not listed: no such release: %r" % a)
+rc, doc = doc_of(["--cudnn", "7.0.5", "--index", index], 3, online=True)
+a = index_answer(doc)
+check(a is not None and a["verdict"] == "unknown" and "begins at cuDNN 9.19.0" in a["reason"],
+      "7.0.5, older than the index's first release: unknown, not no: %r" % a)
 rc, doc = doc_of(["--cudnn", "9.19.0", "--index", index], 0, online=True)
 check(index_answer(doc) is None, "a release the tables know: the index is not read: %r" % index_answer(doc))
 rc, doc = doc_of(["--cudnn", "9.29", "--index", index.replace("/redist/", "/gone/")], 3, online=True)

@@ -30,6 +30,20 @@ static int count(cc_value *doc, const char *verdict, cc_error *err)
                    : 0;
 }
 
+/* Whether want is older than the release s (on the components want has). */
+static int older_than(const cudnnctl_ver *want, const char *s)
+{
+        cudnnctl_ver v;
+        int k;
+
+        if (cudnnctl_ver_parse(s, &v) < 0)
+                return 0;
+        for (k = 0; k < want->n && k < v.n; k++)
+                if (want->part[k] != v.part[k])
+                        return want->part[k] < v.part[k];
+        return 0;
+}
+
 /* The answer "cudnn-in-index" for a release the tables lack. */
 static int ask_index(const cudnnctl_compat_options *o, const cudnnctl_ver *want, cc_value *doc, cc_error *err)
 {
@@ -67,7 +81,13 @@ static int ask_index(const cudnnctl_compat_options *o, const cudnnctl_ver *want,
                                 break;
                         }
                 }
-                if (strcmp(verdict, "yes") == 0)
+                if (strcmp(verdict, "no") == 0 && versions.n > 0 && older_than(want, versions.v[versions.n - 1])) {
+                        verdict = "unknown";
+                        snprintf(reason, sizeof(reason),
+                                 "%s begins at cuDNN %s: an older release is not in it, and the tables do not know "
+                                 "cuDNN %s",
+                                 index, versions.v[versions.n - 1], o->cudnn);
+                } else if (strcmp(verdict, "yes") == 0)
                         snprintf(reason, sizeof(reason),
                                  "%s lists cuDNN %s, which the tables do not know: a release newer than (or missed "
                                  "by) this cudnnctl's tables, so its CUDA builds, driver and GPU support are unknown "

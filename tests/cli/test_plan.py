@@ -6,10 +6,12 @@ CUDA 13, H200 sm_90, PyTorch 2.11 on the cu13 wheel: the pinned wheel), and on g
 release (its wheel, not the newest), a GPU no build in the tables supports.
 
 usage: test_plan.py --exe CUDNNCTL --source SOURCE_DIR [--wrapper=WINE]"""
+import atexit
 import copy
 import http.server
 import json
 import os
+import shutil
 import sys
 import tempfile
 import threading
@@ -25,6 +27,7 @@ check = CHECKS.check
 EXE = cliutil.Program(ARGS.exe, ARGS.wrapper, timeout=300)
 H200 = os.path.join(ARGS.source, "docs", "device", "doctor-frameworks-h200.json")
 TMP = tempfile.mkdtemp(prefix="cudnnctl-plan-")
+atexit.register(shutil.rmtree, TMP, True)
 
 
 def plan(args, want_rc=None, online=False):

@@ -114,6 +114,13 @@ static void test_wheel_names(void **state)
         assert_int_equal(cc_wheel_name("nvidia_cudnn_cu12-9.1.0.70-py3-none-any.whl", v, sizeof(v), &cu, sys, arch),
                          -1);
         assert_int_equal(cc_wheel_name("nvidia-cudnn-cu12-0.0.1.tar.gz", v, sizeof(v), &cu, sys, arch), -1);
+        /* not a wheel's characters: never a cache file name or a line of a message */
+        assert_int_equal(cc_wheel_name("nvidia_cudnn_cu12-9.1.0.70-py3-no\nne-manylinux2014_x86_64.whl", v, sizeof(v),
+                                       &cu, sys, arch),
+                         -1);
+        assert_int_equal(cc_wheel_name("nvidia_cudnn_cu12-9.1.0.70-py3-none-../manylinux2014_x86_64.whl", v, sizeof(v),
+                                       &cu, sys, arch),
+                         -1);
         assert_int_equal(
             cc_wheel_name("nvidia_cudnn_cu12-9.1.0rc1-py3-none-manylinux2014_x86_64.whl", v, sizeof(v), &cu, sys, arch),
             -1);
@@ -214,6 +221,9 @@ static void test_urls_and_versions(void **state)
             {"https://h/a/", "//o/x", "https://o/x"},
             {"http://h", "x", "http://h/x"},
             {"http://h/a/", "https://other/y", "https://other/y"},
+            /* a scheme in capitals is the same scheme, handed on in lowercase */
+            {"http://h/a/", "HTTPS://Other/Y", "https://Other/Y"},
+            {"http://h/a/", "hTtP://o/", "http://o/"},
         };
         cc_error err = {0};
         size_t i;

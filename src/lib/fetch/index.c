@@ -3,6 +3,7 @@
  * out. */
 #include "index.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,8 +83,14 @@ char *cc_url_resolve(const char *base, const char *ref, cc_error *err)
 
         if (strlen(ref) > MAX_URL || strlen(base) > MAX_URL)
                 return cc_err(err, CC_ERR_LIMIT, "a URL longer than %d bytes", MAX_URL), NULL;
-        if (is_http(ref))
-                return cc_strdup(err, ref);
+        if (is_http(ref)) {
+                /* a scheme is case-insensitive (RFC 3986 3.1): handed on in its
+                 * canonical lowercase, the one the HTTP layer accepts */
+                out = cc_strdup(err, ref);
+                for (i = 0; out != NULL && out[i] != ':'; i++)
+                        out[i] = (char)tolower((unsigned char)out[i]);
+                return out;
+        }
         auth = strstr(base, "://");
         if (auth == NULL)
                 return cc_err(err, CC_ERR_FORMAT, "%s: not an absolute URL", base), NULL;
@@ -326,6 +333,11 @@ int cc_wheel_name(const char *name, char *version, size_t vsize, int *cuda_major
         size_t n = strlen(name);
 
         if (n > 400 || !cc_ends_with(name, ".whl") || cc_strncasecmp(name, pre, sizeof(pre) - 1) != 0)
+                return -1;
+        /* PEP 427's escaped components: letters, digits, '_', '.', '+' and the
+         * '-' between them. Nothing else, so the name is safe in a message
+         * and as the cache's file name (no '/', '\\', control or space). */
+        if (strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.+-") != n)
                 return -1;
         for (p = name + sizeof(pre) - 1; *p >= '0' && *p <= '9' && d < 3; p++, d++)
                 cu = cu * 10 + (*p - '0');

@@ -499,6 +499,45 @@ CUDNNCTL_API int cudnnctl_plan(const cudnnctl_value *facts, const cudnnctl_plan_
                                cudnnctl_error *err);
 CUDNNCTL_API int cudnnctl_plan_text(const cudnnctl_value *doc, int verbose, int color, char **out, cudnnctl_error *err);
 
+/* ---- env, exec ---------------------------------------------------------- */
+
+typedef struct cudnnctl_env_options {
+        const char *install; /* the installation: an id from cudnnctl_list, a path in it, a package or
+                                directory name, or a release ("9.19"); NULL only with unset */
+        const char *cuda;    /* of a layout with a directory per CUDA build (bin\13.0): that build
+                                (MAJOR or MAJOR.MINOR); NULL: the newest whose toolkit is there */
+        int unset;           /* the changes that undo an earlier env of this environment */
+} cudnnctl_env_options;
+
+/* The changes that make one installation the cuDNN of a shell or program
+ * (docs/json.md, command "env"): its library directories first on
+ * LD_LIBRARY_PATH (Windows: its DLL directory and the CUDA DLLs it needs
+ * first on PATH), other cuDNN directories and empty or relative entries
+ * taken off, CUDNN_PATH and CUDNN_HOME set, what they replace kept in
+ * CUDNNCTL_SAVED_* for unset. Read from the machine's environment.
+ * CUDNNCTL_ERR_NOTFOUND when the installation cannot be chosen. */
+CUDNNCTL_API int cudnnctl_env(cudnnctl_machine *m, const cudnnctl_env_options *opts, cudnnctl_value **out,
+                              cudnnctl_error *err);
+/* The env document's changes as commands of a shell: "sh" (also "bash",
+ * "zsh", "dash", "ksh"), "fish", "cmd" (a batch file, CRLF), "powershell"
+ * ("pwsh"). -1 with CUDNNCTL_ERR_USAGE for another shell, CUDNNCTL_ERR_FORMAT
+ * for a value that shell cannot hold (a control character; '"' for cmd). */
+CUDNNCTL_API int cudnnctl_env_script(const cudnnctl_value *doc, const char *shell, char **out, cudnnctl_error *err);
+/* The shell this process was started from, as env names shells ("bash",
+ * "zsh", "fish", "sh", "cmd", "powershell"), or NULL when its parent is
+ * none of them. */
+CUDNNCTL_API const char *cudnnctl_env_parent_shell(void);
+/* Apply the env document's changes to this process's environment and run
+ * argv (argv[0] searched on the new PATH) with the standard streams and
+ * the current directory as they are. POSIX: the program replaces this
+ * process, so this returns only when it could not be started; Windows: it
+ * runs to its end and *status gets its exit status. -1 with
+ * CUDNNCTL_ERR_NOTFOUND when there is no such program. */
+/* Write text to path (created, or replaced when it is a file): refused
+ * when path is a symbolic link or a directory (never written through). */
+CUDNNCTL_API int cudnnctl_write_text(const char *path, const char *text, cudnnctl_error *err);
+CUDNNCTL_API int cudnnctl_exec(const cudnnctl_value *doc, const char *const *argv, int *status, cudnnctl_error *err);
+
 /* ---- explain ----------------------------------------------------------- */
 
 typedef struct cudnnctl_explain_options {

@@ -13,6 +13,7 @@
 #include "../frameworks/frameworks.h"
 #include "../machine/machine.h"
 #include "../platform/platform.h"
+#include "toolkits.h"
 #include "verify.h"
 
 enum { MAX_DEPS = 8, MAX_VERIFY = 4, MAX_SMALL = 1 << 20 };
@@ -81,14 +82,13 @@ fail:
 static cc_value *pathvar_facts(cc_machine *m, const char *var, cc_error *err)
 {
         const char *s = cc_machine_getenv(m, var);
-        char sep = m->system == CC_SYS_WINDOWS ? ';' : ':';
         cc_strv parts = {0};
         cc_value *o = NULL, *arr = NULL;
         size_t i;
 
         if (s == NULL)
                 return cc_v_null(err);
-        if (cc_split_pathlist(s, sep, 4096, &parts, err) < 0)
+        if (cc_split_pathlist_any(s, cc_pathlist_seps(m->system, var), 4096, &parts, err) < 0)
                 return NULL;
         o = cc_v_object(err);
         arr = cc_v_array(err);
@@ -215,7 +215,7 @@ fail:
         return rv;
 }
 
-static cc_value *toolkit_facts(cc_machine *m, cc_error *err)
+cc_value *cc_toolkit_facts(cc_machine *m, cc_error *err)
 {
         static const char *const lin[] = {"/usr/local/cuda", "/usr/local/cuda-*", "/opt/cuda", "/opt/cuda-*",
                                           "/usr/lib/nvidia-cuda-toolkit"};
@@ -640,7 +640,7 @@ static cc_value *host_facts(cc_machine *m, cc_error *err)
         if (m->system == CC_SYS_WINDOWS)
                 TRY(cc_doctor_host_windows(m, h, err));
         TRY(cc_v_set(h, "include_search", include_facts(m, err), err));
-        TRY(cc_v_set(h, "toolkits", toolkit_facts(m, err), err));
+        TRY(cc_v_set(h, "toolkits", cc_toolkit_facts(m, err), err));
         TRY(cc_v_set(h, "driver_files", driver_files(m, err), err));
         free(text);
         return h;

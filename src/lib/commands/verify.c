@@ -12,6 +12,7 @@
  * not checked, the reason. This file: the entry points, choosing the
  * installation and its files, the document; the layers are verify_*.c
  * (verify_int.h). */
+#include "pick.h"
 #include "verify_int.h"
 
 #include "../platform/platform.h"
@@ -144,152 +145,6 @@ const char *cc_vf_vstr(const cudnnctl_ver *v, char *buf, size_t n)
 /* ---- choosing the installation ---------------------------------------- */
 
 /* One of the strings of the array a is s. */
-static int has_str(const cc_value *a, const char *s)
-{
-        size_t i;
-
-        for (i = 0; i < cc_v_len(a); i++)
-                if (cc_v_as_str(cc_v_at(a, i)) && strcmp(cc_v_as_str(cc_v_at(a, i)), s) == 0)
-                        return 1;
-        return 0;
-}
-
-static int path_matches(const cc_value *inst, const char *path)
-{
-        cc_vw_installation in;
-        size_t i;
-
-        cc_vw_installation_read(inst, &in, NULL);
-        if (in.prefix && strcmp(in.prefix, path) == 0)
-                return 1;
-        if (has_str(in.aliases, path))
-                return 1;
-        for (i = 0; i < cc_v_len(in.directories); i++) {
-                cc_vw_inst_dir d;
-
-                cc_vw_inst_dir_at(in.directories, i, &d, NULL);
-                if ((d.path && strcmp(d.path, path) == 0) || has_str(d.aliases, path))
-                        return 1;
-        }
-        for (i = 0; i < cc_v_len(in.files); i++) {
-                cc_vw_file f;
-
-                cc_vw_file_at(in.files, i, &f, NULL);
-                if ((f.path && strcmp(f.path, path) == 0) || (f.resolves_to && strcmp(f.resolves_to, path) == 0))
-                        return 1;
-        }
-        return 0;
-}
-
-static int name_matches(const cc_value *inst, const char *name)
-{
-        cc_vw_installation in;
-        cc_vw_provenance pv;
-        size_t i;
-
-        cc_vw_installation_read(inst, &in, NULL);
-        cc_vw_provenance_read(in.provenance, &pv, NULL);
-        for (i = 0; i < cc_v_len(pv.packages); i++) {
-                cc_vw_package pk;
-
-                cc_vw_package_at(pv.packages, i, &pk, NULL);
-                if (pk.name && cc_strcasecmp(pk.name, name) == 0)
-                        return 1;
-        }
-        return in.prefix && strcmp(cc_basename(in.prefix), name) == 0;
-}
-
-/* Which installation: INSTALL as an id, a path, or a package or directory
- * name; without it, the one a plain program loads. Sets *chosen_by. */
-static const cc_value *choose(struct cc_vctx *v, const cc_value *list, cc_value **chosen_by, cc_error *err)
-{
-        cc_vw_list_doc ld;
-        const cc_value *insts;
-        const char *want = v->o->install;
-        size_t i;
-
-        cc_vw_list_doc_read(list, &ld, NULL);
-        insts = ld.installations;
-        if (want == NULL) {
-                const char *names[] = {"cudnn"};
-                cudnnctl_which_options wo;
-                cudnnctl_value *w = NULL;
-                cc_vw_which_doc wd;
-
-                memset(&wo, 0, sizeof(wo));
-                if (cudnnctl_which(v->m, names, 1, &wo, &w, err) < 0)
-                        return NULL;
-                cc_vw_which_doc_read(w, &wd, NULL);
-                for (i = 0; i < cc_v_len(wd.results); i++) {
-                        cc_vw_resolution r;
-
-                        cc_vw_resolution_at(wd.results, i, &r, NULL);
-                        if (!r.found || r.installation < 1 || (size_t)r.installation > cc_v_len(insts))
-                                continue;
-                        *chosen_by = cc_v_strf(err, "what a plain program loads: %s => %s (%s)", r.name, r.path,
-                                               r.how ? r.how : "found");
-                        cc_v_free(w);
-                        return *chosen_by ? cc_v_at(insts, (size_t)r.installation - 1) : NULL;
-                }
-                cc_v_free(w);
-                if (cc_v_len(insts) == 1) {
-                        *chosen_by = cc_v_str("the only installation found (a plain program finds no cuDNN on the "
-                                              "loader's search path)",
-                                              err);
-                        return *chosen_by ? cc_v_at(insts, 0) : NULL;
-                }
-                if (cc_v_len(insts) == 0)
-                        cc_err(err, CC_ERR_NOTFOUND,
-                               "no cuDNN installation found on this machine (see 'cudnnctl list')");
-                else
-                        cc_err(err, CC_ERR_NOTFOUND,
-                               "a plain program finds no cuDNN and %zu installations exist: name one (see 'cudnnctl "
-                               "list')",
-                               cc_v_len(insts));
-                return NULL;
-        }
-        {
-                char *end;
-                long id = strtol(want, &end, 10);
-
-                if (*want && *end == '\0') {
-                        if (id < 1 || (size_t)id > cc_v_len(insts)) {
-                                cc_err(err, CC_ERR_NOTFOUND, "installation %s: 'cudnnctl list' found %zu", want,
-                                       cc_v_len(insts));
-                                return NULL;
-                        }
-                        *chosen_by = cc_v_strf(err, "installation %ld of 'cudnnctl list'", id);
-                        return *chosen_by ? cc_v_at(insts, (size_t)id - 1) : NULL;
-                }
-        }
-        {
-                char *abs = cc_machine_abs(v->m, want, err);
-                char *real = NULL;
-
-                if (abs == NULL)
-                        return NULL;
-                if (v->m->live)
-                        real = cc_realpath(abs, NULL);
-                for (i = 0; i < cc_v_len(insts); i++)
-                        if (path_matches(cc_v_at(insts, i), abs) || (real && path_matches(cc_v_at(insts, i), real))) {
-                                *chosen_by = cc_v_strf(err, "the installation that holds %s", want);
-                                free(abs);
-                                free(real);
-                                return *chosen_by ? cc_v_at(insts, i) : NULL;
-                        }
-                free(abs);
-                free(real);
-        }
-        for (i = 0; i < cc_v_len(insts); i++)
-                if (name_matches(cc_v_at(insts, i), want)) {
-                        *chosen_by = cc_v_strf(err, "the installation named %s", want);
-                        return *chosen_by ? cc_v_at(insts, i) : NULL;
-                }
-        cc_err(err, CC_ERR_NOTFOUND, "%s: no cuDNN installation found there or by that name (see 'cudnnctl list')",
-               want);
-        return NULL;
-}
-
 /* ---- the installation's files ------------------------------------------ */
 
 static char *lib_name(const struct cc_vctx *v, const char *stem)
@@ -428,14 +283,12 @@ int cc_verify_listed(cc_machine *m, const cudnnctl_verify_options *opts, const c
 {
         cudnnctl_verify_options defaults;
         struct cc_vctx v;
-        cudnnctl_list_options lo;
         cudnnctl_value *list = NULL;
         cc_value *doc = NULL, *chosen_by = NULL, *inst = NULL, *summary = NULL, *dnn = NULL;
         const cc_value *picked;
         cc_vw_provenance pv;
         int64_t t0 = cc_monotonic_us();
         const char *verdict;
-        char *extra[2] = {NULL, NULL};
         int rc, rv = -1;
 
         if (out == NULL || m == NULL)
@@ -449,43 +302,16 @@ int cc_verify_listed(cc_machine *m, const cudnnctl_verify_options *opts, const c
         v.m = m;
         v.o = opts;
         v.driver = driver;
-        memset(&lo, 0, sizeof(lo));
-        /* INSTALL as a path is searched too, where the usual places miss it:
-         * a library file's directory, and the prefix above lib/, lib64/, bin/. */
-        if (listed == NULL && opts->install != NULL && (extra[0] = cc_machine_abs(m, opts->install, err)) != NULL) {
-                cc_stat st;
-
-                if (cc_tree_stat(m->tree, extra[0], &st, NULL) == 0 && st.type == CC_FT_FILE) {
-                        char *d = cc_tree_dirname(m->tree, extra[0], err);
-
-                        free(extra[0]);
-                        extra[0] = d;
-                }
-                if (extra[0] != NULL) {
-                        const char *b = cc_basename(extra[0]);
-
-                        lo.extra_roots = (const char *const *)extra;
-                        lo.nextra_roots = 1;
-                        if (cc_strcasecmp(b, "lib") == 0 || cc_strcasecmp(b, "lib64") == 0 ||
-                            cc_strcasecmp(b, "bin") == 0) {
-                                extra[1] = cc_tree_dirname(m->tree, extra[0], err);
-                                lo.nextra_roots = extra[1] ? 2 : 1;
-                        }
-                }
-        }
-        cc_err_clear(err);
         if (listed != NULL) {
                 /* the caller listed the machine already (the doctor) */
                 list = cc_v_copy(listed, err);
                 rc = list ? 0 : -1;
         } else {
-                rc = cudnnctl_list(m, &lo, &list, err);
+                rc = cc_pick_list(m, opts->install, &list, err);
         }
-        free(extra[0]);
-        free(extra[1]);
         if (rc < 0)
                 return -1;
-        picked = choose(&v, list, &chosen_by, err);
+        picked = cc_pick_installation(m, list, opts->install, &chosen_by, err);
         if (picked == NULL)
                 goto fail;
         v.inst = cc_v_copy(picked, err);

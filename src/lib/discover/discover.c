@@ -867,12 +867,11 @@ fail:
 static int split_env_list(cc_discovery *d, const char *var, cc_strv *out, cc_error *err)
 {
         const char *s = cc_machine_getenv(d->m, var);
-        char sep = d->system == CC_SYS_WINDOWS ? ';' : ':';
         cc_error serr = {0};
 
         if (s == NULL)
                 return 0;
-        if (cc_split_pathlist(s, sep, MAX_PATH_ENTRIES, out, &serr) < 0) {
+        if (cc_split_pathlist_any(s, cc_pathlist_seps(d->system, var), MAX_PATH_ENTRIES, out, &serr) < 0) {
                 if (serr.code == CC_ERR_NOMEM) {
                         *err = serr;
                         return -1;

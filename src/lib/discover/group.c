@@ -17,16 +17,17 @@
  * out: every path in a tree is on C:). */
 int cc_disc_split_path(const cc_discovery *d, const char *p, cc_strv *out, cc_error *err)
 {
+        /* '\\' separates on Windows only: on Linux it is a name's character */
+        const char *seps = d->system == CC_SYS_WINDOWS ? "/\\" : "/";
+
         if (d->system == CC_SYS_WINDOWS && p[0] && p[1] == ':')
                 p += 2;
         while (*p) {
                 const char *s;
 
-                while (*p == '/' || *p == '\\')
-                        p++;
+                p += strspn(p, seps);
                 s = p;
-                while (*p && *p != '/' && *p != '\\')
-                        p++;
+                p += strcspn(p, seps);
                 if (p > s && cc_strv_pushn(out, s, (size_t)(p - s), err) < 0)
                         return -1;
         }

@@ -153,13 +153,29 @@ cc_value *cc_doc_new(const char *command, const cc_machine *m, cc_error *err)
 
 int cc_split_pathlist(const char *s, char sep, size_t max, cc_strv *out, cc_error *err)
 {
+        char seps[2] = {sep, '\0'};
+
+        return cc_split_pathlist_any(s, seps, max, out, err);
+}
+
+const char *cc_pathlist_seps(int system, const char *var)
+{
+        if (system == CC_SYS_WINDOWS)
+                return ";";
+        /* glibc's ld.so splits LD_LIBRARY_PATH at ';' too (elf/dl-load.c,
+         * _dl_init_paths: fillin_rpath with ":;"); RPATH and RUNPATH at ':' */
+        return var != NULL && strcmp(var, "LD_LIBRARY_PATH") == 0 ? ":;" : ":";
+}
+
+int cc_split_pathlist_any(const char *s, const char *seps, size_t max, cc_strv *out, cc_error *err)
+{
         const char *p = s;
 
         if (s == NULL)
                 return 0;
         for (;;) {
-                const char *e = strchr(p, sep);
-                size_t n = e ? (size_t)(e - p) : strlen(p);
+                size_t n = strcspn(p, seps);
+                const char *e = p[n] ? p + n : NULL;
 
                 if (out->n >= max)
                         return cc_err(err, CC_ERR_LIMIT, "a search path of more than %zu entries", max);

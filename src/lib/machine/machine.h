@@ -41,6 +41,10 @@ cc_value *cc_doc_new(const char *command, const cc_machine *m, cc_error *err);
  * Windows. Empty entries are kept as "" (they mean the current directory to
  * the Linux loader). At most max entries (more is CC_ERR_LIMIT). */
 int cc_split_pathlist(const char *s, char sep, size_t max, cc_strv *out, cc_error *err);
+/* The same at any of the bytes of seps; and the separators of a search-path
+ * variable of a system (LD_LIBRARY_PATH on Linux: ":;", as ld.so splits it). */
+int cc_split_pathlist_any(const char *s, const char *seps, size_t max, cc_strv *out, cc_error *err);
+const char *cc_pathlist_seps(int system, const char *var);
 
 /* The Linux driver's libcuda.so files of the machine's tree, where the
  * drivers put them (distributions, NVIDIA's .run, containers, WSL),

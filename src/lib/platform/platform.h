@@ -83,6 +83,16 @@ char *cc_getcwd(cc_error *err);
 int cc_environ(cc_strv *out, cc_error *err);
 /* 1 when this program runs on Windows. */
 int cc_host_is_windows(void);
+/* Set (value) or remove (NULL) a variable of this process's environment. */
+int cc_env_put(const char *name, const char *value, cc_error *err);
+/* The name of the parent process's program ("bash", "cmd.exe"; the file
+ * name, not a path), or NULL when it cannot be read (caller frees). */
+char *cc_parent_name(void);
+/* Run argv (argv[0] searched on the environment's PATH unless it names a
+ * path) with this process's environment, streams and directory. POSIX: it
+ * replaces this process (returns only on failure); Windows: waits for it,
+ * *status gets its exit status. CC_ERR_NOTFOUND: no such program. */
+int cc_exec_program(const char *const *argv, int *status, cc_error *err);
 /* The host's own canonical spelling of an existing path, links resolved
  * (caller frees); NULL with CC_ERR_NOTFOUND when it does not exist. */
 char *cc_realpath(const char *path, cc_error *err);

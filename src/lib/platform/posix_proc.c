@@ -1029,6 +1029,47 @@ int cc_loaded_modules(cc_strv *out, cc_error *err)
         return 0;
 }
 
+/* ---- env / exec --------------------------------------------------------- */
+
+int cc_env_put(const char *name, const char *value, cc_error *err)
+{
+        if ((value != NULL ? setenv(name, value, 1) : unsetenv(name)) != 0)
+                return cc_err_errno(err, errno, "%s", name);
+        return 0;
+}
+
+char *cc_parent_name(void)
+{
+        char path[64], *text = NULL, *nl;
+        size_t len = 0;
+        cc_error e = {0};
+
+        snprintf(path, sizeof(path), "/proc/%ld/comm", (long)getppid());
+        if (cc_read_stream(path, 256, &text, &len, &e) < 0)
+                return NULL;
+        if ((nl = strchr(text, '\n')) != NULL)
+                *nl = '\0';
+        return text;
+}
+
+int cc_exec_program(const char *const *argv, int *status, cc_error *err)
+{
+        sigset_t none;
+
+        *status = 127;
+        if (argv == NULL || argv[0] == NULL || argv[0][0] == '\0')
+                return cc_err(err, CC_ERR_USAGE, "no program to run");
+        /* the program gets the process as a shell would give it: not the
+         * reaper of orphans, every signal unblocked (handlers reset by exec) */
+        (void)prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0);
+        sigemptyset(&none);
+        (void)sigprocmask(SIG_SETMASK, &none, NULL);
+        execvp(argv[0], (char *const *)(uintptr_t)argv);
+        *status = errno == ENOENT ? 127 : 126;
+        return cc_err(err, errno == ENOENT ? CC_ERR_NOTFOUND : CC_ERR_IO, "%s: %s", argv[0],
+                      errno == ENOENT ? "no such program (searched on PATH)" : strerror(errno));
+}
+
 #else
 typedef int cc_posix_proc_unused_;
 #endif

@@ -4,6 +4,7 @@
 #define WIN32_LEAN_AND_MEAN
 #include <windows.h>
 #include <psapi.h>
+#include <tlhelp32.h>
 
 #include "platform.h"
 #include "win32_util.h"
@@ -1250,6 +1251,136 @@ fail:
         free(mods);
         return rv;
 }
+/* ---- env / exec --------------------------------------------------------- */
+
+int cc_env_put(const char *name, const char *value, cc_error *err)
+{
+        wchar_t *wn = cc_win_to_wide(name, err), *wv = NULL;
+        BOOL ok;
+
+        if (wn == NULL)
+                return -1;
+        if (value != NULL && (wv = cc_win_to_wide(value, err)) == NULL) {
+                free(wn);
+                return -1;
+        }
+        ok = SetEnvironmentVariableW(wn, wv);
+        free(wn);
+        free(wv);
+        if (!ok && !(value == NULL && GetLastError() == ERROR_ENVVAR_NOT_FOUND))
+                return cc_win_err(err, GetLastError(), "cannot set the environment variable", name);
+        /* the C runtime's copy too, which getenv reads */
+        if (value == NULL) {
+                char *kv = NULL;
+                cc_buf b = {0};
+
+                if (cc_buf_printf(&b, err, "%s=", name) < 0)
+                        return -1;
+                kv = cc_buf_steal(&b);
+                (void)_putenv(kv);
+                free(kv);
+        } else {
+                (void)_putenv_s(name, value);
+        }
+        return 0;
+}
+
+char *cc_parent_name(void)
+{
+        DWORD self = GetCurrentProcessId(), parent = 0;
+        HANDLE snap = CreateToolhelp32Snapshot(TH32CS_SNAPPROCESS, 0);
+        PROCESSENTRY32W pe;
+        char *name = NULL;
+        int pass;
+
+        if (snap == INVALID_HANDLE_VALUE)
+                return NULL;
+        for (pass = 0; pass < 2 && name == NULL; pass++) {
+                pe.dwSize = sizeof(pe);
+                if (!Process32FirstW(snap, &pe))
+                        break;
+                do {
+                        if (pass == 0 && pe.th32ProcessID == self) {
+                                parent = pe.th32ParentProcessID;
+                                break;
+                        }
+                        if (pass == 1 && pe.th32ProcessID == parent) {
+                                name = cc_win_from_wide(pe.szExeFile, NULL);
+                                break;
+                        }
+                } while (Process32NextW(snap, &pe));
+                if (pass == 0 && parent == 0)
+                        break;
+        }
+        CloseHandle(snap);
+        return name;
+}
+
+int cc_exec_program(const char *const *argv, int *status, cc_error *err)
+{
+        const char *prog = argv != NULL ? argv[0] : NULL;
+        char *found = NULL;
+        wchar_t *wapp = NULL, *wcmd = NULL;
+        STARTUPINFOW si;
+        PROCESS_INFORMATION pi = {0};
+        DWORD code = 1;
+        int rv = -1;
+
+        *status = 1;
+        if (prog == NULL || prog[0] == '\0')
+                return cc_err(err, CC_ERR_USAGE, "no program to run");
+        if (strpbrk(prog, "\\/:") == NULL) {
+                /* searched on the new PATH (CreateProcess would search the
+                 * program's own directory and the old one first) */
+                found = cc_find_program(prog, getenv("PATH"), err);
+                if (found == NULL)
+                        return cc_err(err, CC_ERR_NOTFOUND, "%s: no such program (searched on PATH)", prog);
+                prog = found;
+        }
+        {
+                const char **v;
+                size_t n = 0, i;
+
+                while (argv[n] != NULL)
+                        n++;
+                v = cc_calloc(err, n + 1, sizeof(*v));
+                if (v == NULL)
+                        goto fail;
+                v[0] = prog;
+                for (i = 1; i < n; i++)
+                        v[i] = argv[i];
+                wcmd = build_cmdline(v, err);
+                free(v);
+        }
+        wapp = cc_win_to_wide(prog, err);
+        if (wcmd == NULL || wapp == NULL)
+                goto fail;
+        memset(&si, 0, sizeof(si));
+        si.cb = sizeof(si);
+        if (!CreateProcessW(wapp, wcmd, NULL, NULL, TRUE, CREATE_UNICODE_ENVIRONMENT, NULL, NULL, &si, &pi)) {
+                DWORD e = GetLastError();
+
+                *status = 127;
+                cc_win_err(err, e, "cannot start", prog);
+                if (e == ERROR_FILE_NOT_FOUND || e == ERROR_PATH_NOT_FOUND)
+                        err->code = CC_ERR_NOTFOUND;
+                goto fail;
+        }
+        /* Ctrl+C goes to the program; this process only waits for it */
+        SetConsoleCtrlHandler(NULL, TRUE);
+        WaitForSingleObject(pi.hProcess, INFINITE);
+        if (GetExitCodeProcess(pi.hProcess, &code))
+                *status = (int)code;
+        CloseHandle(pi.hProcess);
+        CloseHandle(pi.hThread);
+        rv = 0;
+fail:
+        free(found);
+        free(wapp);
+        free(wcmd);
+        return rv;
+}
+
 #endif
 
 /* Keeps the translation unit non-empty on the other system. */

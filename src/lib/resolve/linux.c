@@ -587,7 +587,8 @@ done:
 /* A note on the answer (each said once). */
 #define note(s, err, ...) cc_strv_pushf(&(s)->r->notes, 1, (err), __VA_ARGS__)
 
-/* Search one ':'-separated list (RPATH, LD_LIBRARY_PATH, RUNPATH): every
+/* Search one list (RPATH, RUNPATH: ':'-separated; LD_LIBRARY_PATH: at ':' or
+ * ';', as ld.so splits it): every
  * element with each hwcaps subdirectory, elements deduplicated as ld.so
  * does within one list. origin_dir expands $ORIGIN (NULL: unknown). */
 static int search_list(struct search *s, const char *list, const char *origin_dir, int how, const char *what,
@@ -600,7 +601,8 @@ static int search_list(struct search *s, const char *list, const char *origin_di
 
         if (list == NULL)
                 return 0;
-        if (cc_split_pathlist(list, ':', MAX_PATH_ENTRIES, &elems, err) < 0) {
+        if (cc_split_pathlist_any(list, how == CC_HOW_LD_LIBRARY_PATH ? ":;" : ":", MAX_PATH_ENTRIES, &elems, err) <
+            0) {
                 if (err->code != CC_ERR_LIMIT)
                         goto done;
                 cc_err_clear(err);

@@ -538,6 +538,24 @@ CUDNNCTL_API const char *cudnnctl_env_parent_shell(void);
 CUDNNCTL_API int cudnnctl_write_text(const char *path, const char *text, cudnnctl_error *err);
 CUDNNCTL_API int cudnnctl_exec(const cudnnctl_value *doc, const char *const *argv, int *status, cudnnctl_error *err);
 
+/* ---- use ---------------------------------------------------------------- */
+
+typedef struct cudnnctl_use_options {
+        const char *install; /* as cudnnctl_env takes it; NULL with none */
+        const char *cuda;    /* as cudnnctl_env takes it */
+        int none;            /* take cudnnctl's setting away */
+        int dry_run;         /* plan and show, write nothing */
+} cudnnctl_use_options;
+
+/* The machine's default cuDNN (docs/json.md, command "use"), Linux: the
+ * installation's library directory in /etc/ld.so.conf.d/00-cudnnctl.conf,
+ * written as one transaction (undone by cudnnctl_rollback of that
+ * directory), then ldconfig (as root; -r for a tree), then what a plain
+ * program loads for libcudnn.so.MAJOR ("loads"). CUDNNCTL_ERR_UNSUPPORTED on
+ * Windows (not built yet). */
+CUDNNCTL_API int cudnnctl_use(cudnnctl_machine *m, const cudnnctl_use_options *o, cudnnctl_value **out,
+                              cudnnctl_error *err);
+
 /* ---- explain ----------------------------------------------------------- */
 
 typedef struct cudnnctl_explain_options {

@@ -148,7 +148,7 @@ extern const struct cli_cmd cli_cmd_who_uses;
 extern const struct cli_cmd cli_cmd_install, cli_cmd_uninstall, cli_cmd_rollback, cli_cmd_recover, cli_cmd_history;
 extern const struct cli_cmd cli_cmd_fetch;
 extern const struct cli_cmd cli_cmd_plan;
-extern const struct cli_cmd cli_cmd_env, cli_cmd_exec;
+extern const struct cli_cmd cli_cmd_env, cli_cmd_exec, cli_cmd_use;
 /* The options fetch and install VERSION share (cmd_fetch.c): --source
  * redist|pypi and --cuda MAJOR into their values; -1 after printing why. */
 int cli_fetch_source(const struct cli_cmd *cmd, const char *arg, int *source);

@@ -1,5 +1,5 @@
-/* cudnnctl uninstall, rollback, recover, history: the writing commands
- * besides install, each one transaction of the same engine. */
+/* cudnnctl uninstall, rollback, recover, history, use: the writing
+ * commands besides install, each one transaction of the same engine. */
 #include "cli.h"
 
 #include <stdio.h>
@@ -14,7 +14,7 @@
 #define cli_isatty(fd) isatty(fd)
 #endif
 
-enum { OPT_DRY_RUN = 1, OPT_YES, OPT_FORCE };
+enum { OPT_DRY_RUN = 1, OPT_YES, OPT_FORCE, OPT_NONE, OPT_CUDA };
 
 static const struct cli_opt opt_dry_run = {
     .name = "dry-run", .short_name = 'n', .id = OPT_DRY_RUN, .help = "print what would be done, and write nothing"};
@@ -47,7 +47,36 @@ static const struct cli_opt history_opts[] = {
     {0},
 };
 
+static const struct cli_opt use_opts[] = {
+    {.name = "none", .id = OPT_NONE, .help = "take cudnnctl's setting away (the file it wrote)"},
+    {.name = "cuda",
+     .arg = "V",
+     .id = OPT_CUDA,
+     .help = "of a layout with a directory per CUDA build: that build (13, 12.9)"},
+    {.like = &opt_dry_run},
+    {.like = &opt_yes},
+    {.like = &cli_opt_json},
+    {.group = &cli_machine_group},
+    {0},
+};
+
 static int cmd_change(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env *env);
+
+const struct cli_cmd cli_cmd_use = {
+    .name = "use",
+    .fn = cmd_change,
+    .summary = "make one installation the machine's default cuDNN (and undo it)",
+    .opts = use_opts,
+    .args = "[INSTALL]",
+    .args_kind = CLI_FILE,
+    .about = "Linux: writes INSTALL's library directory into /etc/ld.so.conf.d/00-cudnnctl.conf (the first\n"
+             "file there, so ldconfig puts it before the others), as one transaction of the engine\n"
+             "install uses, then runs ldconfig (as root; 'ldconfig -r' for a --root tree) and shows what a\n"
+             "plain program then loads for libcudnn.so.MAJOR. --none takes the file away. 'cudnnctl\n"
+             "rollback /etc/ld.so.conf.d' undoes either. INSTALL is as 'cudnnctl env' takes it.\n"
+             "Windows (the registry's Path) is not built yet: 'cudnnctl env' sets one shell.",
+    .more = "Exit status 1: stopped, or the transaction failed (and was undone); 3: INSTALL not found.",
+};
 
 const struct cli_cmd cli_cmd_uninstall = {
     .name = "uninstall",
@@ -66,12 +95,13 @@ const struct cli_cmd cli_cmd_uninstall = {
 const struct cli_cmd cli_cmd_rollback = {
     .name = "rollback",
     .fn = cmd_change,
-    .summary = "undo the last install or uninstall of a target",
+    .summary = "undo the last install, uninstall or use of a target",
     .opts = rollback_opts,
     .args = "[DIR]",
     .args_kind = CLI_DIR,
-    .about = "Undoes the last committed install or uninstall in DIR (without DIR: the last target this\n"
-             "machine changed), from the backups that transaction kept, in one transaction of its own.",
+    .about = "Undoes the last committed install, uninstall or use in DIR (without DIR: the last target\n"
+             "this machine changed), from the backups that transaction kept, in one transaction of its\n"
+             "own (after a use: ldconfig again).",
     .more = "Exit status 1: stopped (a backup is gone), or the transaction failed (and was undone);\n"
             "3: nothing to roll back.",
 };
@@ -101,6 +131,9 @@ const struct cli_cmd cli_cmd_history = {
     .more = NULL,
 };
 
+static const char *use_cuda; /* use's --cuda and --none */
+static int use_none;
+
 /* Run the command once (dry is the dry-run flag). */
 static int run(const struct cli_cmd *cmd, cudnnctl_machine *m, const char *arg, int dry, int force,
                cudnnctl_value **doc, cudnnctl_error *err)
@@ -117,6 +150,11 @@ static int run(const struct cli_cmd *cmd, cudnnctl_machine *m, const char *arg, 
         }
         if (cmd == &cli_cmd_recover)
                 return cudnnctl_recover(m, arg, doc, err);
+        if (cmd == &cli_cmd_use) {
+                cudnnctl_use_options o = {.install = arg, .cuda = use_cuda, .none = use_none, .dry_run = dry};
+
+                return cudnnctl_use(m, &o, doc, err);
+        }
         return cudnnctl_history(m, arg, doc, err);
 }
 
@@ -155,6 +193,12 @@ static int cmd_change(int argc, char **argv, const struct cli_cmd *cmd, struct c
                 case OPT_FORCE:
                         force = 1;
                         break;
+                case OPT_NONE:
+                        use_none = 1;
+                        break;
+                case OPT_CUDA:
+                        use_cuda = p.arg;
+                        break;
                 case CLI_OPT_JSON:
                         json = 1;
                         break;
@@ -172,6 +216,11 @@ static int cmd_change(int argc, char **argv, const struct cli_cmd *cmd, struct c
                 default:
                         goto usage;
                 }
+        }
+        if (cmd == &cli_cmd_use && (arg == NULL) == !use_none) {
+                cli_error(cmd, arg == NULL ? "no INSTALL given, and no --none (see 'cudnnctl use --help')"
+                                           : "INSTALL or --none, not both");
+                goto usage;
         }
         if (cmd == &cli_cmd_uninstall && arg == NULL) {
                 cli_error(cmd, "no INSTALL given (see 'cudnnctl uninstall --help')");

@@ -29,6 +29,8 @@
 #include "../txn/txn.h"
 #include "change.h"
 
+static char *run_ldconfig(cc_machine *m, cc_error *err);
+
 /* ---- a planned change ----------------------------------------------------- */
 
 struct change {
@@ -669,11 +671,12 @@ int cudnnctl_rollback(cudnnctl_machine *m, const cudnnctl_rollback_options *o, c
         TRY(cc_txn_list(host, &v, &n, NULL, err));
         for (i = n; i-- > 0 && last == NULL;)
                 if (v[i].committed && v[i].label != NULL &&
-                    (cc_starts_with(v[i].label, "install") || cc_starts_with(v[i].label, "uninstall")) &&
+                    (cc_starts_with(v[i].label, "install") || cc_starts_with(v[i].label, "uninstall") ||
+                     cc_starts_with(v[i].label, "use")) &&
                     !rolled_back(v, n, v[i].id))
                         last = &v[i];
         if (last == NULL) {
-                cc_err(err, CC_ERR_NOTFOUND, "%s: no install or uninstall to roll back", vt);
+                cc_err(err, CC_ERR_NOTFOUND, "%s: no install, uninstall or use to roll back", vt);
                 goto fail;
         }
         TRY(cc_v_set_str(doc, CC_K(change_doc, of), last->id, err));
@@ -710,6 +713,20 @@ int cudnnctl_rollback(cudnnctl_machine *m, const cudnnctl_rollback_options *o, c
         }
         snprintf(label, sizeof(label), "rollback %s", last->id);
         TRY(ch_run(&c, vt, host, label, o->dry_run, m, doc, err));
+        if (cc_starts_with(last->label, "use")) {
+                /* the loader's configuration changed back: its cache too */
+                const char *status = cc_v_get_str(cc_v_get(doc, CC_K(change_doc, result)), "status");
+
+                if (status != NULL && strcmp(status, "done") == 0) {
+                        char *ld = run_ldconfig(m, err);
+
+                        if (ld == NULL || cc_v_set_str(doc, "ldconfig", ld, err) < 0) {
+                                free(ld);
+                                goto fail;
+                        }
+                        free(ld);
+                }
+        }
         rc = 0;
 fail:
         ch_free(&c);
@@ -810,6 +827,220 @@ fail:
         cc_strv_free(&bad);
         free(vt);
         free(host);
+        if (rc == 0)
+                *out = doc;
+        else
+                cc_v_free(doc);
+        return rc;
+}
+
+/* ---- use ------------------------------------------------------------------ */
+
+#define USE_DIR "/etc/ld.so.conf.d"
+#define USE_FILE "00-cudnnctl.conf" /* first of the directory: ldconfig keeps the first directory of a name */
+
+/* ldconfig after a change of the loader's configuration: run as root
+ * (ldconfig -r for a tree), else say that it must be. "ran", "needed: ...",
+ * "failed: ...". */
+static char *run_ldconfig(cc_machine *m, cc_error *err)
+{
+        static const char *const progs[] = {"/sbin/ldconfig", "/usr/sbin/ldconfig"};
+        char *root = NULL, *out = NULL;
+        cc_error e2 = {0};
+        size_t i;
+
+        if (!cc_is_admin())
+                return cc_strdup(err, "needed: run `sudo ldconfig` (not run: not root)");
+        if (!m->live && (root = cc_tree_host(m->tree, "/", &e2)) == NULL)
+                return cc_asprintf(err, "needed: the tree's root: %s", e2.msg);
+        for (i = 0; i < CC_ARRAY_LEN(progs) && out == NULL; i++) {
+                const char *argv[] = {progs[i], root ? "-r" : NULL, root, NULL};
+                cc_spawn_opts so;
+                cc_spawn_result r;
+                cc_stat st;
+
+                if (cc_stat_path(progs[i], &st, &e2) < 0 || st.type != CC_FT_FILE)
+                        continue;
+                memset(&so, 0, sizeof(so));
+                memset(&r, 0, sizeof(r));
+                so.argv = argv;
+                so.timeout_ms = 120000;
+                if (cc_spawn_run(&so, &r, &e2) < 0) {
+                        out = cc_asprintf(err, "failed: %s", e2.msg);
+                } else if (r.exited && r.exit_code == 0) {
+                        out = cc_strdup(err, "ran");
+                } else {
+                        char *how = cc_spawn_describe(&r, err);
+
+                        out = cc_asprintf(err, "failed: ldconfig %s%s%.200s", how ? how : "failed",
+                                          r.errout.len ? ": " : "", r.errout.data ? r.errout.data : "");
+                        free(how);
+                }
+                cc_spawn_result_free(&r);
+        }
+        free(root);
+        return out ? out : cc_strdup(err, "needed: no ldconfig was found: run it");
+}
+
+/* What a plain program loads for libcudnn.so.MAJOR now: {name, path,
+ * installation, chosen}. */
+static cc_value *loads_doc(cc_machine *m, int major, const char *prefix, cc_error *err)
+{
+        char name[32];
+        const char *names[1] = {name};
+        cudnnctl_which_options wo;
+        cudnnctl_value *w = NULL;
+        cc_value *o = cc_v_object(err);
+        const cc_value *r;
+        const char *path;
+
+        if (o == NULL)
+                return NULL;
+        snprintf(name, sizeof(name), "libcudnn.so.%d", major);
+        memset(&wo, 0, sizeof(wo));
+        if (cudnnctl_which(m, names, 1, &wo, &w, err) < 0) {
+                cc_v_free(o);
+                return NULL;
+        }
+        r = cc_v_at(cc_v_get(w, "results"), 0);
+        path = cc_v_get_str(r, "realpath") ? cc_v_get_str(r, "realpath") : cc_v_get_str(r, "path");
+        if (cc_v_set_str(o, "name", name, err) < 0 || cc_v_set_str(o, "path", path, err) < 0 ||
+            cc_v_set_str(o, "how", cc_v_get_str(r, "how"), err) < 0 ||
+            cc_v_set_bool(o, "chosen",
+                          path != NULL && prefix != NULL && cc_starts_with(path, prefix) &&
+                              (path[strlen(prefix)] == '/' || path[strlen(prefix)] == '\0'),
+                          err) < 0) {
+                cc_v_free(o);
+                o = NULL;
+        }
+        cc_v_free(w);
+        return o;
+}
+
+int cudnnctl_use(cudnnctl_machine *m, const cudnnctl_use_options *o, cudnnctl_value **out, cudnnctl_error *err)
+{
+        char *host = NULL, *tmp = NULL, *from = NULL, *file = NULL;
+        cudnnctl_value *envdoc = NULL;
+        cc_value *doc = NULL;
+        const cc_value *inst = NULL;
+        struct change c;
+        cc_buf content = {0};
+        cc_stat st;
+        int rc = -1, major = 0;
+        size_t i;
+
+        memset(&c, 0, sizeof(c));
+        c.err = err;
+        if (out == NULL || m == NULL || o == NULL)
+                return cc_err(err, CC_ERR_USAGE, "cudnnctl_use: no machine, options or place for the result");
+        *out = NULL;
+        if ((o->install == NULL) == !o->none)
+                return cc_err(err, CC_ERR_USAGE, "cudnnctl_use: an installation, or none");
+        if (m->system == CC_SYS_WINDOWS)
+                return cc_err(err, CC_ERR_UNSUPPORTED,
+                              "use on Windows (the registry's Path) is not built yet: 'cudnnctl env' sets one shell");
+        host = cc_tree_host(m->tree, USE_DIR, err);
+        if (host == NULL)
+                return -1;
+        if (cc_lstat_path(host, &st, err) < 0)
+                goto fail;
+        if (st.type != CC_FT_DIR) {
+                cc_err(err, CC_ERR_NOTFOUND, "%s: not a directory here: this loader reads no drop-in files", USE_DIR);
+                goto fail;
+        }
+        doc = new_doc(m, "use", USE_DIR, o->dry_run, err);
+        c.checks = cc_v_array(err);
+        file = cc_asprintf(err, "%s/%s", USE_DIR, USE_FILE);
+        if (doc == NULL || c.checks == NULL || file == NULL)
+                goto fail;
+        TRY(cc_v_set_str(doc, "file", file, err));
+        {
+                char *fh = cc_asprintf(err, "%s/%s", host, USE_FILE);
+
+                if (fh == NULL || cc_lstat_path(fh, &st, err) < 0) {
+                        free(fh);
+                        goto fail;
+                }
+                free(fh);
+        }
+        if (o->none) {
+                TRY(cc_v_set_null(doc, "installation", err));
+                TRY(cc_v_set_null(doc, "content", err));
+                if (st.type != CC_FT_NONE)
+                        TRY(ch_add(&c, CC_TXN_REMOVE, USE_FILE, NULL, 0, 0, NULL));
+        } else {
+                cudnnctl_env_options eo;
+                const cc_value *added;
+
+                memset(&eo, 0, sizeof(eo));
+                eo.install = o->install;
+                eo.cuda = o->cuda;
+                TRY(cudnnctl_env(m, &eo, &envdoc, err));
+                inst = cc_v_get(envdoc, "installation");
+                added = cc_v_get(envdoc, "added");
+                major = atoi(cc_v_get_str(inst, "version") ? cc_v_get_str(inst, "version") : "0");
+                TRY(cc_v_set(doc, "installation", cc_v_copy(inst, err), err));
+                TRY(cc_buf_printf(&content, err,
+                                  "# Written by cudnnctl use: cuDNN %s (installation %lld) first for every program\n"
+                                  "# that finds cuDNN through the loader's cache. Undo: cudnnctl use --none, or\n"
+                                  "# cudnnctl rollback %s\n",
+                                  cc_v_get_str(inst, "version") ? cc_v_get_str(inst, "version") : "of unknown release",
+                                  (long long)cc_v_as_int(cc_v_get(inst, "id")), USE_DIR));
+                for (i = 0; i < cc_v_len(added); i++) {
+                        const char *d = cc_v_as_str(cc_v_at(added, i));
+                        size_t n = d ? strlen(d) : 0;
+
+                        /* ld.so.conf: a directory a line, '#' starts a comment, and
+                         * ldconfig reads "dir=type", ',' and blanks specially */
+                        if (n == 0 || d[strcspn(d, "#=,:\t\n\r")] != '\0' || d[0] == ' ' || d[n - 1] == ' ') {
+                                cc_err(err, CC_ERR_USAGE,
+                                       "%s: a directory ld.so.conf cannot name (a '#', '=', ',', ':', a tab, or "
+                                       "blanks around it)",
+                                       d ? d : "(none)");
+                                goto fail;
+                        }
+                        TRY(cc_buf_printf(&content, err, "%s\n", d));
+                }
+                TRY(cc_v_set_str(doc, "content", content.data, err));
+                tmp = cc_make_temp_dir("cudnnctl-use-", err);
+                from = tmp ? cc_asprintf(err, "%s/%s", tmp, USE_FILE) : NULL;
+                if (from == NULL || cc_write_file(from, content.data, content.len, 0, err) < 0)
+                        goto fail;
+                TRY(ch_add(&c, st.type == CC_FT_NONE ? CC_TXN_PLACE : CC_TXN_REPLACE, USE_FILE, NULL, 0644, content.len,
+                           from));
+                if (st.type == CC_FT_LINK)
+                        TRY(ch_check(&c, "link", "stop", "%s: a symbolic link: not written through", file));
+        }
+        TRY(ch_run(&c, USE_DIR, host, o->none ? "use --none" : "use", o->dry_run, m, doc, err));
+        {
+                const char *status = cc_v_get_str(cc_v_get(doc, CC_K(change_doc, result)), "status");
+
+                if (status != NULL && strcmp(status, "done") == 0) {
+                        char *ld = run_ldconfig(m, err);
+
+                        if (ld == NULL || cc_v_set_str(doc, "ldconfig", ld, err) < 0) {
+                                free(ld);
+                                goto fail;
+                        }
+                        free(ld);
+                }
+        }
+        if (!o->none && major > 0)
+                TRY(cc_v_set(doc, "loads", loads_doc(m, major, cc_v_get_str(inst, "prefix"), err), err));
+        rc = 0;
+fail:
+        if (tmp != NULL) {
+                cc_error ignored = {0};
+
+                (void)cc_remove_tree(tmp, &ignored);
+        }
+        free(tmp);
+        free(from);
+        free(file);
+        free(host);
+        cc_buf_free(&content);
+        cc_v_free(envdoc);
+        ch_free(&c);
         if (rc == 0)
                 *out = doc;
         else

@@ -57,7 +57,20 @@ int cudnnctl_change_text(const cudnnctl_value *doc, int verbose, int color, char
                 return *out ? 0 : cc_err(err, CC_ERR_NOMEM, "out of memory");
         }
         TRY(cc_text_printf(&t, "%s%s%s ", cc_text_sgr(&t, CC_SGR_BOLD), cmd ? cmd : "?", cc_text_sgr(&t, CC_SGR_OFF)));
-        TRY(cc_text_put(&t, d.of));
+        if (cmd != NULL && strcmp(cmd, "use") == 0) {
+                const cc_value *in = cc_v_get(doc, "installation");
+
+                if (cc_v_get(in, "id") != NULL)
+                        TRY(cc_text_printf(&t, "cuDNN %s (installation %lld, ",
+                                           cc_v_get_str(in, "version") ? cc_v_get_str(in, "version") : "unknown",
+                                           (long long)cc_v_as_int(cc_v_get(in, "id"))));
+                else
+                        TRY(cc_text_printf(&t, "--none ("));
+                TRY(cc_text_put(&t, cc_v_get_str(doc, "file")));
+                TRY(cc_text_printf(&t, ")"));
+        } else {
+                TRY(cc_text_put(&t, d.of));
+        }
         TRY(line_put(&t, " in ", d.target));
         for (i = 0; i < cc_v_len(d.checks); i++) {
                 cc_vw_plan_check c;
@@ -98,7 +111,20 @@ int cudnnctl_change_text(const cudnnctl_value *doc, int verbose, int color, char
                 TRY(cc_text_printf(&t, "%sDone%s (transaction ", cc_text_sgr(&t, CC_SGR_GREEN),
                                    cc_text_sgr(&t, CC_SGR_OFF)));
                 TRY(cc_text_put(&t, r.transaction));
-                TRY(cc_text_printf(&t, "; `cudnnctl rollback` undoes it).\n"));
+                TRY(cc_text_printf(&t, "; `cudnnctl rollback%s%s` undoes it).\n",
+                                   cmd != NULL && strcmp(cmd, "use") == 0 ? " " : "",
+                                   cmd != NULL && strcmp(cmd, "use") == 0 ? d.target : ""));
+        }
+        if (cc_v_get_str(doc, "ldconfig") != NULL)
+                TRY(line_put(&t, "ldconfig: ", cc_v_get_str(doc, "ldconfig")));
+        if (cc_v_get(doc, "loads") != NULL) {
+                const cc_value *l = cc_v_get(doc, "loads");
+
+                TRY(cc_text_printf(&t, "A plain program loads %s from ", cc_v_get_str(l, "name")));
+                TRY(cc_text_put(&t, cc_v_get_str(l, "path") ? cc_v_get_str(l, "path") : "nowhere (not found)"));
+                TRY(cc_text_printf(&t, "%s\n",
+                                   cc_v_as_bool(cc_v_get(l, "chosen")) ? ": the chosen installation"
+                                                                       : ": NOT the chosen installation"));
         }
         *out = cc_buf_steal(&b);
         return 0;

@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+"""cudnnctl use: the machine's default cuDNN through /etc/ld.so.conf.d, one
+transaction, ldconfig, undone by rollback.
+
+1. A --root tree: 9.14.0 stubs in /opt/old/lib, listed by
+   /etc/ld.so.conf.d/old.conf, and 9.19.0 stubs in /opt/new/lib (the stubs of
+   test_loadtrace). `use --dry-run` writes nothing; `use /opt/new/lib` writes
+   00-cudnnctl.conf naming /opt/new/lib; as root, `ldconfig -r` makes the
+   tree's cache and `which libcudnn.so.9` then picks 9.19 through it (ldconfig
+   keeps the first directory of a name, and 00- is read first); `use --none`
+   takes the file away (9.14 again); `rollback` puts it back, and rolling back
+   everything gives the directory back byte for byte. Not root: ldconfig is
+   "needed", never run.
+2. As root on this machine itself: `use` of a 9.19 stub installation in a
+   temporary directory, then a plain program (python3's ctypes, no
+   LD_LIBRARY_PATH) loads that stub's libcudnn.so.9; `rollback
+   /etc/ld.so.conf.d` and the program loads what it loaded before. Whatever
+   happens, the file is taken away and ldconfig run at the end.
+Also: INSTALL and --none together, neither, no /etc/ld.so.conf.d, a
+directory ld.so.conf cannot name, --system windows.
+"""
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cliutil  # noqa: E402
+import test_loadtrace  # noqa: E402
+
+CONF = "00-cudnnctl.conf"
+PROBE = ("import ctypes\ntry:\n    h = ctypes.CDLL('libcudnn.so.9')\n"
+         "    r = (ctypes.c_char * 32).in_dll(h, 'cc_fx_role').value.decode()\n"
+         "except (OSError, ValueError) as e:\n    r = 'other: ' + str(e).split(':')[0]\nprint(r)\n")
+
+
+def snapshot(d):
+    """Every file under d except the engine's .cudnnctl: relative path -> sha256."""
+    out = {}
+    for base, dirs, files in os.walk(d):
+        dirs[:] = [x for x in dirs if x != ".cudnnctl"]
+        for f in files:
+            p = os.path.join(base, f)
+            out[os.path.relpath(p, d)] = hashlib.sha256(open(p, "rb").read()).hexdigest()
+    return out
+
+
+def main():
+    ap = cliutil.parser()
+    args = ap.parse_args()
+    cc = shutil.which(os.environ.get("CC", "gcc")) or shutil.which("cc")
+    if cc is None:
+        print("skip: no C compiler for the stub libraries")
+        return 77
+    exe = os.path.abspath(args.exe)
+    root_user = hasattr(os, "geteuid") and os.geteuid() == 0
+    c = cliutil.Checks(limit=400)
+    work = tempfile.mkdtemp(prefix="cc-use-")
+    env = {k: v for k, v in os.environ.items() if k != "LD_LIBRARY_PATH" and not k.startswith("CUDNN")}
+
+    def run(*argv):
+        r = subprocess.run([exe] + list(argv), env=env, capture_output=True, text=True, timeout=300)
+        doc, _ = cliutil.parse_json(r.stdout) if "--json" in argv else (None, None)
+        return r, doc or {}
+
+    try:
+        s914 = test_loadtrace.Stubs(cc, work, "9.14.0")
+        s919 = test_loadtrace.Stubs(cc, work, "9.19.0")
+        tree = os.path.join(work, "tree")
+        confd = os.path.join(tree, "etc", "ld.so.conf.d")
+        os.makedirs(confd)
+        with open(os.path.join(tree, "etc", "ld.so.conf"), "w") as f:
+            f.write("include /etc/ld.so.conf.d/*.conf\n")
+        with open(os.path.join(confd, "old.conf"), "w") as f:
+            f.write("/opt/old/lib\n")
+        test_loadtrace.lay(s914, os.path.join(tree, "opt", "old", "lib"), {"kind": "full"})
+        test_loadtrace.lay(s919, os.path.join(tree, "opt", "new", "lib"), {"kind": "full"})
+        if root_user:
+            subprocess.run(["ldconfig", "-r", tree], check=True)
+        before = snapshot(confd)
+
+        def loads():
+            r, d = run("which", "libcudnn.so.9", "--root", tree, "--json")
+            res = (d.get("results") or [{}])[0]
+            return res.get("realpath") or res.get("path")
+
+        r, d = run("use", "/opt/new/lib", "--root", tree, "--dry-run", "--json")
+        c.named("use --dry-run: the plan places 00-cudnnctl.conf naming /opt/new/lib, nothing written",
+                r.returncode == 0 and d.get("result", {}).get("status") == "planned"
+                and [(o["op"], o["path"]) for o in d.get("operations", [])] == [("place", CONF)]
+                and (d.get("content") or "").splitlines()[-1:] == ["/opt/new/lib"] and snapshot(confd) == before,
+                (r.returncode, r.stderr[-300:], d.get("operations")))
+        r, d = run("use", "/opt/new/lib", "--root", tree, "--json")
+        c.named("use without --yes and without a terminal: refused, nothing written",
+                r.returncode == 2 and snapshot(confd) == before, (r.returncode, r.stderr[-200:]))
+        r, d = run("use", "9.19", "--root", tree, "--yes", "--json")
+        conf = open(os.path.join(confd, CONF)).read() if os.path.exists(os.path.join(confd, CONF)) else ""
+        c.named("use 9.19 --yes: the file is written, one committed transaction",
+                r.returncode == 0 and d.get("result", {}).get("status") == "done"
+                and conf.splitlines()[-1:] == ["/opt/new/lib"] and conf.startswith("# Written by cudnnctl use"),
+                (r.returncode, r.stderr[-300:], conf))
+        if root_user:
+            c.named("as root, ldconfig -r made the tree's cache, and a plain program then loads 9.19 through it",
+                    d.get("ldconfig") == "ran" and (d.get("loads") or {}).get("chosen") is True
+                    and (loads() or "").startswith("/opt/new/lib/"), (d.get("ldconfig"), d.get("loads"), loads()))
+        else:
+            c.named("not root: ldconfig is said to be needed, not run", (d.get("ldconfig") or "").startswith("needed"),
+                    d.get("ldconfig"))
+        r, d = run("use", "--none", "--root", tree, "--yes", "--json")
+        c.named("use --none: the file goes", r.returncode == 0 and not os.path.exists(os.path.join(confd, CONF))
+                and [(o["op"], o["path"]) for o in d.get("operations", [])] == [("remove", CONF)],
+                (r.returncode, r.stderr[-300:], d.get("operations")))
+        if root_user:
+            c.named("after use --none a plain program loads 9.14 again", (loads() or "").startswith("/opt/old/lib/"),
+                    loads())
+        r, d = run("rollback", "/etc/ld.so.conf.d", "--root", tree, "--yes", "--json")
+        c.named("rollback of use --none: the file is back byte for byte, ldconfig again",
+                r.returncode == 0 and open(os.path.join(confd, CONF)).read() == conf
+                and (d.get("ldconfig") == "ran" if root_user else (d.get("ldconfig") or "").startswith("needed")),
+                (r.returncode, r.stderr[-300:], d.get("ldconfig")))
+        if root_user:
+            c.named("after the rollback a plain program loads 9.19 again", (loads() or "").startswith("/opt/new/lib/"),
+                    loads())
+        for _ in range(3):
+            r, d = run("rollback", "/etc/ld.so.conf.d", "--root", tree, "--yes", "--json")
+        c.named("rolling back every change gives /etc/ld.so.conf.d back byte for byte",
+                snapshot(confd) == before, (snapshot(confd), before))
+
+        # refusals
+        r, _ = run("use", "9.19", "--none", "--root", tree, "--yes")
+        c.named("INSTALL and --none together: a usage error", r.returncode == 2, (r.returncode, r.stderr))
+        r, _ = run("use", "--root", tree, "--yes")
+        c.named("neither INSTALL nor --none: a usage error", r.returncode == 2, (r.returncode, r.stderr))
+        bare = os.path.join(work, "bare")
+        test_loadtrace.lay(s919, os.path.join(bare, "opt", "x", "lib"), {"kind": "full"})
+        r, _ = run("use", "/opt/x/lib", "--root", bare, "--yes")
+        c.named("no /etc/ld.so.conf.d: 3 and one line naming it", r.returncode == 3 and
+                "/etc/ld.so.conf.d" in r.stderr and len(r.stderr.strip().splitlines()) == 1, (r.returncode, r.stderr))
+        test_loadtrace.lay(s919, os.path.join(tree, "opt", "a#b", "lib"), {"kind": "so9"})
+        r, _ = run("use", "/opt/a#b/lib", "--root", tree, "--yes")
+        c.named("a directory with '#' (a comment to ld.so.conf): refused, nothing written",
+                r.returncode == 2 and "ld.so.conf cannot name" in r.stderr and snapshot(confd) == before,
+                (r.returncode, r.stderr))
+        r, _ = run("use", "9.19", "--root", tree, "--system", "windows", "--yes")
+        c.named("Windows: said not built yet, one line, not a crash", r.returncode not in (0, 2) and
+                r.returncode < 64 and "not built yet" in r.stderr, (r.returncode, r.stderr))
+
+        # this machine, for real (root only)
+        live = "/etc/ld.so.conf.d"
+        if root_user and os.path.isdir(live) and os.environ.get("CUDNNCTL_TEST_LIVE_USE", "1") != "0":
+            state_existed = os.path.exists(os.path.join(live, ".cudnnctl"))
+            real = os.path.join(work, "real 9.19")
+            test_loadtrace.lay(s919, os.path.join(real, "lib"), {"kind": "full"})
+            py = shutil.which("python3")
+            was = subprocess.run([py, "-c", PROBE], env=env, capture_output=True, text=True).stdout.strip()
+            try:
+                r, d = run("use", os.path.join(real, "lib"), "--yes", "--json")
+                now = subprocess.run([py, "-c", PROBE], env=env, capture_output=True, text=True).stdout.strip()
+                c.named("this machine: after use (ldconfig ran), a plain program loads the chosen stub 9.19",
+                        r.returncode == 0 and d.get("ldconfig") == "ran" and now == "shim 9.19.0"
+                        and (d.get("loads") or {}).get("chosen") is True,
+                        (r.returncode, r.stderr[-300:], d.get("ldconfig"), now, d.get("loads")))
+                r, d = run("rollback", live, "--yes", "--json")
+                after = subprocess.run([py, "-c", PROBE], env=env, capture_output=True, text=True).stdout.strip()
+                c.named("this machine: rollback takes it away, ldconfig again, the program loads what it did before",
+                        r.returncode == 0 and d.get("ldconfig") == "ran" and not os.path.exists(os.path.join(live, CONF))
+                        and after == was, (r.returncode, r.stderr[-300:], was, after))
+            finally:
+                if os.path.exists(os.path.join(live, CONF)):
+                    os.remove(os.path.join(live, CONF))
+                    subprocess.run(["ldconfig"])
+                if not state_existed:
+                    shutil.rmtree(os.path.join(live, ".cudnnctl"), ignore_errors=True)
+        else:
+            print("note: not root (or CUDNNCTL_TEST_LIVE_USE=0): use on this machine itself is not tried")
+    finally:
+        if not os.environ.get("CUDNNCTL_KEEP_TEMP"):
+            shutil.rmtree(work, ignore_errors=True)
+    return c.summary("use", need_passes=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

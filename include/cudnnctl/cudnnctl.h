@@ -545,6 +545,10 @@ typedef struct cudnnctl_use_options {
         const char *cuda;    /* as cudnnctl_env takes it */
         int none;            /* take cudnnctl's setting away */
         int dry_run;         /* plan and show, write nothing */
+        int user;            /* this user's shells instead: the lines for the shell's start file */
+        const char *shell;   /* user: the shell ("sh", "bash", "zsh", "fish"; NULL: "sh") */
+        int write;           /* user: also write them into the start file as a marked block (replacing
+                                one written before; with none: taking it out), one transaction */
 } cudnnctl_use_options;
 
 /* The machine's default cuDNN (docs/json.md, command "use"), Linux: the
@@ -553,6 +557,9 @@ typedef struct cudnnctl_use_options {
  * directory), then ldconfig (as root; -r for a tree), then what a plain
  * program loads for libcudnn.so.MAJOR ("loads"). CUDNNCTL_ERR_UNSUPPORTED on
  * Windows (not built yet). */
+/* With user: the block of lines for the shell's start file (~/.bashrc,
+ * ~/.zshrc, ~/.config/fish/config.fish, ~/.profile) in "lines", written
+ * there only with write. */
 CUDNNCTL_API int cudnnctl_use(cudnnctl_machine *m, const cudnnctl_use_options *o, cudnnctl_value **out,
                               cudnnctl_error *err);
 

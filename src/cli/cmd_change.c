@@ -14,7 +14,7 @@
 #define cli_isatty(fd) isatty(fd)
 #endif
 
-enum { OPT_DRY_RUN = 1, OPT_YES, OPT_FORCE, OPT_NONE, OPT_CUDA };
+enum { OPT_DRY_RUN = 1, OPT_YES, OPT_FORCE, OPT_NONE, OPT_CUDA, OPT_USER, OPT_SHELL, OPT_WRITE };
 
 static const struct cli_opt opt_dry_run = {
     .name = "dry-run", .short_name = 'n', .id = OPT_DRY_RUN, .help = "print what would be done, and write nothing"};
@@ -53,6 +53,19 @@ static const struct cli_opt use_opts[] = {
      .arg = "V",
      .id = OPT_CUDA,
      .help = "of a layout with a directory per CUDA build: that build (13, 12.9)"},
+    {.name = "user",
+     .id = OPT_USER,
+     .help = "this user's shells instead: print the lines for the shell's start file (~/.bashrc,\n"
+             "~/.zshrc, ~/.config/fish/config.fish, ~/.profile)"},
+    {.name = "shell",
+     .arg = "NAME",
+     .id = OPT_SHELL,
+     .help = "with --user: sh, bash, zsh or fish (default: the shell this was started from)",
+     .values = "sh bash zsh fish auto"},
+    {.name = "write",
+     .id = OPT_WRITE,
+     .help = "with --user: write them into the start file as a marked block (replacing one written\n"
+             "before; with --none: taking it out), one transaction 'rollback' undoes"},
     {.like = &opt_dry_run},
     {.like = &opt_yes},
     {.like = &cli_opt_json},
@@ -131,8 +144,8 @@ const struct cli_cmd cli_cmd_history = {
     .more = NULL,
 };
 
-static const char *use_cuda; /* use's --cuda and --none */
-static int use_none;
+static const char *use_cuda, *use_shell; /* use's --cuda, --shell, --none, --user, --write */
+static int use_none, use_user, use_write;
 
 /* Run the command once (dry is the dry-run flag). */
 static int run(const struct cli_cmd *cmd, cudnnctl_machine *m, const char *arg, int dry, int force,
@@ -151,7 +164,13 @@ static int run(const struct cli_cmd *cmd, cudnnctl_machine *m, const char *arg, 
         if (cmd == &cli_cmd_recover)
                 return cudnnctl_recover(m, arg, doc, err);
         if (cmd == &cli_cmd_use) {
-                cudnnctl_use_options o = {.install = arg, .cuda = use_cuda, .none = use_none, .dry_run = dry};
+                cudnnctl_use_options o = {.install = arg,
+                                          .cuda = use_cuda,
+                                          .none = use_none,
+                                          .dry_run = dry,
+                                          .user = use_user,
+                                          .shell = use_shell,
+                                          .write = use_write};
 
                 return cudnnctl_use(m, &o, doc, err);
         }
@@ -199,6 +218,15 @@ static int cmd_change(int argc, char **argv, const struct cli_cmd *cmd, struct c
                 case OPT_CUDA:
                         use_cuda = p.arg;
                         break;
+                case OPT_USER:
+                        use_user = 1;
+                        break;
+                case OPT_SHELL:
+                        use_shell = p.arg;
+                        break;
+                case OPT_WRITE:
+                        use_write = 1;
+                        break;
                 case CLI_OPT_JSON:
                         json = 1;
                         break;
@@ -225,6 +253,17 @@ static int cmd_change(int argc, char **argv, const struct cli_cmd *cmd, struct c
         if (cmd == &cli_cmd_uninstall && arg == NULL) {
                 cli_error(cmd, "no INSTALL given (see 'cudnnctl uninstall --help')");
                 goto usage;
+        }
+        if (cmd == &cli_cmd_use && !use_user && (use_write || use_shell != NULL)) {
+                cli_error(cmd, "--write and --shell go with --user");
+                goto usage;
+        }
+        if (cmd == &cli_cmd_use && use_user) {
+                if (use_shell == NULL || strcmp(use_shell, "auto") == 0)
+                        use_shell = cudnnctl_env_parent_shell();
+                if (use_shell == NULL || strcmp(use_shell, "cmd") == 0 || strcmp(use_shell, "powershell") == 0)
+                        use_shell = "sh";
+                writes = use_write;
         }
         status = cli_machine_open(&cm, cmd, &m);
         if (status != CLI_OK)
@@ -262,6 +301,20 @@ static int cmd_change(int argc, char **argv, const struct cli_cmd *cmd, struct c
         }
         if (run(cmd, m, arg, dry, force, &doc, &err) < 0) {
                 status = cli_fail(cmd, &err, CLI_SRC_MACHINE);
+                goto done;
+        }
+        if (cmd == &cli_cmd_use && use_user && !use_write && !json) {
+                /* the lines themselves, for the user to add */
+                const char *lines = cudnnctl_value_str(cudnnctl_value_get(doc, "lines"));
+                const char *file = cudnnctl_value_str(cudnnctl_value_get(doc, "file"));
+
+                if (lines != NULL && (fputs(lines, stdout) == EOF || fflush(stdout) != 0)) {
+                        cli_error(cmd, "cannot write to standard output");
+                        status = CLI_FAILURE;
+                        goto done;
+                }
+                fprintf(stderr, "cudnnctl use: %s %s (or give --write to do it as one transaction)\n",
+                        lines != NULL ? "add these lines to" : "take the cudnnctl block out of", file ? file : "?");
                 goto done;
         }
         status = cli_print_doc(cmd, doc, json, env->color_ok, text, 0);

@@ -16,6 +16,11 @@ transaction, ldconfig, undone by rollback.
    LD_LIBRARY_PATH) loads that stub's libcudnn.so.9; `rollback
    /etc/ld.so.conf.d` and the program loads what it loaded before. Whatever
    happens, the file is taken away and ldconfig run at the end.
+3. --user: the lines printed; with --write, a marked block in ~/.bashrc,
+   ~/.config/fish/config.fish and ~/.zshrc that the real shell reads and
+   then has the installation first; a second use replaces the block;
+   rollback; --none gives the file back byte for byte; a start file that is
+   a symbolic link is not written through.
 Also: INSTALL and --none together, neither, no /etc/ld.so.conf.d, a
 directory ld.so.conf cannot name, --system windows.
 """
@@ -146,6 +151,61 @@ def main():
         r, _ = run("use", "9.19", "--root", tree, "--system", "windows", "--yes")
         c.named("Windows: said not built yet, one line, not a crash", r.returncode not in (0, 2) and
                 r.returncode < 64 and "not built yet" in r.stderr, (r.returncode, r.stderr))
+
+        # --user: the start file's lines, and with --write a marked block, one transaction
+        home = os.path.join(work, "home dir")
+        os.makedirs(os.path.join(home, ".config", "fish"))
+        mine = os.path.join(work, "mine 'x'")
+        test_loadtrace.lay(s919, os.path.join(mine, "lib"), {"kind": "full"})
+        test_loadtrace.lay(s914, os.path.join(work, "mine2", "lib"), {"kind": "full"})
+        rc_text = "# my own settings\nalias ll='ls -l'\n"
+        with open(os.path.join(home, ".bashrc"), "w") as f:
+            f.write(rc_text)
+        uenv = dict(env, HOME=home)
+
+        def urun(*argv):
+            r = subprocess.run([exe] + list(argv), env=uenv, capture_output=True, text=True, timeout=300)
+            return r, (cliutil.parse_json(r.stdout)[0] or {}) if "--json" in argv else {}
+
+        r, _ = urun("use", os.path.join(mine, "lib"), "--user", "--shell", "bash")
+        c.named("use --user: the lines printed, the start file untouched",
+                r.returncode == 0 and r.stdout.startswith("# >>> cudnnctl use >>>") and ".bashrc" in r.stderr
+                and open(os.path.join(home, ".bashrc")).read() == rc_text, (r.returncode, r.stdout, r.stderr))
+        for shell, start in (("bash", ".bashrc"), ("fish", ".config/fish/config.fish"), ("zsh", ".zshrc")):
+            r, d = urun("use", os.path.join(mine, "lib"), "--user", "--shell", shell, "--write", "--yes", "--json")
+            src = os.path.join(home, start)
+            if shell == "fish":
+                # fish reads ~/.config/fish/config.fish itself when it starts
+                script = "printf '%s\\n' $CUDNN_PATH \"$LD_LIBRARY_PATH\""
+            else:
+                script = ". '%s'; printf '%%s\n' \"$CUDNN_PATH\" \"$LD_LIBRARY_PATH\"" % src.replace("'", "'\\''")
+            sh = subprocess.run([shutil.which(shell) or shell, "-c", script], env=dict(uenv, LD_LIBRARY_PATH="/z"),
+                                capture_output=True, text=True)
+            c.named("use --user --write (%s): the block is in %s, and the shell that reads it gets the "
+                    "installation first" % (shell, start),
+                    r.returncode == 0 and d.get("result", {}).get("status") == "done"
+                    and sh.stdout.split("\n")[:2] == [mine, os.path.join(mine, "lib") + ":/z"],
+                    (r.returncode, r.stderr[-300:], sh.stdout, sh.stderr[-200:]))
+        r, d = urun("use", os.path.join(work, "mine2", "lib"), "--user", "--shell", "bash", "--write", "--yes",
+                    "--json")
+        txt = open(os.path.join(home, ".bashrc")).read()
+        c.named("a second use --user --write replaces the block, the user's own lines kept",
+                r.returncode == 0 and txt.startswith(rc_text) and txt.count(">>> cudnnctl use >>>") == 1
+                and "mine2" in txt, txt)
+        r, d = urun("rollback", home, "--yes", "--json")
+        txt = open(os.path.join(home, ".bashrc")).read()
+        c.named("rollback of it: the first block back", r.returncode == 0 and "mine2" not in txt
+                and "/mine '\\''x'\\''/lib'" in txt, (r.returncode, r.stderr[-300:], txt))
+        r, d = urun("use", "--none", "--user", "--shell", "bash", "--write", "--yes", "--json")
+        c.named("use --none --user --write: the block out, the file byte for byte as the user had it",
+                r.returncode == 0 and open(os.path.join(home, ".bashrc")).read() == rc_text,
+                (r.returncode, r.stderr[-300:], open(os.path.join(home, ".bashrc")).read()))
+        os.rename(os.path.join(home, ".bashrc"), os.path.join(home, "dotfiles-bashrc"))
+        os.symlink("dotfiles-bashrc", os.path.join(home, ".bashrc"))
+        r, d = urun("use", os.path.join(mine, "lib"), "--user", "--shell", "bash", "--write", "--yes", "--json")
+        c.named("a start file that is a symbolic link: stopped, not written through",
+                r.returncode == 1 and d.get("result", {}).get("status") == "stopped"
+                and open(os.path.join(home, "dotfiles-bashrc")).read() == rc_text, (r.returncode, d.get("checks")))
 
         # this machine, for real (root only)
         live = "/etc/ld.so.conf.d"

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "shell.h"
 #include "text.h"
 
 enum { SH = 1, FISH, CMD, PWSH };
@@ -75,6 +76,16 @@ static int quoted(cc_buf *b, int kind, const char *v, cc_error *err)
                         TRY_RET(cc_buf_putc(b, *p, err));
         }
         return cc_buf_putc(b, '\'', err);
+}
+
+int cc_shell_quote(cc_buf *b, const char *shell, const char *name, const char *value, cc_error *err)
+{
+        int kind = shell_kind(shell), non_ascii = 0;
+
+        if (kind == 0)
+                return cc_err(err, CC_ERR_USAGE, "%s: not a shell cudnnctl writes for", shell ? shell : "(none)");
+        TRY_RET(check_value(kind, name, value, &non_ascii, err));
+        return quoted(b, kind, value, err);
 }
 
 static int line(cc_buf *b, int kind, cc_error *err)

@@ -411,6 +411,21 @@ typedef struct cudnnctl_doctor_options {
  * (or another system) nothing is loaded or run: probes are "not checked". */
 CUDNNCTL_API int cudnnctl_doctor(cudnnctl_machine *m, const cudnnctl_doctor_options *opts, cudnnctl_value **out,
                                  cudnnctl_error *err);
+typedef struct cudnnctl_fix_options {
+        const char *const *ids; /* only these findings ("linux-broken-symlinks"); none: every one */
+        size_t nids;
+        int dry_run; /* plan and show, write nothing */
+        int timeout_ms;
+} cudnnctl_fix_options;
+
+/* doctor --fix (docs/json.md "doctor --fix"): the doctor's findings (no
+ * GPU, no compile, no frameworks), and for each whose fix is a change of
+ * files a plan carried out as one transaction per directory (undone by
+ * cudnnctl_rollback of it), then the doctor again ("left": what remains of
+ * them); the others' fixes as text. */
+CUDNNCTL_API int cudnnctl_doctor_fix(cudnnctl_machine *m, const cudnnctl_fix_options *o, cudnnctl_value **out,
+                                     cudnnctl_error *err);
+CUDNNCTL_API int cudnnctl_fix_text(const cudnnctl_value *doc, int verbose, int color, char **out, cudnnctl_error *err);
 /* Run the checks again on the facts of a doctor document (from another
  * machine): a new document with its own areas, findings and summary. */
 CUDNNCTL_API int cudnnctl_doctor_recheck(const cudnnctl_value *doc, cudnnctl_value **out, cudnnctl_error *err);

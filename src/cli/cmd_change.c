@@ -108,13 +108,13 @@ const struct cli_cmd cli_cmd_uninstall = {
 const struct cli_cmd cli_cmd_rollback = {
     .name = "rollback",
     .fn = cmd_change,
-    .summary = "undo the last install, uninstall or use of a target",
+    .summary = "undo the last install, uninstall, use or doctor fix of a target",
     .opts = rollback_opts,
     .args = "[DIR]",
     .args_kind = CLI_DIR,
-    .about = "Undoes the last committed install, uninstall or use in DIR (without DIR: the last target\n"
-             "this machine changed), from the backups that transaction kept, in one transaction of its\n"
-             "own (after a use: ldconfig again).",
+    .about = "Undoes the last committed install, uninstall, use or doctor fix in DIR (without DIR: the\n"
+             "last target this machine changed), from the backups that transaction kept, in one\n"
+             "transaction of its own (after a use: ldconfig again).",
     .more = "Exit status 1: stopped (a backup is gone), or the transaction failed (and was undone);\n"
             "3: nothing to roll back.",
 };

@@ -2,10 +2,19 @@
  * facts from another machine (--facts FILE). */
 #include "cli.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_NO_COMPILE = 1, OPT_NO_FRAMEWORKS, OPT_FACTS };
+#if defined(_WIN32)
+#include <io.h>
+#define cli_isatty(fd) _isatty(fd)
+#else
+#include <unistd.h>
+#define cli_isatty(fd) isatty(fd)
+#endif
+
+enum { OPT_NO_COMPILE = 1, OPT_NO_FRAMEWORKS, OPT_FACTS, OPT_FIX, OPT_DRY_RUN, OPT_YES };
 
 static const struct cli_opt opts[] = {
     {.like = &cli_opt_json, .help = "print the facts and the findings as JSON (docs/json.md)"},
@@ -23,6 +32,13 @@ static const struct cli_opt opts[] = {
      .help = "re-run the checks on the facts of a 'doctor --json' document (from\n"
              "another machine; - reads standard input); nothing here is read",
      .flags = CLI_FILE},
+    {.name = "fix",
+     .id = OPT_FIX,
+     .help = "carry out the fixes that are changes of files (the findings ID... given, else\n"
+             "every one), each directory one transaction 'cudnnctl rollback DIR' undoes, then\n"
+             "check again; the other fixes are printed as text"},
+    {.name = "dry-run", .short_name = 'n', .id = OPT_DRY_RUN, .help = "with --fix: print the plan, write nothing"},
+    {.name = "yes", .short_name = 'y', .id = OPT_YES, .help = "with --fix: do not ask before writing"},
     {.group = &cli_machine_group},
     {0},
 };
@@ -34,6 +50,7 @@ const struct cli_cmd cli_cmd_doctor = {
     .fn = cmd_doctor,
     .summary = "check-up of the whole stack: driver, toolkits, cuDNN, loader, headers, proof, hygiene",
     .opts = opts,
+    .args = "[ID...]",
     .about = "Gathers the facts of the whole stack (every cuDNN installation, what the loader finds,\n"
              "each installation's dependencies, the proof of up to four installations in child\n"
              "processes, the CUDA toolkits, the driver, the search paths, what each Python framework\n"
@@ -58,7 +75,9 @@ static int cmd_doctor(int argc, char **argv, const struct cli_cmd *cmd, struct c
         cudnnctl_error err = {0};
         struct cli_parser p;
         const char *facts = NULL;
-        int json = 0, verbose = 0, id, status = CLI_OK, r;
+        const char **ids = NULL;
+        size_t nids = 0;
+        int json = 0, verbose = 0, id, status = CLI_OK, r, fix = 0, dry = 0, yes = 0;
 
         memset(&o, 0, sizeof(o));
         cli_parser_init(&p, argc, argv);
@@ -98,13 +117,90 @@ static int cmd_doctor(int argc, char **argv, const struct cli_cmd *cmd, struct c
                         cli_usage(cmd);
                         cli_machine_free(&cm);
                         return CLI_OK;
-                case CLI_POSITIONAL:
-                        cli_error(cmd, "takes no arguments ('%s'); 'cudnnctl verify INSTALL' proves one installation",
-                                  p.arg);
-                        goto usage;
+                case OPT_FIX:
+                        fix = 1;
+                        break;
+                case OPT_DRY_RUN:
+                        dry = 1;
+                        break;
+                case OPT_YES:
+                        yes = 1;
+                        break;
+                case CLI_POSITIONAL: {
+                        const char **nv = realloc(ids, (nids + 1) * sizeof(*ids));
+
+                        if (nv == NULL) {
+                                cli_error(cmd, "out of memory");
+                                free(ids);
+                                cli_machine_free(&cm);
+                                return CLI_FAILURE;
+                        }
+                        ids = nv;
+                        ids[nids++] = p.arg;
+                        break;
+                }
                 default:
                         goto usage;
                 }
+        }
+        if (!fix && (nids > 0 || dry || yes)) {
+                cli_error(cmd,
+                          nids > 0 ? "takes no arguments without --fix ('%s'); 'cudnnctl verify INSTALL' proves "
+                                     "one installation"
+                                   : "--dry-run and --yes go with --fix%s",
+                          nids > 0 ? ids[0] : "");
+                goto usage;
+        }
+        if (fix) {
+                cudnnctl_fix_options fo;
+
+                if (facts != NULL) {
+                        cli_error(cmd, "--fix changes this machine (or --root's tree): not with --facts");
+                        goto usage;
+                }
+                memset(&fo, 0, sizeof(fo));
+                fo.ids = ids;
+                fo.nids = nids;
+                fo.timeout_ms = o.timeout_ms;
+                status = cli_machine_open(&cm, cmd, &m);
+                if (status != CLI_OK)
+                        goto done;
+                if (!dry && !yes) {
+                        char answer[16];
+
+                        if (!cli_isatty(0)) {
+                                cli_error(cmd, "standard input is not a terminal: give --yes to go ahead without a "
+                                               "prompt (or --dry-run to see what would be done)");
+                                status = CLI_USAGE;
+                                goto done;
+                        }
+                        fo.dry_run = 1;
+                        if (cudnnctl_doctor_fix(m, &fo, &doc, &err) < 0) {
+                                status = cli_fail(cmd, &err, CLI_SRC_MACHINE);
+                                goto done;
+                        }
+                        status = cli_print_doc(cmd, doc, json, env->color_ok, cudnnctl_fix_text, verbose);
+                        cudnnctl_value_free(doc);
+                        doc = NULL;
+                        if (status != CLI_OK)
+                                goto done;
+                        fprintf(stderr, "Go ahead? [y/N] ");
+                        fflush(stderr);
+                        if (fgets(answer, sizeof(answer), stdin) == NULL || (answer[0] != 'y' && answer[0] != 'Y')) {
+                                fprintf(stderr, "nothing was written\n");
+                                status = CLI_PROBLEM;
+                                goto done;
+                        }
+                }
+                fo.dry_run = dry;
+                if (cudnnctl_doctor_fix(m, &fo, &doc, &err) < 0) {
+                        status = cli_fail(cmd, &err, CLI_SRC_MACHINE);
+                        goto done;
+                }
+                status = cli_print_doc(cmd, doc, json, env->color_ok, cudnnctl_fix_text, verbose);
+                if (status == CLI_OK && cudnnctl_value_len(cudnnctl_value_get(doc, "left")) > 0)
+                        status = CLI_PROBLEM;
+                goto done;
         }
         if (facts != NULL) {
                 size_t len = 0;
@@ -146,12 +242,14 @@ static int cmd_doctor(int argc, char **argv, const struct cli_cmd *cmd, struct c
         if (status == CLI_OK && cudnnctl_value_int(cudnnctl_value_path(doc, "summary/errors")) > 0)
                 status = CLI_PROBLEM;
 done:
+        free(ids);
         cudnnctl_value_free(in);
         cudnnctl_value_free(doc);
         cudnnctl_machine_free(m);
         cli_machine_free(&cm);
         return status;
 usage:
+        free(ids);
         cli_machine_free(&cm);
         return CLI_USAGE;
 }

@@ -9,6 +9,11 @@
 #include "../platform/platform.h"
 #include "cudnnctl/cudnnctl.h"
 
+int cc_pick_list_all(cc_machine *m, cc_value **list, cc_error *err)
+{
+        return cc_pick_list(m, NULL, list, err);
+}
+
 int cc_pick_list(cc_machine *m, const char *want, cc_value **list, cc_error *err)
 {
         cudnnctl_list_options lo;

@@ -10,6 +10,9 @@
  * lib64/, bin/. want may be NULL. */
 int cc_pick_list(cc_machine *m, const char *want, cc_value **list, cc_error *err);
 
+/* The list document of m (cudnnctl_list with no extra roots). */
+int cc_pick_list_all(cc_machine *m, cc_value **list, cc_error *err);
+
 /* The installation of the list document that want names (borrowed from
  * list); *chosen_by gets one line saying how it was chosen (caller frees).
  * want is an id ("2"), a path (the prefix, a directory, a file or an alias

@@ -6,6 +6,7 @@
 #include "../facts/views.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int line_put(struct cc_text *t, const char *pre, const char *s)
@@ -162,6 +163,53 @@ int cudnnctl_history_text(const cudnnctl_value *doc, int verbose, int color, cha
                 TRY(line_put(&t, "  unreadable: ", cc_v_as_str(cc_v_at(d.unreadable, i))));
         *out = cc_buf_steal(&b);
         return 0;
+fail:
+        cc_buf_free(&b);
+        return -1;
+}
+
+int cudnnctl_fix_text(const cudnnctl_value *doc, int verbose, int color, char **out, cudnnctl_error *err)
+{
+        cc_buf b = {0};
+        struct cc_text t = {&b, color, err};
+        const cc_value *fixes = cc_v_get(doc, "fixes"), *changes = cc_v_get(doc, "changes"),
+                       *left = cc_v_get(doc, "left");
+        size_t i;
+
+        *out = NULL;
+        if (cc_v_len(fixes) == 0)
+                TRY(cc_text_printf(&t, "Nothing to fix: the doctor found nothing (no GPU, compile or framework checks "
+                                       "here).\n"));
+        for (i = 0; i < cc_v_len(fixes); i++) {
+                const cc_value *f = cc_v_at(fixes, i);
+                const char *action = cc_v_get_str(f, "action");
+
+                TRY(cc_text_printf(&t, "%s%-6s%s %s: ", cc_text_sgr(&t, CC_SGR_BOLD), action ? action : "?",
+                                   cc_text_sgr(&t, CC_SGR_OFF), cc_v_get_str(f, "finding")));
+                TRY(line_put(&t, "", cc_v_get_str(f, "summary")));
+                if (cc_v_get_str(f, "why") != NULL)
+                        TRY(line_put(&t, "       not changed: ", cc_v_get_str(f, "why")));
+                if (cc_v_get_str(f, "fix") != NULL)
+                        TRY(line_put(&t, "       by hand: ", cc_v_get_str(f, "fix")));
+        }
+        for (i = 0; i < cc_v_len(changes); i++) {
+                char *one = NULL;
+
+                int r2;
+
+                TRY(cudnnctl_change_text(cc_v_at(changes, i), verbose, color, &one, err));
+                r2 = cc_text_put(&t, one);
+                free(one);
+                TRY(r2);
+        }
+        if (left != NULL && cc_v_type(left) == CUDNNCTL_ARRAY) {
+                if (cc_v_len(left) == 0)
+                        TRY(cc_text_printf(&t, "Checked again: the findings fixed are gone.\n"));
+                for (i = 0; i < cc_v_len(left); i++)
+                        TRY(line_put(&t, "Still there: ", cc_v_get_str(cc_v_at(left, i), "summary")));
+        }
+        *out = cc_buf_steal(&b);
+        return *out ? 0 : cc_err(err, CC_ERR_NOMEM, "out of memory");
 fail:
         cc_buf_free(&b);
         return -1;

@@ -129,6 +129,9 @@ def main():
         r, d = run("doctor", "--fix", "--root", tree, "--yes")
         c.named("--fix text: the finding, not changed, and why", r.returncode == 0 and "not changed:" in r.stdout,
                 (r.returncode, r.stdout[-400:]))
+        r, d = run("doctor", "--fix", "no-such-finding", "--root", tree, "--yes")
+        c.named("--fix with an id that is no finding: a usage error, one line", r.returncode == 2
+                and "no-such-finding" in r.stderr and len(r.stderr.strip().splitlines()) == 1, (r.returncode, r.stderr))
     finally:
         if not os.environ.get("CUDNNCTL_KEEP_TEMP"):
             shutil.rmtree(work, ignore_errors=True)

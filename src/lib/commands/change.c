@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../doctor/registry.h"
 #include "../facts/views.h"
 #include "../formats/json.h"
 #include "../install/plan.h"
@@ -1406,6 +1407,9 @@ int cudnnctl_doctor_fix(cudnnctl_machine *m, const cudnnctl_fix_options *o, cudn
         if (out == NULL || m == NULL || o == NULL)
                 return cc_err(err, CC_ERR_USAGE, "cudnnctl_doctor_fix: no machine, options or place for the result");
         *out = NULL;
+        for (i = 0; i < o->nids; i++)
+                if (cc_fid_of(o->ids[i]) == CC_F_NONE)
+                        return cc_err(err, CC_ERR_USAGE, "%s: not a finding id (README: 'Findings')", o->ids[i]);
         memset(&dopt, 0, sizeof(dopt));
         dopt.gpu = CUDNNCTL_GPU_OFF;
         dopt.no_compile = 1;

@@ -286,23 +286,27 @@ def main():
                           (os.path.join(dn, "bin", "13.0", "x64"), ["cudnn64_9.dll", "cudnn_graph64_9.dll",
                                                                      "cudnn_ops64_9.dll"]),
                           (os.path.join(dn, "include", "13.0"), []),
-                          (old, ["cudnn64_8.dll", "cudnn_ops_infer64_8.dll"])):
+                          (old, ["cudnn64_8.dll", "cudnn_ops_infer64_8.dll"]),
+                          (os.path.join(root, "Windows", "System32"), ["cudnn64_9.dll", "kernel32.dll"])):
             os.makedirs(dd, exist_ok=True)
             for n in names:
                 with open(os.path.join(dd, n), "wb") as f:
                     f.write(b"MZ")
         r = subprocess.run([exe, "env", r"C:\Program Files\NVIDIA\CUDNN\v9.19", "--root", root, "--system",
-                            "windows", "--set", r"PATH=C:\tools\cudnn8\bin;%SystemRoot%\system32;C:\Windows",
+                            "windows", "--set",
+                            r"PATH=C:\tools\cudnn8\bin;%SystemRoot%\system32;C:\Windows;C:\Windows\System32",
                             "--set", r"CUDA_PATH=C:\Program Files\NVIDIA GPU Computing Toolkit\CUDA\v13.0",
                             "--json"], capture_output=True, text=True)
         wd, _ = cliutil.parse_json(r.stdout)
         wd = wd or {}
         c.named("windows tree: the DLL directory, then the CUDA 13.0 toolkit's bin\\x64, then the rest with "
-                "%SystemRoot% as it was; the cuDNN 8 bin off",
+                "%SystemRoot% as it was; the cuDNN 8 bin off; System32 kept though it holds a cuDNN DLL",
                 r.returncode == 0 and wd.get("variable") == "PATH" and wd.get("after") ==
                 r"C:\Program Files\NVIDIA\CUDNN\v9.19\bin\13.0\x64;"
-                r"C:\Program Files\NVIDIA GPU Computing Toolkit\CUDA\v13.0\bin\x64;%SystemRoot%\system32;C:\Windows"
-                and [e["entry"] for e in wd.get("removed", [])] == [r"C:\tools\cudnn8\bin"],
+                r"C:\Program Files\NVIDIA GPU Computing Toolkit\CUDA\v13.0\bin\x64;%SystemRoot%\system32;C:\Windows;"
+                r"C:\Windows\System32"
+                and [e["entry"] for e in wd.get("removed", [])] == [r"C:\tools\cudnn8\bin"]
+                and [e["entry"] for e in wd.get("kept", [])] == [r"C:\Windows\System32"],
                 (r.returncode, r.stderr[-300:], wd.get("after"), wd.get("removed")))
         c.named("windows tree: a note says how Python 3.8+ programs load it (os.add_dll_directory)",
                 any("os.add_dll_directory" in n for n in wd.get("notes", [])), wd.get("notes"))

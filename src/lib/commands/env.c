@@ -353,6 +353,20 @@ static char *toolkit_bin(struct ectx *e, const cc_value *toolkits, int major, ch
 
 /* ---- the new value of the search path ---------------------------------- */
 
+/* Whether p is the Windows directory or inside it (%SystemRoot%). */
+static int under_windir(struct ectx *e, const char *p)
+{
+        const char *w = cc_machine_getenv(e->m, "SystemRoot");
+        size_t n;
+
+        if (w == NULL || w[0] == '\0')
+                w = "C:\\Windows";
+        n = strlen(w);
+        while (n > 0 && (w[n - 1] == '\\' || w[n - 1] == '/'))
+                n--;
+        return n > 0 && cc_strncasecmp(p, w, n) == 0 && (p[n] == '\0' || p[n] == '\\' || p[n] == '/');
+}
+
 static int new_path(struct ectx *e, const cc_value *insts, int64_t chosen, cc_buf *out, cc_error *err)
 {
         const char *old = cc_machine_getenv(e->m, e->var);
@@ -387,6 +401,27 @@ static int new_path(struct ectx *e, const cc_value *insts, int64_t chosen, cc_bu
                 if (!cc_tree_is_abs(e->m->tree, p)) {
                         TRY(entry_why(e->removed, p, "relative: it names another directory in each current directory",
                                       err));
+                        continue;
+                }
+                if (e->win && under_windir(e, p)) {
+                        /* System32 and the like stay whatever they hold: the
+                         * loader searches them before PATH anyway */
+                        if ((lib = holds_cudnn(e, p)) != NULL) {
+                                char *w = dupf(err,
+                                               "holds %s, but it is the Windows directory: kept (the loader "
+                                               "searches it before PATH; 'cudnnctl doctor' says what to do with "
+                                               "a stale copy there)",
+                                               lib);
+
+                                free(lib);
+                                lib = NULL;
+                                if (w == NULL || entry_why(e->kept, p, w, err) < 0) {
+                                        free(w);
+                                        goto fail;
+                                }
+                                free(w);
+                        }
+                        TRY(cc_strv_push(&kept, p, err));
                         continue;
                 }
                 real = canonical(e, p);

@@ -15,93 +15,106 @@
  *
  * The machine's state directory keeps one line per committed transaction
  * (state.c), so that rollback, recover and history without a target act on
- * the last one. */
+ * the last one. The planned change (struct change, change.h) is shared with
+ * use.c and fix.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../doctor/registry.h"
 #include "../facts/views.h"
 #include "../formats/json.h"
 #include "../install/plan.h"
 #include "../install/target.h"
 #include "../machine/machine.h"
 #include "../platform/platform.h"
-#include "../render/shell.h"
 #include "../txn/txn.h"
 #include "change.h"
-#include "pick.h"
-
-static char *run_ldconfig(cc_machine *m, cc_error *err);
 
 /* ---- a planned change ----------------------------------------------------- */
 
-struct change {
+static int ch_grow(struct change *c)
+{
+        size_t ncap = c->cap ? c->cap * 2 : 32;
         cc_txn_op *ops;
-        char **from; /* per operation: the file (a backup) it is staged from, or NULL */
-        size_t n, cap;
-        cc_value *checks;
-        int stop;
-        cc_error *err;
-};
+        struct ch_src *src;
 
-/* A check of this change (install/plan.h). */
-#define ch_check(c, id, verdict, ...) cc_plan_check((c)->checks, &(c)->stop, (c)->err, id, verdict, __VA_ARGS__)
+        if (c->n < c->cap)
+                return 0;
+        ops = cc_realloc(c->err, c->ops, ncap * sizeof(*ops));
+        if (ops == NULL)
+                return -1;
+        c->ops = ops;
+        src = cc_realloc(c->err, c->src, ncap * sizeof(*src));
+        if (src == NULL)
+                return -1;
+        c->src = src;
+        c->cap = ncap;
+        return 0;
+}
 
-static int ch_add(struct change *c, int kind, const char *path, const char *link, unsigned mode, uint64_t size,
-                  const char *from)
+int ch_add(struct change *c, int kind, const char *path, const char *link, unsigned mode, uint64_t size,
+           const char *from)
 {
         cc_txn_op *o;
+        struct ch_src *s;
 
-        if (c->n == c->cap) {
-                size_t ncap = c->cap ? c->cap * 2 : 32;
-                cc_txn_op *ops = cc_realloc(c->err, c->ops, ncap * sizeof(*ops));
-                char **fr;
-
-                if (ops == NULL)
-                        return -1;
-                c->ops = ops;
-                fr = cc_realloc(c->err, c->from, ncap * sizeof(*fr));
-                if (fr == NULL)
-                        return -1;
-                c->from = fr;
-                c->cap = ncap;
-        }
+        TRY_RET(ch_grow(c));
         o = &c->ops[c->n];
+        s = &c->src[c->n];
         memset(o, 0, sizeof(*o));
+        memset(s, 0, sizeof(*s));
         o->kind = kind;
         o->mode = mode;
         o->size = size;
-        c->from[c->n] = NULL;
         o->path = cc_strdup(c->err, path);
         if (o->path == NULL)
                 return -1;
         if ((link != NULL && (o->link = cc_strdup(c->err, link)) == NULL) ||
-            (from != NULL && (c->from[c->n] = cc_strdup(c->err, from)) == NULL)) {
+            (from != NULL && (s->from = cc_strdup(c->err, from)) == NULL)) {
                 free(o->path);
                 free(o->link);
                 return -1;
         }
+        s->staged = from != NULL && link == NULL;
         c->n++;
         return 0;
 }
 
-static void ch_free(struct change *c)
+int ch_add_data(struct change *c, int kind, const char *path, unsigned mode, const void *data, size_t len)
+{
+        struct ch_src *s;
+
+        TRY_RET(ch_add(c, kind, path, NULL, mode, len, NULL));
+        s = &c->src[c->n - 1];
+        s->staged = 1;
+        s->len = len;
+        if ((s->data = cc_malloc(c->err, len ? len : 1)) == NULL) {
+                c->n--;
+                free(c->ops[c->n].path);
+                return -1;
+        }
+        if (len)
+                memcpy(s->data, data, len);
+        return 0;
+}
+
+void ch_free(struct change *c)
 {
         size_t i;
 
         for (i = 0; i < c->n; i++) {
                 free(c->ops[i].path);
                 free(c->ops[i].link);
-                free(c->from[i]);
+                free(c->src[i].from);
+                free(c->src[i].data);
         }
         free(c->ops);
-        free(c->from);
+        free(c->src);
         cc_v_free(c->checks);
 }
 
 /* A PLACE or REPLACE of path from the backup file or link at from. */
-static int ch_restore(struct change *c, int kind, const char *path, const char *from)
+int ch_restore(struct change *c, int kind, const char *path, const char *from)
 {
         cc_stat st;
         cc_error e2 = {0};
@@ -143,9 +156,9 @@ static cc_value *ops_doc(const struct change *c, cc_error *err)
                 if (cc_v_set_str(v, CC_K(plan_op, op), cc_txn_kind_name(o->kind), err) < 0 ||
                     cc_v_set_str(v, CC_K(plan_op, path), o->path, err) < 0 ||
                     (o->link && cc_v_set_str(v, CC_K(plan_op, link), o->link, err) < 0) ||
-                    (c->from[i] && !o->link && cc_v_set_int(v, CC_K(plan_op, size), (int64_t)o->size, err) < 0) ||
-                    (c->from[i] && !o->link && cc_v_set_str(v, CC_K(plan_op, mode), mode, err) < 0) ||
-                    (c->from[i] && cc_v_set_str(v, CC_K(plan_op, from), c->from[i], err) < 0))
+                    (c->src[i].staged && cc_v_set_int(v, CC_K(plan_op, size), (int64_t)o->size, err) < 0) ||
+                    (c->src[i].staged && cc_v_set_str(v, CC_K(plan_op, mode), mode, err) < 0) ||
+                    (c->src[i].from && cc_v_set_str(v, CC_K(plan_op, from), c->src[i].from, err) < 0))
                         goto fail;
         }
         return arr;
@@ -164,7 +177,7 @@ static cc_value *summary_doc(const struct change *c, cc_error *err)
                 return NULL;
         for (i = 0; i < c->n; i++) {
                 k[c->ops[i].kind]++;
-                if (c->from[i] != NULL && c->ops[i].link == NULL)
+                if (c->src[i].staged)
                         bytes += c->ops[i].size;
         }
         if (cc_v_set_int(s, CC_K(plan_summary, mkdir), (int64_t)k[CC_TXN_MKDIR], err) < 0 ||
@@ -180,16 +193,15 @@ static cc_value *summary_doc(const struct change *c, cc_error *err)
         return s;
 }
 
-static int set_result(cc_value *doc, const char *status, const char *txn, const char *error, int undo_failed,
-                      cc_error *err)
+int ch_result(cc_value *doc, const char *status, const char *txn, const char *error, int undo_failed, cc_error *err)
 {
         return cc_v_set(doc, CC_K(change_doc, result), cc_result_new(status, txn, error, undo_failed, NULL, NULL, err),
                         err);
 }
 /* Show the change in doc, and unless a dry run or a stop, run it as one
  * transaction labelled label on the target host. */
-static int ch_run(struct change *c, const char *vtarget, const char *host, const char *label, int dry_run,
-                  cc_machine *m, cc_value *doc, cc_error *err)
+int ch_run(struct change *c, const char *vtarget, const char *host, const char *label, int dry_run, cc_machine *m,
+           cc_value *doc, cc_error *err)
 {
         cc_value *rec = NULL;
         cc_txn *t = NULL;
@@ -220,9 +232,9 @@ static int ch_run(struct change *c, const char *vtarget, const char *host, const
                 TRY_RET(cc_v_set(doc, CC_K(change_doc, checks), ch, err));
         }
         if (dry_run || c->stop)
-                return set_result(doc, c->stop ? "stopped" : "planned", NULL, NULL, 0, err);
+                return ch_result(doc, c->stop ? "stopped" : "planned", NULL, NULL, 0, err);
         if (c->n == 0)
-                return set_result(doc, "nothing-to-do", NULL, NULL, 0, err);
+                return ch_result(doc, "nothing-to-do", NULL, NULL, 0, err);
         TRY_RET(cc_txn_begin(host, c->ops, c->n, label, &rec, &t, err));
         {
                 cc_value *have = cc_v_getm(doc, CC_K(change_doc, recovered));
@@ -235,15 +247,29 @@ static int ch_run(struct change *c, const char *vtarget, const char *host, const
                 }
         }
         for (i = 0; i < c->n; i++) {
-                if (c->from[i] == NULL || c->ops[i].link != NULL)
+                const struct ch_src *src = &c->src[i];
+                int r;
+
+                if (!src->staged)
                         continue;
-                if (cc_txn_stage_copy(t, i, c->from[i], err) < 0) {
+                if (src->from != NULL) {
+                        r = cc_txn_stage_copy(t, i, src->from, err);
+                } else {
+                        r = cc_txn_stage_open(t, i, err);
+                        if (r == 0 && src->len)
+                                r = cc_txn_stage_write(t, src->data, src->len, err);
+                        if (r == 0)
+                                r = cc_txn_stage_close(t, err);
+                        if (r == 0)
+                                r = cc_txn_stage_wait(t, err);
+                }
+                if (r < 0) {
                         char msg[sizeof(err->msg)];
 
                         snprintf(msg, sizeof(msg), "%s", err->msg);
                         cc_err_clear(err);
                         cc_txn_abort(t);
-                        return set_result(doc, "failed", NULL, msg, 0, err);
+                        return ch_result(doc, "failed", NULL, msg, 0, err);
                 }
         }
         if (cc_txn_apply_commit(t, &undo_failed, err) < 0) {
@@ -252,7 +278,7 @@ static int ch_run(struct change *c, const char *vtarget, const char *host, const
 
                 snprintf(msg, sizeof(msg), "%s", err->msg);
                 cc_err_clear(err);
-                rc = set_result(doc, "failed", cc_txn_id(t), msg, undo_failed, err);
+                rc = ch_result(doc, "failed", cc_txn_id(t), msg, undo_failed, err);
                 cc_txn_free(t);
                 return rc;
         }
@@ -262,7 +288,7 @@ static int ch_run(struct change *c, const char *vtarget, const char *host, const
                 (void)cc_state_record(m, vtarget, cc_txn_id(t), label, &ignored);
                 (void)cc_txn_prune(host, CC_KEEP_BACKUPS, &ignored);
         }
-        i = (size_t)set_result(doc, "done", cc_txn_id(t), NULL, 0, err);
+        i = (size_t)ch_result(doc, "done", cc_txn_id(t), NULL, 0, err);
         cc_txn_free(t);
         return (int)i;
 }
@@ -296,7 +322,7 @@ static int resolve_target(cc_machine *m, const char *dir, char **vt, char **host
         return 0;
 }
 
-static cc_value *new_doc(cc_machine *m, const char *command, const char *vtarget, int dry_run, cc_error *err)
+cc_value *ch_new_doc(cc_machine *m, const char *command, const char *vtarget, int dry_run, cc_error *err)
 {
         cc_value *doc = cc_doc_new(command, m, err);
 
@@ -486,7 +512,7 @@ int cudnnctl_uninstall(cudnnctl_machine *m, const cudnnctl_uninstall_options *o,
                 return cc_err(err, CC_ERR_USAGE, "cudnnctl_uninstall: no machine, install or place for the result");
         *out = NULL;
         TRY(pick_manifest(m, o->install, &vt, &host, &id, err));
-        doc = new_doc(m, "uninstall", vt, o->dry_run, err);
+        doc = ch_new_doc(m, "uninstall", vt, o->dry_run, err);
         c.checks = cc_v_array(err);
         if (doc == NULL || c.checks == NULL)
                 goto fail;
@@ -657,7 +683,7 @@ int cudnnctl_rollback(cudnnctl_machine *m, const cudnnctl_rollback_options *o, c
                 return cc_err(err, CC_ERR_USAGE, "cudnnctl_rollback: no machine, options or place for the result");
         *out = NULL;
         TRY(resolve_target(m, o->target, &vt, &host, err));
-        doc = new_doc(m, "rollback", vt, o->dry_run, err);
+        doc = ch_new_doc(m, "rollback", vt, o->dry_run, err);
         c.checks = cc_v_array(err);
         if (doc == NULL || c.checks == NULL)
                 goto fail;
@@ -721,7 +747,7 @@ int cudnnctl_rollback(cudnnctl_machine *m, const cudnnctl_rollback_options *o, c
                 const char *status = cc_v_get_str(cc_v_get(doc, CC_K(change_doc, result)), "status");
 
                 if (status != NULL && strcmp(status, "done") == 0) {
-                        char *ld = run_ldconfig(m, err);
+                        char *ld = cc_ldconfig_run(m, err);
 
                         if (ld == NULL || cc_v_set_str(doc, "ldconfig", ld, err) < 0) {
                                 free(ld);
@@ -755,7 +781,7 @@ int cudnnctl_recover(cudnnctl_machine *m, const char *target, cudnnctl_value **o
                 return cc_err(err, CC_ERR_USAGE, "cudnnctl_recover: no machine or place for the result");
         *out = NULL;
         TRY(resolve_target(m, target, &vt, &host, err));
-        doc = new_doc(m, "recover", vt, 0, err);
+        doc = ch_new_doc(m, "recover", vt, 0, err);
         if (doc == NULL)
                 goto fail;
         TRY(cc_txn_recover(host, &rec, err));
@@ -784,7 +810,7 @@ int cudnnctl_history(cudnnctl_machine *m, const char *target, cudnnctl_value **o
                 return cc_err(err, CC_ERR_USAGE, "cudnnctl_history: no machine or place for the result");
         *out = NULL;
         TRY(resolve_target(m, target, &vt, &host, err));
-        doc = new_doc(m, "history", vt, 0, err);
+        doc = ch_new_doc(m, "history", vt, 0, err);
         arr = cc_v_array(err);
         if (doc == NULL || arr == NULL)
                 goto fail;
@@ -830,700 +856,6 @@ fail:
         cc_strv_free(&bad);
         free(vt);
         free(host);
-        if (rc == 0)
-                *out = doc;
-        else
-                cc_v_free(doc);
-        return rc;
-}
-
-/* ---- use ------------------------------------------------------------------ */
-
-#define USE_DIR "/etc/ld.so.conf.d"
-#define USE_FILE "00-cudnnctl.conf" /* first of the directory: ldconfig keeps the first directory of a name */
-
-/* ldconfig after a change of the loader's configuration: run as root
- * (ldconfig -r for a tree), else say that it must be. "ran", "needed: ...",
- * "failed: ...". */
-static char *run_ldconfig(cc_machine *m, cc_error *err)
-{
-        static const char *const progs[] = {"/sbin/ldconfig", "/usr/sbin/ldconfig"};
-        char *root = NULL, *out = NULL;
-        cc_error e2 = {0};
-        size_t i;
-
-        if (!cc_is_admin())
-                return cc_strdup(err, "needed: run `sudo ldconfig` (not run: not root)");
-        if (!m->live && (root = cc_tree_host(m->tree, "/", &e2)) == NULL)
-                return cc_asprintf(err, "needed: the tree's root: %s", e2.msg);
-        for (i = 0; i < CC_ARRAY_LEN(progs) && out == NULL; i++) {
-                const char *argv[] = {progs[i], root ? "-r" : NULL, root, NULL};
-                cc_spawn_opts so;
-                cc_spawn_result r;
-                cc_stat st;
-
-                if (cc_stat_path(progs[i], &st, &e2) < 0 || st.type != CC_FT_FILE)
-                        continue;
-                memset(&so, 0, sizeof(so));
-                memset(&r, 0, sizeof(r));
-                so.argv = argv;
-                so.timeout_ms = 120000;
-                if (cc_spawn_run(&so, &r, &e2) < 0) {
-                        out = cc_asprintf(err, "failed: %s", e2.msg);
-                } else if (r.exited && r.exit_code == 0) {
-                        out = cc_strdup(err, "ran");
-                } else {
-                        char *how = cc_spawn_describe(&r, err);
-
-                        out = cc_asprintf(err, "failed: ldconfig %s%s%.200s", how ? how : "failed",
-                                          r.errout.len ? ": " : "", r.errout.data ? r.errout.data : "");
-                        free(how);
-                }
-                cc_spawn_result_free(&r);
-        }
-        free(root);
-        return out ? out : cc_strdup(err, "needed: no ldconfig was found: run it");
-}
-
-/* What a plain program loads for libcudnn.so.MAJOR now: {name, path,
- * installation, chosen}. */
-static cc_value *loads_doc(cc_machine *m, int major, const char *prefix, cc_error *err)
-{
-        char name[32];
-        const char *names[1] = {name};
-        cudnnctl_which_options wo;
-        cudnnctl_value *w = NULL;
-        cc_value *o = cc_v_object(err);
-        const cc_value *r;
-        const char *path;
-
-        if (o == NULL)
-                return NULL;
-        snprintf(name, sizeof(name), "libcudnn.so.%d", major);
-        memset(&wo, 0, sizeof(wo));
-        if (cudnnctl_which(m, names, 1, &wo, &w, err) < 0) {
-                cc_v_free(o);
-                return NULL;
-        }
-        r = cc_v_at(cc_v_get(w, "results"), 0);
-        path = cc_v_get_str(r, "realpath") ? cc_v_get_str(r, "realpath") : cc_v_get_str(r, "path");
-        if (cc_v_set_str(o, "name", name, err) < 0 || cc_v_set_str(o, "path", path, err) < 0 ||
-            cc_v_set_str(o, "how", cc_v_get_str(r, "how"), err) < 0 ||
-            cc_v_set_bool(o, "chosen",
-                          path != NULL && prefix != NULL && cc_starts_with(path, prefix) &&
-                              (path[strlen(prefix)] == '/' || path[strlen(prefix)] == '\0'),
-                          err) < 0) {
-                cc_v_free(o);
-                o = NULL;
-        }
-        cc_v_free(w);
-        return o;
-}
-
-#define BLOCK_BEGIN "# >>> cudnnctl use >>>\n"
-#define BLOCK_END "# <<< cudnnctl use <<<\n"
-
-/* text without the block a use --user --write put there before. */
-static int without_block(const char *text, size_t len, cc_buf *out, cc_error *err)
-{
-        const char *b = text ? strstr(text, BLOCK_BEGIN) : NULL, *e;
-
-        if (b == NULL || (b != text && b[-1] != '\n'))
-                return len ? cc_buf_append(out, text, len, err) : 0;
-        e = strstr(b, BLOCK_END);
-        if (e == NULL)
-                return cc_err(err, CC_ERR_FORMAT, "a '%.*s' line without its '%.*s' line: edit it by hand",
-                              (int)strlen(BLOCK_BEGIN) - 1, BLOCK_BEGIN, (int)strlen(BLOCK_END) - 1, BLOCK_END);
-        e += strlen(BLOCK_END);
-        TRY_RET(cc_buf_append(out, text, (size_t)(b - text), err));
-        return cc_buf_append(out, e, len - (size_t)(e - text), err);
-}
-
-/* use --user: the lines for this user's shell start file, and with write
- * the file with them in a marked block, as one transaction on its directory. */
-static int use_user(cc_machine *m, const cudnnctl_use_options *o, cc_value **out, cc_error *err)
-{
-        static const struct {
-                const char *shell, *file;
-        } F[] = {{"bash", ".bashrc"}, {"zsh", ".zshrc"},    {"fish", ".config/fish/config.fish"},
-                 {"sh", ".profile"},  {"dash", ".profile"}, {"ksh", ".profile"}};
-        const char *shell = o->shell ? o->shell : "sh", *home = cc_machine_getenv(m, "HOME"), *rel = NULL;
-        const int fish = strcmp(shell, "fish") == 0;
-        char *vfile = NULL, *vdir = NULL, *host = NULL, *hfile = NULL, *tmp = NULL, *from = NULL, *old = NULL;
-        cudnnctl_value *envdoc = NULL;
-        cc_value *doc = NULL;
-        cc_buf lines = {0}, text = {0};
-        struct change c;
-        size_t i, oldlen = 0;
-        cc_stat st;
-        int rc = -1;
-
-        memset(&c, 0, sizeof(c));
-        c.err = err;
-        for (i = 0; i < CC_ARRAY_LEN(F) && rel == NULL; i++)
-                if (strcmp(F[i].shell, shell) == 0)
-                        rel = F[i].file;
-        if (rel == NULL)
-                return cc_err(err, CC_ERR_USAGE, "%s: use --user writes for sh, bash, zsh or fish", shell);
-        if (home == NULL || !cc_tree_is_abs(m->tree, home))
-                return cc_err(err, CC_ERR_NOTFOUND, "HOME is not set to an absolute directory: no start file");
-        vfile = cc_tree_join(m->tree, home, rel, err);
-        vdir = vfile ? cc_tree_dirname(m->tree, vfile, err) : NULL;
-        if (vdir == NULL)
-                goto fail;
-        doc = new_doc(m, "use", vdir, o->dry_run || !o->write, err);
-        c.checks = cc_v_array(err);
-        if (doc == NULL || c.checks == NULL)
-                goto fail;
-        TRY(cc_v_set_str(doc, "scope", "user", err));
-        TRY(cc_v_set_str(doc, "shell", shell, err));
-        TRY(cc_v_set_str(doc, "file", vfile, err));
-        if (o->none) {
-                TRY(cc_v_set_null(doc, "installation", err));
-        } else {
-                cudnnctl_env_options eo;
-                const cc_value *inst, *added;
-
-                memset(&eo, 0, sizeof(eo));
-                eo.install = o->install;
-                eo.cuda = o->cuda;
-                TRY(cudnnctl_env(m, &eo, &envdoc, err));
-                inst = cc_v_get(envdoc, "installation");
-                added = cc_v_get(envdoc, "added");
-                TRY(cc_v_set(doc, "installation", cc_v_copy(inst, err), err));
-                TRY(cc_buf_puts(&lines, BLOCK_BEGIN, err));
-                TRY(cc_buf_printf(&lines, err,
-                                  "# cuDNN %s (installation %lld) first for this user's programs. Undo: cudnnctl use "
-                                  "--user --none --write\n",
-                                  cc_v_get_str(inst, "version") ? cc_v_get_str(inst, "version") : "of unknown release",
-                                  (long long)cc_v_as_int(cc_v_get(inst, "id"))));
-                TRY(cc_buf_puts(&lines, fish ? "set -gx LD_LIBRARY_PATH" : "export LD_LIBRARY_PATH=", err));
-                for (i = 0; i < cc_v_len(added); i++) {
-                        const char *d = cc_v_as_str(cc_v_at(added, i));
-
-                        if (d[strcspn(d, ":;")] != '\0') {
-                                cc_err(err, CC_ERR_USAGE,
-                                       "%s: a directory whose name holds '%c' cannot be on "
-                                       "LD_LIBRARY_PATH (the loader splits it there)",
-                                       d, d[strcspn(d, ":;")]);
-                                goto fail;
-                        }
-                        if (fish)
-                                TRY(cc_buf_putc(&lines, ' ', err));
-                        else if (i)
-                                TRY(cc_buf_putc(&lines, ':', err));
-                        TRY(cc_shell_quote(&lines, shell, "LD_LIBRARY_PATH", d, err));
-                }
-                TRY(cc_buf_puts(&lines, fish ? " $LD_LIBRARY_PATH\n" : "\"${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}\"\n",
-                                err));
-                for (i = 0; i < 2; i++) {
-                        const char *name = i ? "CUDNN_HOME" : "CUDNN_PATH";
-
-                        TRY(cc_buf_printf(&lines, err, fish ? "set -gx %s " : "export %s=", name));
-                        TRY(cc_shell_quote(&lines, shell, name, cc_v_get_str(inst, "prefix"), err));
-                        TRY(cc_buf_putc(&lines, '\n', err));
-                }
-                TRY(cc_buf_puts(&lines, BLOCK_END, err));
-                TRY(cc_v_set_str(doc, "lines", lines.data, err));
-        }
-        if (!o->write) {
-                TRY(cc_v_set(doc, CC_K(change_doc, operations), cc_v_array(err), err));
-                TRY(set_result(doc, "printed", NULL, NULL, 0, err));
-                rc = 0;
-                goto fail;
-        }
-        /* the file with the block replaced, as one transaction on its directory */
-        host = cc_tree_host(m->tree, vdir, err);
-        /* the file itself, not where a link there points */
-        hfile = host ? cc_asprintf(err, "%s/%s", host, cc_basename(vfile)) : NULL;
-        if (hfile == NULL)
-                goto fail;
-        if (cc_lstat_path(hfile, &st, err) < 0)
-                goto fail;
-        if (st.type == CC_FT_LINK) {
-                TRY(ch_check(&c, "link", "stop",
-                             "%s: a symbolic link (a dotfiles manager's?): not written through; add the lines "
-                             "where it points",
-                             vfile));
-        } else if (st.type != CC_FT_NONE && st.type != CC_FT_FILE) {
-                TRY(ch_check(&c, "file", "stop", "%s: not a regular file", vfile));
-        } else {
-                if (st.type == CC_FT_FILE && cc_read_file(hfile, 16u << 20, &old, &oldlen, err) < 0)
-                        goto fail;
-                TRY(without_block(old, oldlen, &text, err));
-                if (!o->none) {
-                        if (text.len && text.data[text.len - 1] != '\n')
-                                TRY(cc_buf_putc(&text, '\n', err));
-                        TRY(cc_buf_puts(&text, lines.data, err));
-                }
-                if (st.type == CC_FT_FILE && text.len == oldlen &&
-                    (oldlen == 0 || memcmp(text.data, old, oldlen) == 0)) {
-                        /* nothing changes: no transaction */
-                } else if (st.type == CC_FT_NONE && o->none) {
-                        /* no file, no block */
-                } else {
-                        tmp = cc_make_temp_dir("cudnnctl-use-", err);
-                        from = tmp ? cc_asprintf(err, "%s/start", tmp) : NULL;
-                        if (from == NULL || cc_write_file(from, text.data ? text.data : "", text.len, 0, err) < 0)
-                                goto fail;
-                        TRY(ch_add(&c, st.type == CC_FT_NONE ? CC_TXN_PLACE : CC_TXN_REPLACE, cc_basename(vfile), NULL,
-                                   st.type == CC_FT_FILE && st.mode >= 0 ? (unsigned)st.mode & 0777 : 0644, text.len,
-                                   from));
-                }
-        }
-        {
-                cc_stat ds;
-
-                if (cc_lstat_path(host, &ds, err) < 0)
-                        goto fail;
-                if (ds.type != CC_FT_DIR)
-                        TRY(ch_check(&c, "directory", "stop", "%s: no such directory (make it first)", vdir));
-        }
-        TRY(ch_run(&c, vdir, host, o->none ? "use --user --none" : "use --user", o->dry_run, m, doc, err));
-        rc = 0;
-fail:
-        if (tmp != NULL) {
-                cc_error ignored = {0};
-
-                (void)cc_remove_tree(tmp, &ignored);
-        }
-        free(tmp);
-        free(from);
-        free(old);
-        free(vfile);
-        free(vdir);
-        free(host);
-        free(hfile);
-        cc_buf_free(&lines);
-        cc_buf_free(&text);
-        cc_v_free(envdoc);
-        ch_free(&c);
-        if (rc == 0)
-                *out = doc;
-        else
-                cc_v_free(doc);
-        return rc;
-}
-
-int cudnnctl_use(cudnnctl_machine *m, const cudnnctl_use_options *o, cudnnctl_value **out, cudnnctl_error *err)
-{
-        char *host = NULL, *tmp = NULL, *from = NULL, *file = NULL;
-        cudnnctl_value *envdoc = NULL;
-        cc_value *doc = NULL;
-        const cc_value *inst = NULL;
-        struct change c;
-        cc_buf content = {0};
-        cc_stat st;
-        int rc = -1, major = 0;
-        size_t i;
-
-        memset(&c, 0, sizeof(c));
-        c.err = err;
-        if (out == NULL || m == NULL || o == NULL)
-                return cc_err(err, CC_ERR_USAGE, "cudnnctl_use: no machine, options or place for the result");
-        *out = NULL;
-        if ((o->install == NULL) == !o->none)
-                return cc_err(err, CC_ERR_USAGE, "cudnnctl_use: an installation, or none");
-        if (m->system == CC_SYS_WINDOWS)
-                return cc_err(err, CC_ERR_UNSUPPORTED,
-                              "use on Windows (the registry's Path) is not built yet: 'cudnnctl env' sets one shell");
-        if (o->user)
-                return use_user(m, o, out, err);
-        host = cc_tree_host(m->tree, USE_DIR, err);
-        if (host == NULL)
-                return -1;
-        if (cc_lstat_path(host, &st, err) < 0)
-                goto fail;
-        if (st.type != CC_FT_DIR) {
-                cc_err(err, CC_ERR_NOTFOUND, "%s: not a directory here: this loader reads no drop-in files", USE_DIR);
-                goto fail;
-        }
-        doc = new_doc(m, "use", USE_DIR, o->dry_run, err);
-        c.checks = cc_v_array(err);
-        file = cc_asprintf(err, "%s/%s", USE_DIR, USE_FILE);
-        if (doc == NULL || c.checks == NULL || file == NULL)
-                goto fail;
-        TRY(cc_v_set_str(doc, "file", file, err));
-        {
-                char *fh = cc_asprintf(err, "%s/%s", host, USE_FILE);
-
-                if (fh == NULL || cc_lstat_path(fh, &st, err) < 0) {
-                        free(fh);
-                        goto fail;
-                }
-                free(fh);
-        }
-        if (o->none) {
-                TRY(cc_v_set_null(doc, "installation", err));
-                TRY(cc_v_set_null(doc, "content", err));
-                if (st.type != CC_FT_NONE)
-                        TRY(ch_add(&c, CC_TXN_REMOVE, USE_FILE, NULL, 0, 0, NULL));
-        } else {
-                cudnnctl_env_options eo;
-                const cc_value *added;
-
-                memset(&eo, 0, sizeof(eo));
-                eo.install = o->install;
-                eo.cuda = o->cuda;
-                TRY(cudnnctl_env(m, &eo, &envdoc, err));
-                inst = cc_v_get(envdoc, "installation");
-                added = cc_v_get(envdoc, "added");
-                major = atoi(cc_v_get_str(inst, "version") ? cc_v_get_str(inst, "version") : "0");
-                TRY(cc_v_set(doc, "installation", cc_v_copy(inst, err), err));
-                TRY(cc_buf_printf(&content, err,
-                                  "# Written by cudnnctl use: cuDNN %s (installation %lld) first for every program\n"
-                                  "# that finds cuDNN through the loader's cache. Undo: cudnnctl use --none, or\n"
-                                  "# cudnnctl rollback %s\n",
-                                  cc_v_get_str(inst, "version") ? cc_v_get_str(inst, "version") : "of unknown release",
-                                  (long long)cc_v_as_int(cc_v_get(inst, "id")), USE_DIR));
-                for (i = 0; i < cc_v_len(added); i++) {
-                        const char *d = cc_v_as_str(cc_v_at(added, i));
-                        size_t n = d ? strlen(d) : 0;
-
-                        /* ld.so.conf: a directory a line, '#' starts a comment, and
-                         * ldconfig reads "dir=type", ',' and blanks specially */
-                        if (n == 0 || d[strcspn(d, "#=,:\t\n\r")] != '\0' || d[0] == ' ' || d[n - 1] == ' ') {
-                                cc_err(err, CC_ERR_USAGE,
-                                       "%s: a directory ld.so.conf cannot name (a '#', '=', ',', ':', a tab, or "
-                                       "blanks around it)",
-                                       d ? d : "(none)");
-                                goto fail;
-                        }
-                        TRY(cc_buf_printf(&content, err, "%s\n", d));
-                }
-                TRY(cc_v_set_str(doc, "content", content.data, err));
-                tmp = cc_make_temp_dir("cudnnctl-use-", err);
-                from = tmp ? cc_asprintf(err, "%s/%s", tmp, USE_FILE) : NULL;
-                if (from == NULL || cc_write_file(from, content.data, content.len, 0, err) < 0)
-                        goto fail;
-                TRY(ch_add(&c, st.type == CC_FT_NONE ? CC_TXN_PLACE : CC_TXN_REPLACE, USE_FILE, NULL, 0644, content.len,
-                           from));
-                if (st.type == CC_FT_LINK)
-                        TRY(ch_check(&c, "link", "stop", "%s: a symbolic link: not written through", file));
-        }
-        TRY(ch_run(&c, USE_DIR, host, o->none ? "use --none" : "use", o->dry_run, m, doc, err));
-        {
-                const char *status = cc_v_get_str(cc_v_get(doc, CC_K(change_doc, result)), "status");
-
-                if (status != NULL && strcmp(status, "done") == 0) {
-                        char *ld = run_ldconfig(m, err);
-
-                        if (ld == NULL || cc_v_set_str(doc, "ldconfig", ld, err) < 0) {
-                                free(ld);
-                                goto fail;
-                        }
-                        free(ld);
-                }
-        }
-        if (!o->none && major > 0)
-                TRY(cc_v_set(doc, "loads", loads_doc(m, major, cc_v_get_str(inst, "prefix"), err), err));
-        rc = 0;
-fail:
-        if (tmp != NULL) {
-                cc_error ignored = {0};
-
-                (void)cc_remove_tree(tmp, &ignored);
-        }
-        free(tmp);
-        free(from);
-        free(file);
-        free(host);
-        cc_buf_free(&content);
-        cc_v_free(envdoc);
-        ch_free(&c);
-        if (rc == 0)
-                *out = doc;
-        else
-                cc_v_free(doc);
-        return rc;
-}
-
-/* ---- doctor --fix ------------------------------------------------------------ */
-
-/* The link chain of a library directory made whole again, from the
- * problems discovery found there (docs/json.md "doctor --fix"): a dangling
- * or looping link, or one to a non-file, pointed again at the library of
- * its name (libX.so.9 -> libX.so.9.19.0, libX.so -> libX.so.9); copies with
- * the same bytes where links belong (flattened) made links; a missing SONAME
- * link made. One plan per directory. */
-
-struct fixdir {
-        char *dir; /* the directory (virtual) */
-        struct change c;
-};
-
-/* The name in dir (virtual) that a link called name should point to: the
- * shortest name of a library file or good link in the installation's files
- * there that is name + "." + more, else NULL. */
-static const char *chain_target(const cc_value *files, const char *dir, const char *name, cc_machine *m)
-{
-        const char *best = NULL;
-        size_t i, n = strlen(name);
-
-        for (i = 0; i < cc_v_len(files); i++) {
-                cc_vw_file f;
-                char *d;
-                const char *b;
-                int same;
-
-                cc_vw_file_at(files, i, &f, NULL);
-                if (f.path == NULL || f.type == NULL)
-                        continue;
-                if (strcmp(f.type, "file") != 0 &&
-                    !(strcmp(f.type, "symlink") == 0 && f.link_state != NULL && strcmp(f.link_state, "ok") == 0))
-                        continue;
-                b = cc_basename(f.path);
-                if (strncmp(b, name, n) != 0 || b[n] != '.' || !(b[n + 1] >= '0' && b[n + 1] <= '9'))
-                        continue;
-                d = cc_tree_dirname(m->tree, f.path, NULL);
-                same = d != NULL && cc_tree_path_eq(m->tree, d, dir);
-                free(d);
-                if (same && (best == NULL || strlen(b) < strlen(best)))
-                        best = b;
-        }
-        return best;
-}
-
-static struct fixdir *fixdir_of(struct fixdir **v, size_t *n, cc_machine *m, const char *dir, cc_error *err)
-{
-        struct fixdir *nv;
-        size_t i;
-
-        for (i = 0; i < *n; i++)
-                if (cc_tree_path_eq(m->tree, (*v)[i].dir, dir))
-                        return &(*v)[i];
-        nv = cc_realloc(err, *v, (*n + 1) * sizeof(**v));
-        if (nv == NULL)
-                return NULL;
-        *v = nv;
-        memset(&nv[*n], 0, sizeof(nv[*n]));
-        nv[*n].c.err = err;
-        nv[*n].c.checks = cc_v_array(err);
-        nv[*n].dir = cc_strdup(err, dir);
-        if (nv[*n].dir == NULL || nv[*n].c.checks == NULL) {
-                free(nv[*n].dir);
-                cc_v_free(nv[*n].c.checks);
-                return NULL;
-        }
-        return &nv[(*n)++];
-}
-
-/* Plan the fix of one problem; *planned: whether it gave operations, else
- * *why says why not. */
-static int plan_link_fix(cc_machine *m, const cc_value *files, const cc_vw_problem *p, struct fixdir **dirs,
-                         size_t *ndirs, int *planned, const char **why, cc_error *err)
-{
-        size_t i, k;
-
-        *planned = 0;
-        *why = NULL;
-        for (i = 0; i < cc_v_len(p->paths); i++) {
-                const char *path = cc_v_as_str(cc_v_at(p->paths, i)), *name, *to = NULL;
-                char *dir;
-                struct fixdir *fd;
-                int kind = CC_TXN_REPLACE;
-
-                if (path == NULL)
-                        continue;
-                name = cc_basename(path);
-                dir = cc_tree_dirname(m->tree, path, err);
-                if (dir == NULL)
-                        return -1;
-                if (strcmp(p->kind, "missing-soname-link") == 0) {
-                        /* the real file: its SONAME link beside it */
-                        cc_vw_file f;
-
-                        for (k = 0; k < cc_v_len(files); k++) {
-                                cc_vw_file_at(files, k, &f, NULL);
-                                if (f.path != NULL && strcmp(f.path, path) == 0)
-                                        break;
-                        }
-                        if (k == cc_v_len(files) || f.soname == NULL || strchr(f.soname, '/') != NULL) {
-                                free(dir);
-                                *why = "the library's SONAME is not known";
-                                return 0;
-                        }
-                        fd = fixdir_of(dirs, ndirs, m, dir, err);
-                        free(dir);
-                        if (fd == NULL || ch_add(&fd->c, CC_TXN_PLACE, f.soname, name, 0, 0, NULL) < 0)
-                                return -1;
-                        *planned = 1;
-                        continue;
-                }
-                to = chain_target(files, dir, name, m);
-                if (to == NULL && strcmp(p->kind, "flattened-symlinks") == 0) {
-                        free(dir); /* the real file of the copies: it stays */
-                        continue;
-                }
-                if (to == NULL) {
-                        free(dir);
-                        *why = "no library of that name in its directory to point it at: reinstall it";
-                        return 0;
-                }
-                fd = fixdir_of(dirs, ndirs, m, dir, err);
-                free(dir);
-                if (fd == NULL || ch_add(&fd->c, kind, name, to, 0, 0, NULL) < 0)
-                        return -1;
-                *planned = 1;
-        }
-        if (!*planned && *why == NULL)
-                *why = "nothing to change";
-        return 0;
-}
-
-static int is_link_problem(const char *kind)
-{
-        static const char *const K[] = {"dangling-symlink", "symlink-loop", "symlink-not-a-file", "flattened-symlinks",
-                                        "missing-soname-link"};
-        size_t i;
-
-        for (i = 0; kind != NULL && i < CC_ARRAY_LEN(K); i++)
-                if (strcmp(kind, K[i]) == 0)
-                        return 1;
-        return 0;
-}
-
-static int wanted(const cudnnctl_fix_options *o, const char *id)
-{
-        size_t i;
-
-        if (o->nids == 0)
-                return 1;
-        for (i = 0; i < o->nids; i++)
-                if (id != NULL && strcmp(o->ids[i], id) == 0)
-                        return 1;
-        return 0;
-}
-
-int cudnnctl_doctor_fix(cudnnctl_machine *m, const cudnnctl_fix_options *o, cudnnctl_value **out, cudnnctl_error *err)
-{
-        cudnnctl_doctor_options dopt;
-        cudnnctl_value *before = NULL, *after = NULL, *list = NULL;
-        cc_value *doc = NULL, *fixes = NULL, *arr = NULL;
-        struct fixdir *dirs = NULL;
-        size_t ndirs = 0, i, j;
-        int rc = -1, applied = 0;
-
-        if (out == NULL || m == NULL || o == NULL)
-                return cc_err(err, CC_ERR_USAGE, "cudnnctl_doctor_fix: no machine, options or place for the result");
-        *out = NULL;
-        for (i = 0; i < o->nids; i++)
-                if (cc_fid_of(o->ids[i]) == CC_F_NONE)
-                        return cc_err(err, CC_ERR_USAGE, "%s: not a finding id (README: 'Findings')", o->ids[i]);
-        memset(&dopt, 0, sizeof(dopt));
-        dopt.gpu = CUDNNCTL_GPU_OFF;
-        dopt.no_compile = 1;
-        dopt.no_frameworks = 1;
-        dopt.timeout_ms = o->timeout_ms;
-        TRY(cudnnctl_doctor(m, &dopt, &before, err));
-        TRY(cc_pick_list_all(m, &list, err));
-        doc = cc_doc_new("doctor-fix", m, err);
-        fixes = cc_v_array(err);
-        if (doc == NULL || fixes == NULL)
-                goto fail;
-        TRY(cc_v_set_bool(doc, "dry_run", o->dry_run, err));
-        TRY(cc_v_set(doc, "fixes", fixes, err));
-        /* the link chains: from the installations' problems */
-        {
-                const cc_value *insts = cc_v_get(list, "installations");
-
-                for (i = 0; i < cc_v_len(insts) && wanted(o, "linux-broken-symlinks"); i++) {
-                        cc_vw_installation in;
-
-                        cc_vw_installation_read(cc_v_at(insts, i), &in, NULL);
-                        for (j = 0; j < cc_v_len(in.problems); j++) {
-                                cc_vw_problem p;
-                                cc_value *fx;
-                                const char *why;
-                                int planned;
-
-                                cc_vw_problem_at(in.problems, j, &p, NULL);
-                                if (!is_link_problem(p.kind) || m->system != CC_SYS_LINUX)
-                                        continue;
-                                TRY(plan_link_fix(m, in.files, &p, &dirs, &ndirs, &planned, &why, err));
-                                fx = cc_v_object(err);
-                                TRY(cc_v_push(fixes, fx, err));
-                                TRY(cc_v_set_str(fx, "finding", "linux-broken-symlinks", err));
-                                TRY(cc_v_set_str(fx, "problem", p.kind, err));
-                                TRY(cc_v_set_str(fx, "summary", p.summary, err));
-                                TRY(cc_v_set_str(fx, "action", planned ? "change" : "none", err));
-                                if (!planned)
-                                        TRY(cc_v_set_str(fx, "why", why, err));
-                        }
-                }
-        }
-        /* the other findings: what to do, as text */
-        {
-                const cc_value *fs = cc_v_get(before, "findings");
-
-                for (i = 0; i < cc_v_len(fs); i++) {
-                        const cc_value *f = cc_v_at(fs, i);
-                        const char *id = cc_v_get_str(f, "id");
-                        cc_value *fx;
-
-                        if (id == NULL || strcmp(id, "linux-broken-symlinks") == 0 || !wanted(o, id))
-                                continue;
-                        fx = cc_v_object(err);
-                        TRY(cc_v_push(fixes, fx, err));
-                        TRY(cc_v_set_str(fx, "finding", id, err));
-                        TRY(cc_v_set_str(fx, "summary", cc_v_get_str(f, "summary"), err));
-                        TRY(cc_v_set_str(fx, "action", "text", err));
-                        TRY(cc_v_set_str(fx, "fix", cc_v_get_str(f, "fix"), err));
-                }
-        }
-        /* one transaction per directory */
-        arr = cc_v_array(err);
-        TRY(cc_v_set(doc, "changes", arr, err));
-        for (i = 0; i < ndirs; i++) {
-                char *host = cc_tree_host(m->tree, dirs[i].dir, err);
-                cc_value *ch = cc_v_object(err);
-                const char *status;
-
-                if (host == NULL || cc_v_push(arr, ch, err) < 0 ||
-                    cc_v_set_str(ch, CC_K(change_doc, command), "fix", err) < 0 ||
-                    cc_v_set_str(ch, CC_K(change_doc, of), "linux-broken-symlinks", err) < 0 ||
-                    cc_v_set_str(ch, CC_K(change_doc, target), dirs[i].dir, err) < 0 ||
-                    cc_v_set_bool(ch, CC_K(change_doc, dry_run), o->dry_run, err) < 0 ||
-                    ch_run(&dirs[i].c, dirs[i].dir, host, "fix linux-broken-symlinks", o->dry_run, m, ch, err) < 0) {
-                        free(host);
-                        goto fail;
-                }
-                free(host);
-                status = cc_v_get_str(cc_v_get(ch, CC_K(change_doc, result)), "status");
-                applied |= status != NULL && strcmp(status, "done") == 0;
-        }
-        /* the doctor again: what is left of what was fixed */
-        if (applied) {
-                const cc_value *fs;
-                cc_value *left = cc_v_array(err);
-
-                TRY(cc_v_set(doc, "left", left, err));
-                TRY(cudnnctl_doctor(m, &dopt, &after, err));
-                fs = cc_v_get(after, "findings");
-                for (i = 0; i < cc_v_len(fs); i++) {
-                        const char *id = cc_v_get_str(cc_v_at(fs, i), "id");
-
-                        if (id != NULL && strcmp(id, "linux-broken-symlinks") == 0) {
-                                cc_value *l = cc_v_object(err);
-
-                                TRY(cc_v_push(left, l, err));
-                                TRY(cc_v_set_str(l, "finding", id, err));
-                                TRY(cc_v_set_str(l, "summary", cc_v_get_str(cc_v_at(fs, i), "summary"), err));
-                        }
-                }
-        } else {
-                TRY(cc_v_set_null(doc, "left", err));
-        }
-        rc = 0;
-fail:
-        for (i = 0; i < ndirs; i++) {
-                free(dirs[i].dir);
-                ch_free(&dirs[i].c);
-        }
-        free(dirs);
-        cc_v_free(before);
-        cc_v_free(after);
-        cc_v_free(list);
         if (rc == 0)
                 *out = doc;
         else

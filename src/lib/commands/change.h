@@ -38,4 +38,54 @@ struct cc_txn_op;
  * could not be read; nothing for another machine's tree. */
 int cc_in_use(cc_machine *m, const char *host, const struct cc_txn_op *ops, size_t n, cc_strv *lines, cc_error *err);
 
+/* ---- a planned change (change.c), for the commands that write ------------ */
+
+#include "../install/plan.h"
+#include "../txn/txn.h"
+
+/* Where operation i's content comes from: a file (a backup) copied at
+ * stage time, bytes held in memory, or nothing (a link, a removal). */
+struct ch_src {
+        char *from;
+        char *data;
+        size_t len;
+        int staged; /* a file's content is staged */
+};
+
+struct change {
+        cc_txn_op *ops;
+        struct ch_src *src;
+        size_t n, cap;
+        cc_value *checks;
+        int stop;
+        cc_error *err;
+};
+
+/* A check of this change (install/plan.h). */
+#define ch_check(c, id, verdict, ...) cc_plan_check((c)->checks, &(c)->stop, (c)->err, id, verdict, __VA_ARGS__)
+
+/* An operation; a file's content from the file from (NULL: none). */
+int ch_add(struct change *c, int kind, const char *path, const char *link, unsigned mode, uint64_t size,
+           const char *from);
+/* A PLACE or REPLACE of a file whose content is data (copied). */
+int ch_add_data(struct change *c, int kind, const char *path, unsigned mode, const void *data, size_t len);
+/* A PLACE or REPLACE of path from the backup file or link at from. */
+int ch_restore(struct change *c, int kind, const char *path, const char *from);
+void ch_free(struct change *c);
+/* Show the change in doc, and unless a dry run or a stop, run it as one
+ * transaction labelled label on the target host (recorded as vtarget). */
+int ch_run(struct change *c, const char *vtarget, const char *host, const char *label, int dry_run, cc_machine *m,
+           cc_value *doc, cc_error *err);
+/* A writing command's document, and its result. */
+cc_value *ch_new_doc(cc_machine *m, const char *command, const char *vtarget, int dry_run, cc_error *err);
+int ch_result(cc_value *doc, const char *status, const char *txn, const char *error, int undo_failed, cc_error *err);
+
+/* ldconfig after a change of the loader's configuration (state.c): run as
+ * root (ldconfig -r ROOT for a tree), else say that it must be: "ran",
+ * "needed: ...", "failed: ...". */
+char *cc_ldconfig_run(cc_machine *m, cc_error *err);
+/* Spawn ldconfig (-r root when root is not NULL): "ran", "failed: ...", or
+ * NULL with *found 0 when there is no ldconfig. */
+char *cc_ldconfig_spawn(const char *root, int *found, cc_error *err);
+
 #endif

@@ -403,7 +403,6 @@ static int in_use_check(cc_machine *m, const char *host, cc_plan *p, cc_error *e
  * "failed: ...", "needed: ...". */
 static char *ldconfig_step(cc_machine *m, const char *vtarget, const char *lib_dir, cc_error *err)
 {
-        static const char *const progs[] = {"/sbin/ldconfig", "/usr/sbin/ldconfig"};
         char *libv = cc_asprintf(err, "%s/%s", vtarget, lib_dir ? lib_dir : "lib"), *out = NULL;
         cc_ldso l;
         cc_error e2 = {0};
@@ -425,31 +424,10 @@ static char *ldconfig_step(cc_machine *m, const char *vtarget, const char *lib_d
         } else if (!m->live || !cc_is_admin()) {
                 out = cc_asprintf(err, "needed: %s is in the loader's cache; run `sudo ldconfig`", libv);
         } else {
-                for (i = 0; i < CC_ARRAY_LEN(progs) && out == NULL; i++) {
-                        const char *argv[] = {progs[i], NULL};
-                        cc_spawn_opts so;
-                        cc_spawn_result r;
-                        cc_stat st;
+                int found = 0;
 
-                        if (cc_stat_path(progs[i], &st, &e2) < 0 || st.type != CC_FT_FILE)
-                                continue;
-                        memset(&so, 0, sizeof(so));
-                        memset(&r, 0, sizeof(r));
-                        so.argv = argv;
-                        so.timeout_ms = 120000;
-                        if (cc_spawn_run(&so, &r, &e2) < 0) {
-                                out = cc_asprintf(err, "failed: %s", e2.msg);
-                        } else if (r.exited && r.exit_code == 0) {
-                                out = cc_strdup(err, "ran");
-                        } else {
-                                char *how = cc_spawn_describe(&r, err);
-
-                                out = cc_asprintf(err, "failed: ldconfig %s", how ? how : "failed");
-                                free(how);
-                        }
-                        cc_spawn_result_free(&r);
-                }
-                if (out == NULL)
+                out = cc_ldconfig_spawn(NULL, &found, err);
+                if (out == NULL && !found)
                         out = cc_asprintf(err, "needed: %s is in the loader's cache, and no ldconfig was found", libv);
         }
         free(libv);

@@ -212,3 +212,58 @@ cc_value *cc_result_new(const char *status, const char *txn, const char *error, 
         }
         return r;
 }
+
+char *cc_ldconfig_spawn(const char *root, int *found, cc_error *err)
+{
+        static const char *const progs[] = {"/sbin/ldconfig", "/usr/sbin/ldconfig"};
+        cc_error e2 = {0};
+        size_t i;
+
+        *found = 0;
+        for (i = 0; i < CC_ARRAY_LEN(progs); i++) {
+                const char *argv[] = {progs[i], root ? "-r" : NULL, root, NULL};
+                cc_spawn_opts so;
+                cc_spawn_result r;
+                cc_stat st;
+                char *out;
+
+                if (cc_stat_path(progs[i], &st, &e2) < 0 || st.type != CC_FT_FILE)
+                        continue;
+                *found = 1;
+                memset(&so, 0, sizeof(so));
+                memset(&r, 0, sizeof(r));
+                so.argv = argv;
+                so.timeout_ms = 120000;
+                if (cc_spawn_run(&so, &r, &e2) < 0) {
+                        out = cc_asprintf(err, "failed: %s", e2.msg);
+                } else if (r.exited && r.exit_code == 0) {
+                        out = cc_strdup(err, "ran");
+                } else {
+                        char *how = cc_spawn_describe(&r, err);
+
+                        out = cc_asprintf(err, "failed: ldconfig %s%s%.200s", how ? how : "failed",
+                                          r.errout.len ? ": " : "", r.errout.data ? r.errout.data : "");
+                        free(how);
+                }
+                cc_spawn_result_free(&r);
+                return out;
+        }
+        return NULL;
+}
+
+char *cc_ldconfig_run(cc_machine *m, cc_error *err)
+{
+        char *root = NULL, *out;
+        cc_error e2 = {0};
+        int found = 0;
+
+        if (!cc_is_admin())
+                return cc_strdup(err, "needed: run `sudo ldconfig` (not run: not root)");
+        if (!m->live && (root = cc_tree_host(m->tree, "/", &e2)) == NULL)
+                return cc_asprintf(err, "needed: the tree's root: %s", e2.msg);
+        out = cc_ldconfig_spawn(root, &found, err);
+        free(root);
+        if (out == NULL && !found)
+                return cc_strdup(err, "needed: no ldconfig was found: run it");
+        return out;
+}

@@ -422,7 +422,7 @@ typedef struct cudnnctl_fix_options {
  * GPU, no compile, no frameworks), and for each whose fix is a change of
  * files a plan carried out as one transaction per directory (undone by
  * cudnnctl_rollback of it), then the doctor again ("left": what remains of
- * them); the others' fixes as text. */
+ * them); the others: the command that does it (env, use), or text. */
 CUDNNCTL_API int cudnnctl_doctor_fix(cudnnctl_machine *m, const cudnnctl_fix_options *o, cudnnctl_value **out,
                                      cudnnctl_error *err);
 CUDNNCTL_API int cudnnctl_fix_text(const cudnnctl_value *doc, int verbose, int color, char **out, cudnnctl_error *err);
@@ -570,8 +570,9 @@ typedef struct cudnnctl_use_options {
  * installation's library directory in /etc/ld.so.conf.d/00-cudnnctl.conf,
  * written as one transaction (undone by cudnnctl_rollback of that
  * directory), then ldconfig (as root; -r for a tree), then what a plain
- * program loads for libcudnn.so.MAJOR ("loads"). CUDNNCTL_ERR_UNSUPPORTED on
- * Windows (not built yet). */
+ * program loads for libcudnn.so.MAJOR ("loads"). Windows (this machine
+ * only; CUDNNCTL_ERR_UNSUPPORTED for a --root tree): the registry's Path (user's with user, else the machine's), one
+ * SETREG transaction in the state directory, then WM_SETTINGCHANGE. */
 /* With user: the block of lines for the shell's start file (~/.bashrc,
  * ~/.zshrc, ~/.config/fish/config.fish, ~/.profile) in "lines", written
  * there only with write. */

@@ -56,7 +56,7 @@ static const struct cli_opt use_opts[] = {
     {.name = "user",
      .id = OPT_USER,
      .help = "this user's shells instead: print the lines for the shell's start file (~/.bashrc,\n"
-             "~/.zshrc, ~/.config/fish/config.fish, ~/.profile)"},
+             "~/.zshrc, ~/.config/fish/config.fish, ~/.profile); Windows: this user's Path"},
     {.name = "shell",
      .arg = "NAME",
      .id = OPT_SHELL,
@@ -87,7 +87,10 @@ const struct cli_cmd cli_cmd_use = {
              "install uses, then runs ldconfig (as root; 'ldconfig -r' for a --root tree) and shows what a\n"
              "plain program then loads for libcudnn.so.MAJOR. --none takes the file away. 'cudnnctl\n"
              "rollback /etc/ld.so.conf.d' undoes either. INSTALL is as 'cudnnctl env' takes it.\n"
-             "Windows (the registry's Path) is not built yet: 'cudnnctl env' sets one shell.",
+             "Windows: edits the machine's Path in the registry (--user: this user's) directly, never through\n"
+             "setx: read and written back as REG_EXPAND_SZ with %VARS% unexpanded, whole, other cuDNN\n"
+             "directories taken off, the old value kept in the transaction for 'rollback'; then\n"
+             "WM_SETTINGCHANGE tells new shells.",
     .more = "Exit status 1: stopped, or the transaction failed (and was undone); 3: INSTALL not found.",
 };
 
@@ -145,6 +148,11 @@ const struct cli_cmd cli_cmd_history = {
 };
 
 static const char *use_cuda, *use_shell; /* use's --cuda, --shell, --none, --user, --write */
+#ifdef _WIN32
+static const int use_registry = 1; /* use edits the registry's Path, user's or machine's, directly */
+#else
+static const int use_registry = 0;
+#endif
 static int use_none, use_user, use_write;
 
 /* Run the command once (dry is the dry-run flag). */
@@ -254,11 +262,16 @@ static int cmd_change(int argc, char **argv, const struct cli_cmd *cmd, struct c
                 cli_error(cmd, "no INSTALL given (see 'cudnnctl uninstall --help')");
                 goto usage;
         }
+        if (cmd == &cli_cmd_use && use_registry && (use_write || use_shell != NULL)) {
+                cli_error(cmd, "--write and --shell are for a shell's start file: on Windows use writes the "
+                               "registry's Path (--user: this user's)");
+                goto usage;
+        }
         if (cmd == &cli_cmd_use && !use_user && (use_write || use_shell != NULL)) {
                 cli_error(cmd, "--write and --shell go with --user");
                 goto usage;
         }
-        if (cmd == &cli_cmd_use && use_user) {
+        if (cmd == &cli_cmd_use && use_user && !use_registry) {
                 if (use_shell == NULL || strcmp(use_shell, "auto") == 0)
                         use_shell = cudnnctl_env_parent_shell();
                 if (use_shell == NULL || strcmp(use_shell, "cmd") == 0 || strcmp(use_shell, "powershell") == 0)
@@ -303,7 +316,7 @@ static int cmd_change(int argc, char **argv, const struct cli_cmd *cmd, struct c
                 status = cli_fail(cmd, &err, CLI_SRC_MACHINE);
                 goto done;
         }
-        if (cmd == &cli_cmd_use && use_user && !use_write && !json) {
+        if (cmd == &cli_cmd_use && use_user && !use_registry && !use_write && !json) {
                 /* the lines themselves, for the user to add */
                 const char *lines = cudnnctl_value_str(cudnnctl_value_get(doc, "lines"));
                 const char *file = cudnnctl_value_str(cudnnctl_value_get(doc, "file"));

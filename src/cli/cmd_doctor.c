@@ -36,7 +36,7 @@ static const struct cli_opt opts[] = {
      .id = OPT_FIX,
      .help = "carry out the fixes that are changes of files (the findings ID... given, else\n"
              "every one), each directory one transaction 'cudnnctl rollback DIR' undoes, then\n"
-             "check again; the other fixes are printed as text"},
+             "check again; the other fixes are printed as the command that does it, or as text"},
     {.name = "dry-run", .short_name = 'n', .id = OPT_DRY_RUN, .help = "with --fix: print the plan, write nothing"},
     {.name = "yes", .short_name = 'y', .id = OPT_YES, .help = "with --fix: do not ask before writing"},
     {.group = &cli_machine_group},

@@ -656,3 +656,94 @@ void cc_smap_free(cc_smap *m)
         m->slots = NULL;
         m->cap = m->n = 0;
 }
+
+/* UTF-16LE (nunits code units at p) to a new UTF-8 string. Surrogate pairs
+ * are combined; an unpaired surrogate becomes U+FFFD. */
+char *cc_utf16le_to_utf8(const uint8_t *p, size_t nunits, cc_error *err)
+{
+        char *out, *q;
+        size_t i;
+
+        if (nunits > SIZE_MAX / 3 - 1) {
+                cc_err(err, CC_ERR_LIMIT, "UTF-16 string too long");
+                return NULL;
+        }
+        out = cc_malloc(err, nunits * 3 + 1);
+        if (out == NULL)
+                return NULL;
+        q = out;
+        for (i = 0; i < nunits; i++) {
+                uint32_t u = (uint32_t)p[2 * i] | ((uint32_t)p[2 * i + 1] << 8);
+
+                if (u >= 0xD800 && u <= 0xDBFF && i + 1 < nunits) {
+                        uint32_t lo = (uint32_t)p[2 * i + 2] | ((uint32_t)p[2 * i + 3] << 8);
+
+                        if (lo >= 0xDC00 && lo <= 0xDFFF) {
+                                u = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
+                                i++;
+                        } else {
+                                u = 0xFFFD;
+                        }
+                } else if (u >= 0xD800 && u <= 0xDFFF) {
+                        u = 0xFFFD;
+                }
+                if (u < 0x80) {
+                        *q++ = (char)u;
+                } else if (u < 0x800) {
+                        *q++ = (char)(0xC0 | (u >> 6));
+                        *q++ = (char)(0x80 | (u & 0x3F));
+                } else if (u < 0x10000) {
+                        *q++ = (char)(0xE0 | (u >> 12));
+                        *q++ = (char)(0x80 | ((u >> 6) & 0x3F));
+                        *q++ = (char)(0x80 | (u & 0x3F));
+                } else {
+                        *q++ = (char)(0xF0 | (u >> 18));
+                        *q++ = (char)(0x80 | ((u >> 12) & 0x3F));
+                        *q++ = (char)(0x80 | ((u >> 6) & 0x3F));
+                        *q++ = (char)(0x80 | (u & 0x3F));
+                }
+        }
+        *q = '\0';
+        return out;
+}
+
+int cc_utf8_to_utf16le(const char *s, cc_buf *out, cc_error *err)
+{
+        const unsigned char *p = (const unsigned char *)s;
+
+        if (!cc_utf8_valid(s, strlen(s)))
+                return cc_err(err, CC_ERR_FORMAT, "not UTF-8 text");
+        while (*p) {
+                uint32_t u;
+                unsigned char b[4];
+                size_t k = 0;
+
+                if (p[0] < 0x80) {
+                        u = p[0];
+                        p += 1;
+                } else if ((p[0] & 0xE0) == 0xC0) {
+                        u = ((uint32_t)(p[0] & 0x1F) << 6) | (p[1] & 0x3F);
+                        p += 2;
+                } else if ((p[0] & 0xF0) == 0xE0) {
+                        u = ((uint32_t)(p[0] & 0x0F) << 12) | ((uint32_t)(p[1] & 0x3F) << 6) | (p[2] & 0x3F);
+                        p += 3;
+                } else {
+                        u = ((uint32_t)(p[0] & 0x07) << 18) | ((uint32_t)(p[1] & 0x3F) << 12) |
+                            ((uint32_t)(p[2] & 0x3F) << 6) | (p[3] & 0x3F);
+                        p += 4;
+                }
+                if (u >= 0x10000) {
+                        uint32_t hi = 0xD800 + ((u - 0x10000) >> 10), lo = 0xDC00 + ((u - 0x10000) & 0x3FF);
+
+                        b[k++] = (unsigned char)(hi & 0xFF);
+                        b[k++] = (unsigned char)(hi >> 8);
+                        b[k++] = (unsigned char)(lo & 0xFF);
+                        b[k++] = (unsigned char)(lo >> 8);
+                } else {
+                        b[k++] = (unsigned char)(u & 0xFF);
+                        b[k++] = (unsigned char)(u >> 8);
+                }
+                TRY_RET(cc_buf_append(out, b, k, err));
+        }
+        return 0;
+}

@@ -161,6 +161,12 @@ int cc_ends_with(const char *s, const char *suffix);
 int cc_ends_with_nocase(const char *s, const char *suffix);
 /* 1 if the n bytes at s are valid UTF-8. */
 int cc_utf8_valid(const char *s, size_t n);
+/* UTF-16LE (nunits code units at p) to a new UTF-8 string. Surrogate pairs
+ * are combined; an unpaired surrogate becomes U+FFFD. */
+char *cc_utf16le_to_utf8(const uint8_t *p, size_t nunits, cc_error *err);
+/* UTF-8 s (valid, else CC_ERR_FORMAT) appended to out as UTF-16LE, without
+ * a terminator. */
+int cc_utf8_to_utf16le(const char *s, cc_buf *out, cc_error *err);
 /* strtok_r without its portability questions: the next token of *p
  * separated by any of delims, NUL-terminated in place (*p moves past it),
  * or NULL when there is none left. */

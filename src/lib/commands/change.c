@@ -170,7 +170,7 @@ fail:
 static cc_value *summary_doc(const struct change *c, cc_error *err)
 {
         cc_value *s = cc_v_object(err);
-        size_t i, k[CC_TXN_RMDIR + 1] = {0};
+        size_t i, k[CC_TXN_KINDS] = {0};
         uint64_t bytes = 0;
 
         if (s == NULL)
@@ -184,6 +184,7 @@ static cc_value *summary_doc(const struct change *c, cc_error *err)
             cc_v_set_int(s, CC_K(plan_summary, place), (int64_t)k[CC_TXN_PLACE], err) < 0 ||
             cc_v_set_int(s, CC_K(plan_summary, replace), (int64_t)k[CC_TXN_REPLACE], err) < 0 ||
             cc_v_set_int(s, CC_K(plan_summary, remove), (int64_t)(k[CC_TXN_REMOVE] + k[CC_TXN_RMDIR]), err) < 0 ||
+            (k[CC_TXN_SETREG] && cc_v_set_int(s, CC_K(plan_summary, setreg), (int64_t)k[CC_TXN_SETREG], err) < 0) ||
             cc_v_set_int(s, CC_K(plan_summary, bytes), (int64_t)bytes, err) < 0 ||
             cc_v_set(s, CC_K(plan_summary, other_majors), cc_v_array(err), err) < 0 ||
             cc_v_set_bool(s, CC_K(plan_summary, stop), c->stop, err) < 0) {
@@ -675,7 +676,7 @@ int cudnnctl_rollback(cudnnctl_machine *m, const cudnnctl_rollback_options *o, c
         size_t n = 0, i;
         cc_value *doc = NULL;
         struct change c;
-        int rc = -1;
+        int rc = -1, reg = 0;
 
         memset(&c, 0, sizeof(c));
         c.err = err;
@@ -737,12 +738,32 @@ int cudnnctl_rollback(cudnnctl_machine *m, const cudnnctl_rollback_options *o, c
                 case CC_TXN_RMDIR:
                         r2 = ch_add(&c, CC_TXN_MKDIR, op->path, NULL, op->mode ? op->mode : 0755, 0, NULL);
                         break;
+                case CC_TXN_SETREG:
+                        /* the value as it was, type and bytes, from the backup */
+                        bk = cc_txn_backup(host, last->id, i, err);
+                        r2 = bk == NULL ? -1 : ch_restore(&c, CC_TXN_SETREG, op->path, bk);
+                        free(bk);
+                        reg = 1;
+                        break;
                 }
                 TRY(r2);
         }
         snprintf(label, sizeof(label), "rollback %s", last->id);
         TRY(ch_run(&c, vt, host, label, o->dry_run, m, doc, err));
-        if (cc_starts_with(last->label, "use")) {
+        if (reg) {
+                /* the environment in the registry changed back: say so */
+                const char *status = cc_v_get_str(cc_v_get(doc, CC_K(change_doc, result)), "status");
+
+                if (status != NULL && strcmp(status, "done") == 0) {
+                        char *b = cc_env_broadcast_text(err);
+
+                        if (b == NULL || cc_v_set_str(doc, "broadcast", b, err) < 0) {
+                                free(b);
+                                goto fail;
+                        }
+                        free(b);
+                }
+        } else if (cc_starts_with(last->label, "use")) {
                 /* the loader's configuration changed back: its cache too */
                 const char *status = cc_v_get_str(cc_v_get(doc, CC_K(change_doc, result)), "status");
 
@@ -817,7 +838,7 @@ int cudnnctl_history(cudnnctl_machine *m, const char *target, cudnnctl_value **o
         TRY(cc_txn_list(host, &v, &n, &bad, err));
         for (i = 0; i < n; i++) {
                 cc_value *t = cc_v_object(err);
-                size_t counts[CC_TXN_RMDIR + 1] = {0};
+                size_t counts[CC_TXN_KINDS] = {0};
                 char *bk = NULL;
                 cc_stat st;
 

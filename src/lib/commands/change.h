@@ -87,5 +87,16 @@ char *cc_ldconfig_run(cc_machine *m, cc_error *err);
 /* Spawn ldconfig (-r root when root is not NULL): "ran", "failed: ...", or
  * NULL with *found 0 when there is no ldconfig. */
 char *cc_ldconfig_spawn(const char *root, int *found, cc_error *err);
+/* WM_SETTINGCHANGE after a change of the environment in the registry:
+ * "sent", or "failed: ..." saying what that means. */
+char *cc_env_broadcast_text(cc_error *err);
+
+/* env.c: the env document of opts, its search path computed from base (a
+ * value of the variable, the registry's Path) instead of the environment's
+ * (NULL: the environment's). */
+int cc_env_doc(cc_machine *m, const cudnnctl_env_options *opts, const char *base, cc_value **out, cc_error *err);
+/* base without every cuDNN directory (the use --none of a search path):
+ * *after the new value, *removed and *kept as env's lists. */
+int cc_env_path_none(cc_machine *m, const char *base, char **after, cc_value **removed, cc_value **kept, cc_error *err);
 
 #endif

@@ -20,6 +20,7 @@
 #include "../fetch/index.h"
 #include "../platform/platform.h"
 #include "cudnnctl/cudnnctl.h"
+#include "change.h"
 #include "pick.h"
 #include "toolkits.h"
 
@@ -39,6 +40,7 @@ struct ectx {
         const char *var; /* LD_LIBRARY_PATH or PATH */
         cc_value *doc;   /* the document */
         cc_value *changes, *removed, *kept, *added, *notes;
+        const char *base; /* the value to start from instead of the variable's (the registry's Path) */
         cc_strv add;      /* the directories put first, in order */
         cc_strv add_real; /* their canonical paths */
 };
@@ -369,7 +371,7 @@ static int under_windir(struct ectx *e, const char *p)
 
 static int new_path(struct ectx *e, const cc_value *insts, int64_t chosen, cc_buf *out, cc_error *err)
 {
-        const char *old = cc_machine_getenv(e->m, e->var);
+        const char *old = e->base ? e->base : cc_machine_getenv(e->m, e->var);
         cc_strv parts = {0}, others = {0}, who = {0}, kept = {0};
         size_t i, k;
         int rv = -1;
@@ -724,6 +726,11 @@ fail:
 
 int cudnnctl_env(cudnnctl_machine *m, const cudnnctl_env_options *opts, cudnnctl_value **out, cudnnctl_error *err)
 {
+        return cc_env_doc(m, opts, NULL, out, err);
+}
+
+int cc_env_doc(cc_machine *m, const cudnnctl_env_options *opts, const char *base, cc_value **out, cc_error *err)
+{
         struct ectx e;
         cc_value *list = NULL;
         int rv = -1;
@@ -735,6 +742,7 @@ int cudnnctl_env(cudnnctl_machine *m, const cudnnctl_env_options *opts, cudnnctl
                 return cc_err(err, CC_ERR_USAGE, "cudnnctl_env: no installation");
         memset(&e, 0, sizeof(e));
         e.m = m;
+        e.base = base;
         e.win = m->system == CC_SYS_WINDOWS;
         e.sep = e.win ? ';' : ':';
         e.var = e.win ? "PATH" : "LD_LIBRARY_PATH";
@@ -749,7 +757,7 @@ int cudnnctl_env(cudnnctl_machine *m, const cudnnctl_env_options *opts, cudnnctl
         TRY(cc_v_set_str(e.doc, "action", opts->unset ? "unset" : "set", err));
         TRY(cc_v_set_null(e.doc, "installation", err));
         TRY(cc_v_set_str(e.doc, "variable", e.var, err));
-        TRY(cc_v_set_str(e.doc, "before", cc_machine_getenv(m, e.var), err));
+        TRY(cc_v_set_str(e.doc, "before", base ? base : cc_machine_getenv(m, e.var), err));
         TRY(cc_v_set_null(e.doc, "after", err));
         TRY(cc_v_set(e.doc, "added", e.added, err));
         TRY(cc_v_set(e.doc, "removed", e.removed, err));
@@ -770,6 +778,43 @@ fail:
         cc_v_free(e.doc);
         cc_strv_free(&e.add);
         cc_strv_free(&e.add_real);
+        return rv;
+}
+
+int cc_env_path_none(cc_machine *m, const char *base, char **after, cc_value **removed, cc_value **kept, cc_error *err)
+{
+        struct ectx e;
+        cc_value *list = NULL;
+        cc_buf path = {0};
+        int rv = -1;
+
+        *after = NULL;
+        *removed = *kept = NULL;
+        memset(&e, 0, sizeof(e));
+        e.m = m;
+        e.base = base ? base : "";
+        e.win = m->system == CC_SYS_WINDOWS;
+        e.sep = e.win ? ';' : ':';
+        e.var = e.win ? "PATH" : "LD_LIBRARY_PATH";
+        e.removed = cc_v_array(err);
+        e.kept = cc_v_array(err);
+        e.added = cc_v_array(err);
+        if (e.removed == NULL || e.kept == NULL || e.added == NULL)
+                goto fail;
+        TRY(cc_pick_list_all(m, &list, err));
+        TRY(new_path(&e, cc_v_get(list, "installations"), -1, &path, err));
+        if ((*after = cc_strdup(err, path.data ? path.data : "")) == NULL)
+                goto fail;
+        *removed = e.removed;
+        *kept = e.kept;
+        e.removed = e.kept = NULL;
+        rv = 0;
+fail:
+        cc_buf_free(&path);
+        cc_v_free(list);
+        cc_v_free(e.removed);
+        cc_v_free(e.kept);
+        cc_v_free(e.added);
         return rv;
 }
 

@@ -267,3 +267,12 @@ char *cc_ldconfig_run(cc_machine *m, cc_error *err)
                 return cc_strdup(err, "needed: no ldconfig was found: run it");
         return out;
 }
+
+char *cc_env_broadcast_text(cc_error *err)
+{
+        cc_error e2 = {0};
+
+        if (cc_env_broadcast(&e2) < 0)
+                return cc_asprintf(err, "failed: %s (new shells see the change after the next sign-in)", e2.msg);
+        return cc_strdup(err, "sent");
+}

@@ -16,6 +16,7 @@
 #include "../machine/machine.h"
 #include "../platform/platform.h"
 #include "../render/shell.h"
+#include "../txn/txn.h"
 #include "change.h"
 
 #define USE_DIR "/etc/ld.so.conf.d"
@@ -230,6 +231,254 @@ fail:
         return rc;
 }
 
+/* ---- Windows: the registry's Path ------------------------------------------ */
+
+#define WIN_USER_KEY "Environment"
+#define WIN_MACHINE_KEY "SYSTEM\\CurrentControlSet\\Control\\Session Manager\\Environment"
+#define WIN_VAR_MAX 32767 /* characters of one environment variable */
+#define WIN_SETX_CUT 1024 /* setx cuts what it writes there */
+#define REG_TYPE_SZ 1
+#define REG_TYPE_EXPAND_SZ 2
+
+/* A string value's text (NULL when absent); a value that is no string, or
+ * whose UTF-16 would not come back the same from UTF-8 (an unpaired
+ * surrogate), is refused: it is written back only as it was. *units: its
+ * length in UTF-16 units. */
+static int regval_text(const cc_regval *v, const char *name, char **text, size_t *units, cc_error *err)
+{
+        size_t n;
+        cc_buf b = {0};
+        int same;
+
+        *text = NULL;
+        *units = 0;
+        if (!v->present)
+                return 0;
+        if (v->type != REG_TYPE_SZ && v->type != REG_TYPE_EXPAND_SZ)
+                return cc_err(err, CC_ERR_FORMAT, "%s: a registry value of type %lu, not a string: edit it by hand",
+                              name, (unsigned long)v->type);
+        if (v->len % 2 != 0)
+                return cc_err(err, CC_ERR_FORMAT, "%s: %zu bytes, not UTF-16: edit it by hand", name, v->len);
+        n = v->len / 2;
+        while (n > 0 && v->data[2 * n - 2] == 0 && v->data[2 * n - 1] == 0)
+                n--;
+        if ((*text = cc_utf16le_to_utf8(v->data, n, err)) == NULL)
+                return -1;
+        if (cc_utf8_to_utf16le(*text, &b, err) < 0) {
+                cc_buf_free(&b);
+                free(*text);
+                *text = NULL;
+                return -1;
+        }
+        same = b.len == n * 2 && (n == 0 || memcmp(b.data, v->data, n * 2) == 0);
+        cc_buf_free(&b);
+        if (!same) {
+                free(*text);
+                *text = NULL;
+                return cc_err(err, CC_ERR_FORMAT,
+                              "%s: holds UTF-16 that is not text (an unpaired surrogate or a NUL): edit it by hand",
+                              name);
+        }
+        *units = n;
+        return 0;
+}
+
+/* The record the engine stages for a string value of type. */
+static int text_record(const char *text, uint32_t type, cc_buf *rec, size_t *units, cc_error *err)
+{
+        cc_buf w = {0};
+        cc_regval v;
+        int rc;
+
+        if (cc_utf8_to_utf16le(text, &w, err) < 0 || cc_buf_append(&w, "\0\0", 2, err) < 0) {
+                cc_buf_free(&w);
+                return -1;
+        }
+        *units = w.len / 2 - 1;
+        memset(&v, 0, sizeof(v));
+        v.present = 1;
+        v.type = type;
+        v.data = (unsigned char *)w.data;
+        v.len = w.len;
+        rc = cc_txn_regval_format(&v, rec, err);
+        cc_buf_free(&w);
+        return rc;
+}
+
+/* The installations the machine's Path reaches before a user's: what a
+ * use --user cannot put behind the chosen one. */
+static int machine_shadows(cc_machine *m, cc_value *removed_out, cc_error *err)
+{
+        cc_regval v;
+        cc_error e2 = {0};
+        char *text = NULL, *after = NULL;
+        cc_value *removed = NULL, *kept = NULL;
+        size_t units, i;
+        int rc = -1;
+
+        memset(&v, 0, sizeof(v));
+        if (cc_reg_read("HKLM", WIN_MACHINE_KEY, "Path", &v, &e2) < 0 ||
+            regval_text(&v, "the machine's Path", &text, &units, &e2) < 0 || text == NULL) {
+                rc = 0; /* unreadable: nothing to say */
+                goto out;
+        }
+        TRY(cc_env_path_none(m, text, &after, &removed, &kept, err));
+        for (i = 0; i < cc_v_len(removed); i++) {
+                const char *why = cc_v_get_str(cc_v_at(removed, i), "why");
+
+                if (why != NULL && (strstr(why, "cuDNN") != NULL || strstr(why, "cudnn") != NULL))
+                        TRY(cc_v_push(removed_out, cc_v_copy(cc_v_at(removed, i), err), err));
+        }
+        rc = 0;
+fail:
+out:
+        cc_regval_free(&v);
+        free(text);
+        free(after);
+        cc_v_free(removed);
+        cc_v_free(kept);
+        return rc;
+}
+
+static int use_windows(cc_machine *m, const cudnnctl_use_options *o, cc_value **out, cc_error *err)
+{
+        const char *hive = o->user ? "HKCU" : "HKLM", *key = o->user ? WIN_USER_KEY : WIN_MACHINE_KEY;
+        char *state = NULL, *before = NULL, *after = NULL, *opath = NULL, *where = NULL;
+        cudnnctl_value *envdoc = NULL;
+        cc_value *doc = NULL, *removed = NULL, *kept = NULL, *shadows = NULL;
+        cc_regval v;
+        cc_buf rec = {0};
+        struct change c;
+        size_t ubefore = 0, uafter = 0, i;
+        int rc = -1;
+
+        memset(&c, 0, sizeof(c));
+        memset(&v, 0, sizeof(v));
+        c.err = err;
+        if (!m->live)
+                return cc_err(err, CC_ERR_UNSUPPORTED,
+                              "use on Windows edits this machine's registry: not another machine's tree (--root)");
+        if ((state = cc_state_dir(m, err)) == NULL)
+                return -1;
+        where = cc_asprintf(err, "%s\\%s", hive, key);
+        opath = cc_asprintf(err, "%s/%s/Path", hive, key);
+        if (where == NULL || opath == NULL)
+                goto fail;
+        for (i = 0; opath[i]; i++)
+                if (opath[i] == '\\')
+                        opath[i] = '/';
+        doc = ch_new_doc(m, "use", state, o->dry_run, err);
+        c.checks = cc_v_array(err);
+        if (doc == NULL || c.checks == NULL)
+                goto fail;
+        TRY(cc_v_set_str(doc, "scope", o->user ? "user" : "machine", err));
+        TRY(cc_v_set_str(doc, "registry", where, err));
+        TRY(cc_v_set_str(doc, "value", "Path", err));
+        TRY(cc_reg_read(hive, key, "Path", &v, err));
+        if (regval_text(&v, where, &before, &ubefore, err) < 0)
+                goto fail;
+        TRY(cc_v_set_str(doc, "before", before, err));
+        TRY(cc_v_set_str(doc, "type",
+                         !v.present                     ? NULL
+                         : v.type == REG_TYPE_EXPAND_SZ ? "REG_EXPAND_SZ"
+                                                        : "REG_SZ",
+                         err));
+        if (o->none) {
+                TRY(cc_v_set_null(doc, "installation", err));
+                TRY(cc_env_path_none(m, before, &after, &removed, &kept, err));
+        } else {
+                cudnnctl_env_options eo;
+
+                memset(&eo, 0, sizeof(eo));
+                eo.install = o->install;
+                eo.cuda = o->cuda;
+                TRY(cc_env_doc(m, &eo, before ? before : "", &envdoc, err));
+                TRY(cc_v_set(doc, "installation", cc_v_copy(cc_v_get(envdoc, "installation"), err), err));
+                TRY(cc_v_set(doc, "added", cc_v_copy(cc_v_get(envdoc, "added"), err), err));
+                removed = cc_v_copy(cc_v_get(envdoc, "removed"), err);
+                kept = cc_v_copy(cc_v_get(envdoc, "kept"), err);
+                if ((after = cc_strdup(err, cc_v_get_str(envdoc, "after"))) == NULL || removed == NULL || kept == NULL)
+                        goto fail;
+        }
+        TRY(cc_v_set(doc, "removed", removed, err));
+        removed = NULL;
+        TRY(cc_v_set(doc, "kept", kept, err));
+        kept = NULL;
+        TRY(cc_v_set_str(doc, "after", after, err));
+        /* REG_EXPAND_SZ, as Windows keeps Path: %SystemRoot% and the like
+         * stay unexpanded */
+        TRY(text_record(after, REG_TYPE_EXPAND_SZ, &rec, &uafter, err));
+        TRY(cc_v_set_int(doc, "length", (int64_t)uafter, err));
+        if (ubefore == WIN_SETX_CUT)
+                TRY(ch_check(&c, "setx", "warn",
+                             "%s\\Path is exactly %d characters long: setx cuts a value there; what it cut "
+                             "away is not in the registry any more (compare with the PATH of an old shell)",
+                             where, WIN_SETX_CUT));
+        if (uafter > WIN_VAR_MAX)
+                TRY(ch_check(&c, "length", "stop",
+                             "the new Path would be %zu characters: Windows takes at most %d in one variable; take "
+                             "entries off first",
+                             uafter, WIN_VAR_MAX));
+        else if (uafter > WIN_VAR_MAX - 2048)
+                TRY(ch_check(&c, "length", "warn", "the new Path is %zu characters, near Windows' %d for a variable",
+                             uafter, WIN_VAR_MAX));
+        if (!o->user && !cc_is_admin())
+                TRY(ch_check(&c, "administrator", o->dry_run ? "warn" : "stop",
+                             "the machine's Path needs an administrator: run it from an elevated prompt, or use "
+                             "--user for this user's Path"));
+        if (o->user && !o->none) {
+                shadows = cc_v_array(err);
+                if (shadows == NULL || machine_shadows(m, shadows, err) < 0)
+                        goto fail;
+                for (i = 0; i < cc_v_len(shadows); i++)
+                        TRY(ch_check(&c, "machine-path", "warn",
+                                     "the machine's Path has %s (%s), and Windows puts the machine's Path before the "
+                                     "user's: programs still find it first; as an administrator, 'cudnnctl use' "
+                                     "without --user changes the machine's",
+                                     cc_v_get_str(cc_v_at(shadows, i), "entry"),
+                                     cc_v_get_str(cc_v_at(shadows, i), "why")));
+        }
+        if (before == NULL || strcmp(before, after) != 0 || (v.present && v.type != REG_TYPE_EXPAND_SZ))
+                TRY(ch_add_data(&c, CC_TXN_SETREG, opath, 0600, rec.data, rec.len));
+        if (!o->dry_run && !c.stop && c.n > 0 && cc_mkdir_p(state, NULL, err) < 0)
+                goto fail;
+        TRY(ch_run(&c, state, state,
+                   o->none ? (o->user ? "use --user --none" : "use --none") : (o->user ? "use --user" : "use"),
+                   o->dry_run, m, doc, err));
+        {
+                const char *status = cc_v_get_str(cc_v_get(doc, CC_K(change_doc, result)), "status");
+
+                if (status != NULL && strcmp(status, "done") == 0) {
+                        char *b = cc_env_broadcast_text(err);
+
+                        if (b == NULL || cc_v_set_str(doc, "broadcast", b, err) < 0) {
+                                free(b);
+                                goto fail;
+                        }
+                        free(b);
+                }
+        }
+        rc = 0;
+fail:
+        cc_regval_free(&v);
+        cc_buf_free(&rec);
+        cc_v_free(envdoc);
+        cc_v_free(removed);
+        cc_v_free(kept);
+        cc_v_free(shadows);
+        free(state);
+        free(before);
+        free(after);
+        free(opath);
+        free(where);
+        ch_free(&c);
+        if (rc == 0)
+                *out = doc;
+        else
+                cc_v_free(doc);
+        return rc;
+}
+
 int cudnnctl_use(cudnnctl_machine *m, const cudnnctl_use_options *o, cudnnctl_value **out, cudnnctl_error *err)
 {
         char *host = NULL, *file = NULL;
@@ -250,8 +499,7 @@ int cudnnctl_use(cudnnctl_machine *m, const cudnnctl_use_options *o, cudnnctl_va
         if ((o->install == NULL) == !o->none)
                 return cc_err(err, CC_ERR_USAGE, "cudnnctl_use: an installation, or none");
         if (m->system == CC_SYS_WINDOWS)
-                return cc_err(err, CC_ERR_UNSUPPORTED,
-                              "use on Windows (the registry's Path) is not built yet: 'cudnnctl env' sets one shell");
+                return use_windows(m, o, out, err);
         if (o->user)
                 return use_user(m, o, out, err);
         host = cc_tree_host(m->tree, USE_DIR, err);

@@ -1420,6 +1420,7 @@
         K(plan_summary, place, "place", INT, CC_VW_REQ)                                                                \
         K(plan_summary, replace, "replace", INT, CC_VW_REQ)                                                            \
         K(plan_summary, remove, "remove", INT, CC_VW_REQ)                                                              \
+        K(plan_summary, setreg, "setreg", INT, CC_VW_OPT)                                                              \
         K(plan_summary, bytes, "bytes", INT, CC_VW_REQ)                                                                \
         K(plan_summary, other_majors, "other_majors", ARR, CC_VW_REQ)                                                  \
         K(plan_summary, stop, "stop", BOOL, CC_VW_REQ)
@@ -1468,7 +1469,8 @@
         K(history_txn, mkdir, "mkdir", INT, CC_VW_REQ)                                                                 \
         K(history_txn, place, "place", INT, CC_VW_REQ)                                                                 \
         K(history_txn, replace, "replace", INT, CC_VW_REQ)                                                             \
-        K(history_txn, remove, "remove", INT, CC_VW_REQ)
+        K(history_txn, remove, "remove", INT, CC_VW_REQ)                                                               \
+        K(history_txn, setreg, "setreg", INT, CC_VW_OPT)
 
 /* MANIFEST: what one install placed (.cudnnctl/installed/<id>.json). */
 #define CC_SCHEMA_manifest(K)                                                                                          \

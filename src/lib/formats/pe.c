@@ -197,56 +197,6 @@ static int all_zero(const uint8_t *p, size_t n)
         return 1;
 }
 
-/* UTF-16LE (nunits code units at p) to a new UTF-8 string. Surrogate pairs
- * are combined; an unpaired surrogate becomes U+FFFD. */
-static char *utf16_to_utf8(const uint8_t *p, size_t nunits, cc_error *err)
-{
-        char *out, *q;
-        size_t i;
-
-        if (nunits > SIZE_MAX / 3 - 1) {
-                cc_err(err, CC_ERR_LIMIT, "UTF-16 string too long");
-                return NULL;
-        }
-        out = cc_malloc(err, nunits * 3 + 1);
-        if (out == NULL)
-                return NULL;
-        q = out;
-        for (i = 0; i < nunits; i++) {
-                uint32_t u = (uint32_t)p[2 * i] | ((uint32_t)p[2 * i + 1] << 8);
-
-                if (u >= 0xD800 && u <= 0xDBFF && i + 1 < nunits) {
-                        uint32_t lo = (uint32_t)p[2 * i + 2] | ((uint32_t)p[2 * i + 3] << 8);
-
-                        if (lo >= 0xDC00 && lo <= 0xDFFF) {
-                                u = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
-                                i++;
-                        } else {
-                                u = 0xFFFD;
-                        }
-                } else if (u >= 0xD800 && u <= 0xDFFF) {
-                        u = 0xFFFD;
-                }
-                if (u < 0x80) {
-                        *q++ = (char)u;
-                } else if (u < 0x800) {
-                        *q++ = (char)(0xC0 | (u >> 6));
-                        *q++ = (char)(0x80 | (u & 0x3F));
-                } else if (u < 0x10000) {
-                        *q++ = (char)(0xE0 | (u >> 12));
-                        *q++ = (char)(0x80 | ((u >> 6) & 0x3F));
-                        *q++ = (char)(0x80 | (u & 0x3F));
-                } else {
-                        *q++ = (char)(0xF0 | (u >> 18));
-                        *q++ = (char)(0x80 | ((u >> 12) & 0x3F));
-                        *q++ = (char)(0x80 | ((u >> 6) & 0x3F));
-                        *q++ = (char)(0x80 | (u & 0x3F));
-                }
-        }
-        *q = '\0';
-        return out;
-}
-
 /* Number of UTF-16 units before the first NUL unit in [p, p+nbytes); sets
  * *terminated. An odd trailing byte is ignored. */
 static size_t utf16_len(const uint8_t *p, size_t nbytes, int *terminated)
@@ -655,7 +605,7 @@ static int ver_strings(struct ver_ctx *v, const struct ver_block *sfi)
                 r = ver_block_read(v, pos, sfi->end, 0, &tb);
                 if (r <= 0)
                         return r;
-                table = utf16_to_utf8(v->p + tb.key_off, tb.key_units, v->c->err);
+                table = cc_utf16le_to_utf8(v->p + tb.key_off, tb.key_units, v->c->err);
                 if (table == NULL)
                         return -1;
                 for (spos = tb.children_off; spos < tb.end; spos = ver_align(v, sb.end)) {
@@ -682,8 +632,8 @@ static int ver_strings(struct ver_ctx *v, const struct ver_block *sfi)
                         if (sb.value_len > 0)
                                 vunits = utf16_len(v->p + sb.value_off, sb.end - sb.value_off, &term);
                         s->table = cc_strdup(v->c->err, table);
-                        s->key = utf16_to_utf8(v->p + sb.key_off, sb.key_units, v->c->err);
-                        s->value = utf16_to_utf8(v->p + sb.value_off, vunits, v->c->err);
+                        s->key = cc_utf16le_to_utf8(v->p + sb.key_off, sb.key_units, v->c->err);
+                        s->value = cc_utf16le_to_utf8(v->p + sb.value_off, vunits, v->c->err);
                         pe->nstrings++; /* freed by cc_pe_free even if incomplete */
                         if (s->table == NULL || s->key == NULL || s->value == NULL) {
                                 r = -1;

@@ -264,6 +264,26 @@ int cc_fs_free_bytes(const char *path, uint64_t *out, cc_error *err);
 /* The device and inode (Windows: volume serial and file index) of path,
  * not following a last link: what tells two names for one file. */
 int cc_fs_identity(const char *path, uint64_t *dev, uint64_t *ino, cc_error *err);
+/* A registry value as stored: present 0 when there is no such value;
+ * else its type (REG_SZ 1, REG_EXPAND_SZ 2...) and its data bytes exactly
+ * (UTF-16LE with its terminator for the string types). */
+typedef struct cc_regval {
+        int present;
+        uint32_t type;
+        unsigned char *data;
+        size_t len;
+} cc_regval;
+/* Read value of hive\key (the key must exist: CC_ERR_NOTFOUND when it does
+ * not; an absent value is present 0). Off Windows CC_ERR_UNSUPPORTED. */
+int cc_reg_read(const char *hive, const char *key, const char *value, cc_regval *out, cc_error *err);
+void cc_regval_free(cc_regval *v);
+/* Set value of hive\key to v exactly (present 0: delete it; deleting an
+ * absent value is no error). A step of the test hook. */
+int cc_reg_write(const char *hive, const char *key, const char *value, const cc_regval *v, cc_error *err);
+/* Tell the running programs that the environment in the registry changed
+ * (WM_SETTINGCHANGE "Environment" to every top-level window, 5 s at most):
+ * new shells from Explorer then see it. */
+int cc_env_broadcast(cc_error *err);
 /* The test hook: 0 go on; -1 with err set when the hook makes this call
  * fail (what and path name the call); does not return for "kill". */
 int cc_fs_fault(const char *what, const char *path, cc_error *err);

@@ -311,6 +311,30 @@ int cc_fs_identity(const char *path, uint64_t *dev, uint64_t *ino, cc_error *err
         *ino = (uint64_t)st.st_ino;
         return 0;
 }
+
+int cc_reg_read(const char *hive, const char *key, const char *value, cc_regval *out, cc_error *err)
+{
+        memset(out, 0, sizeof(*out));
+        return cc_err(err, CC_ERR_UNSUPPORTED, "%s\\%s: no registry on this system", hive, key);
+}
+
+void cc_regval_free(cc_regval *v)
+{
+        if (v != NULL) {
+                free(v->data);
+                memset(v, 0, sizeof(*v));
+        }
+}
+
+int cc_reg_write(const char *hive, const char *key, const char *value, const cc_regval *v, cc_error *err)
+{
+        return cc_err(err, CC_ERR_UNSUPPORTED, "%s\\%s: no registry on this system", hive, key);
+}
+
+int cc_env_broadcast(cc_error *err)
+{
+        return cc_err(err, CC_ERR_UNSUPPORTED, "no window messages on this system");
+}
 #endif
 
 /* Keeps the translation unit non-empty on the other system. */

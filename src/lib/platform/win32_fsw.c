@@ -397,6 +397,132 @@ int cc_fs_identity(const char *path, uint64_t *dev, uint64_t *ino, cc_error *err
         *ino = ((uint64_t)fi.nFileIndexHigh << 32) | fi.nFileIndexLow;
         return 0;
 }
+
+/* ---- the registry's values ------------------------------------------------ */
+
+static HKEY hive_of(const char *hive)
+{
+        return strcmp(hive, "HKCU") == 0 ? HKEY_CURRENT_USER : HKEY_LOCAL_MACHINE;
+}
+
+static int reg_key(const char *hive, const char *key, REGSAM sam, HKEY *out, cc_error *err)
+{
+        wchar_t *w = cc_win_to_wide(key, err);
+        LSTATUS rc;
+
+        if (w == NULL)
+                return -1;
+        rc = RegOpenKeyExW(hive_of(hive), w, 0, sam, out);
+        free(w);
+        if (rc == ERROR_FILE_NOT_FOUND)
+                return cc_err(err, CC_ERR_NOTFOUND, "%s\\%s: no such registry key", hive, key);
+        if (rc == ERROR_ACCESS_DENIED)
+                return cc_err(err, CC_ERR_IO, "%s\\%s: access denied (%s)", hive, key,
+                              strcmp(hive, "HKLM") == 0 ? "the machine's settings need an administrator" : "no right");
+        if (rc != ERROR_SUCCESS)
+                return cc_win_err(err, (DWORD)rc, "cannot open registry key", key);
+        return 0;
+}
+
+void cc_regval_free(cc_regval *v)
+{
+        if (v != NULL) {
+                free(v->data);
+                memset(v, 0, sizeof(*v));
+        }
+}
+
+int cc_reg_read(const char *hive, const char *key, const char *value, cc_regval *out, cc_error *err)
+{
+        HKEY k;
+        DWORD type = 0, size = 0;
+        wchar_t *wv = NULL;
+        LSTATUS rc;
+        int tries, rv = -1;
+
+        memset(out, 0, sizeof(*out));
+        TRY_RET(reg_key(hive, key, KEY_QUERY_VALUE, &k, err));
+        if ((wv = cc_win_to_wide(value, err)) == NULL)
+                goto out;
+        for (tries = 0; tries < 8; tries++) {
+                rc = RegQueryValueExW(k, wv, NULL, &type, NULL, &size);
+                if (rc == ERROR_FILE_NOT_FOUND) {
+                        rv = 0;
+                        goto out;
+                }
+                if (rc != ERROR_SUCCESS) {
+                        cc_win_err(err, (DWORD)rc, "cannot read registry value", value);
+                        goto out;
+                }
+                if (size > (4u << 20)) {
+                        cc_err(err, CC_ERR_FORMAT, "%s\\%s\\%s: %lu bytes, more than a value of the environment can be",
+                               hive, key, value, (unsigned long)size);
+                        goto out;
+                }
+                free(out->data);
+                if ((out->data = cc_malloc(err, size ? size : 1)) == NULL)
+                        goto out;
+                rc = RegQueryValueExW(k, wv, NULL, &type, out->data, &size);
+                if (rc == ERROR_MORE_DATA)
+                        continue; /* it grew between the two calls */
+                if (rc != ERROR_SUCCESS) {
+                        cc_win_err(err, (DWORD)rc, "cannot read registry value", value);
+                        goto out;
+                }
+                out->present = 1;
+                out->type = type;
+                out->len = size;
+                rv = 0;
+                goto out;
+        }
+        cc_err(err, CC_ERR_IO, "%s\\%s\\%s: keeps changing while read", hive, key, value);
+out:
+        if (rv < 0)
+                cc_regval_free(out);
+        free(wv);
+        RegCloseKey(k);
+        return rv;
+}
+
+int cc_reg_write(const char *hive, const char *key, const char *value, const cc_regval *v, cc_error *err)
+{
+        HKEY k;
+        wchar_t *wv;
+        LSTATUS rc;
+
+        TRY_RET(cc_fs_fault(v->present ? "set" : "delete", value, err));
+        if (v->present && v->len > 0xffffffffu)
+                return cc_err(err, CC_ERR_USAGE, "%s: a registry value of %zu bytes", value, v->len);
+        TRY_RET(reg_key(hive, key, KEY_SET_VALUE, &k, err));
+        if ((wv = cc_win_to_wide(value, err)) == NULL) {
+                RegCloseKey(k);
+                return -1;
+        }
+        if (v->present)
+                rc = RegSetValueExW(k, wv, 0, v->type, v->data, (DWORD)v->len);
+        else if ((rc = RegDeleteValueW(k, wv)) == ERROR_FILE_NOT_FOUND)
+                rc = ERROR_SUCCESS;
+        if (rc == ERROR_SUCCESS)
+                rc = RegFlushKey(k);
+        free(wv);
+        RegCloseKey(k);
+        if (rc == ERROR_ACCESS_DENIED)
+                return cc_err(err, CC_ERR_IO, "%s\\%s\\%s: access denied", hive, key, value);
+        if (rc != ERROR_SUCCESS)
+                return cc_win_err(err, (DWORD)rc,
+                                  v->present ? "cannot set registry value" : "cannot delete registry value", value);
+        return 0;
+}
+
+int cc_env_broadcast(cc_error *err)
+{
+        DWORD_PTR res = 0;
+
+        if (SendMessageTimeoutW(HWND_BROADCAST, WM_SETTINGCHANGE, 0, (LPARAM)L"Environment", SMTO_ABORTIFHUNG, 5000,
+                                &res) == 0)
+                return cc_win_err(err, GetLastError(), "cannot broadcast WM_SETTINGCHANGE", "Environment");
+        return 0;
+}
 #endif
 
 /* Keeps the translation unit non-empty on the other system. */

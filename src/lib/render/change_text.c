@@ -67,7 +67,12 @@ int cudnnctl_change_text(const cudnnctl_value *doc, int verbose, int color, char
                                            (long long)cc_v_as_int(cc_v_get(in, "id"))));
                 else
                         TRY(cc_text_printf(&t, "--none ("));
-                TRY(cc_text_put(&t, cc_v_get_str(doc, "file")));
+                if (cc_v_get_str(doc, "registry") != NULL) {
+                        TRY(cc_text_put(&t, cc_v_get_str(doc, "registry")));
+                        TRY(cc_text_printf(&t, "\\Path"));
+                } else {
+                        TRY(cc_text_put(&t, cc_v_get_str(doc, "file")));
+                }
                 TRY(cc_text_printf(&t, ")"));
         } else {
                 TRY(cc_text_put(&t, d.of));
@@ -81,8 +86,11 @@ int cudnnctl_change_text(const cudnnctl_value *doc, int verbose, int color, char
                                    cc_text_sgr(&t, CC_SGR_OFF)));
                 TRY(line_put(&t, "", c.reason));
         }
-        TRY(cc_text_printf(&t, "Plan: %lld put back, %lld placed, %lld removed, %lld directories made\n",
+        TRY(cc_text_printf(&t, "Plan: %lld put back, %lld placed, %lld removed, %lld directories made",
                            (long long)s.replace, (long long)s.place, (long long)s.remove, (long long)s.mkdir));
+        if (s.setreg)
+                TRY(cc_text_printf(&t, ", %lld registry values set", (long long)s.setreg));
+        TRY(cc_text_printf(&t, "\n"));
         for (i = 0; i < cc_v_len(d.operations); i++) {
                 cc_vw_plan_op o;
 
@@ -116,6 +124,14 @@ int cudnnctl_change_text(const cudnnctl_value *doc, int verbose, int color, char
                                    cmd != NULL && strcmp(cmd, "use") == 0 ? " " : "",
                                    cmd != NULL && strcmp(cmd, "use") == 0 ? d.target : ""));
         }
+        if (cc_v_get_str(doc, "registry") != NULL && cc_v_get_str(doc, "after") != NULL &&
+            (cc_v_get_str(doc, "before") == NULL ||
+             strcmp(cc_v_get_str(doc, "before"), cc_v_get_str(doc, "after")) != 0)) {
+                TRY(line_put(&t, "Path was:  ", cc_v_get_str(doc, "before") ? cc_v_get_str(doc, "before") : "(none)"));
+                TRY(line_put(&t, "Path now:  ", cc_v_get_str(doc, "after")));
+        }
+        if (cc_v_get_str(doc, "broadcast") != NULL)
+                TRY(line_put(&t, "WM_SETTINGCHANGE: ", cc_v_get_str(doc, "broadcast")));
         if (cc_v_get_str(doc, "ldconfig") != NULL)
                 TRY(line_put(&t, "ldconfig: ", cc_v_get_str(doc, "ldconfig")));
         if (cc_v_get(doc, "loads") != NULL) {
@@ -174,7 +190,7 @@ int cudnnctl_fix_text(const cudnnctl_value *doc, int verbose, int color, char **
         struct cc_text t = {&b, color, err};
         const cc_value *fixes = cc_v_get(doc, "fixes"), *changes = cc_v_get(doc, "changes"),
                        *left = cc_v_get(doc, "left");
-        size_t i;
+        size_t i, j;
 
         *out = NULL;
         if (cc_v_len(fixes) == 0)
@@ -189,8 +205,22 @@ int cudnnctl_fix_text(const cudnnctl_value *doc, int verbose, int color, char **
                 TRY(line_put(&t, "", cc_v_get_str(f, "summary")));
                 if (cc_v_get_str(f, "why") != NULL)
                         TRY(line_put(&t, "       not changed: ", cc_v_get_str(f, "why")));
+                if (cc_v_get_str(f, "then") != NULL)
+                        TRY(line_put(&t, "       then: ", cc_v_get_str(f, "then")));
+                for (j = 0; j < cc_v_len(cc_v_get(f, "commands")); j++) {
+                        const cc_value *c = cc_v_at(cc_v_get(f, "commands"), j);
+                        const char *scope = cc_v_get_str(c, "scope");
+
+                        TRY(cc_text_printf(&t, "       run (%s): ",
+                                           scope == NULL                      ? "?"
+                                           : strcmp(scope, "shell") == 0      ? "this shell"
+                                           : strcmp(scope, "persistent") == 0 ? "every program, persistently"
+                                           : strcmp(scope, "python") == 0     ? "in Python"
+                                                                              : scope));
+                        TRY(line_put(&t, "", cc_v_get_str(c, "command")));
+                }
                 if (cc_v_get_str(f, "fix") != NULL)
-                        TRY(line_put(&t, "       by hand: ", cc_v_get_str(f, "fix")));
+                        TRY(line_put(&t, "       by hand (not a change of files): ", cc_v_get_str(f, "fix")));
         }
         for (i = 0; i < cc_v_len(changes); i++) {
                 char *one = NULL;
@@ -198,7 +228,7 @@ int cudnnctl_fix_text(const cudnnctl_value *doc, int verbose, int color, char **
                 int r2;
 
                 TRY(cudnnctl_change_text(cc_v_at(changes, i), verbose, color, &one, err));
-                r2 = cc_text_put(&t, one);
+                r2 = cc_buf_puts(&b, one, err);
                 free(one);
                 TRY(r2);
         }

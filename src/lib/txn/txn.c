@@ -85,18 +85,18 @@ struct cc_txn {
         size_t nsp;
 };
 
-static const char *const KIND_NAMES[] = {NULL, "mkdir", "place", "replace", "remove", "rmdir"};
+static const char *const KIND_NAMES[] = {NULL, "mkdir", "place", "replace", "remove", "rmdir", "setreg"};
 
 const char *cc_txn_kind_name(int kind)
 {
-        return kind >= CC_TXN_MKDIR && kind <= CC_TXN_RMDIR ? KIND_NAMES[kind] : "?";
+        return kind >= CC_TXN_MKDIR && kind < CC_TXN_KINDS ? KIND_NAMES[kind] : "?";
 }
 
 int cc_txn_kind_parse(const char *s)
 {
         int k;
 
-        for (k = CC_TXN_MKDIR; k <= CC_TXN_RMDIR; k++)
+        for (k = CC_TXN_MKDIR; k < CC_TXN_KINDS; k++)
                 if (strcmp(s, KIND_NAMES[k]) == 0)
                         return k;
         return 0;
@@ -127,6 +127,157 @@ int cc_txn_path_ok(const char *rel)
                         return 1;
                 p = slash + 1;
         }
+}
+
+/* ---- registry values ------------------------------------------------------ */
+
+#define REGVAL_MAGIC "cudnnctl-regval 1\n"
+
+/* Whether path names a registry value: HKCU or HKLM, a key of at least one
+ * component, a value name. */
+static int reg_path_ok(const char *path)
+{
+        const char *first = strchr(path, '/'), *last = strrchr(path, '/');
+
+        return first != NULL && last != first && (size_t)(first - path) == 4 &&
+               (strncmp(path, "HKCU", 4) == 0 || strncmp(path, "HKLM", 4) == 0);
+}
+
+/* An operation whose content is staged: a file's, or a registry value's. */
+static int staged_op(const cc_txn_op *o)
+{
+        return ((o->kind == CC_TXN_PLACE || o->kind == CC_TXN_REPLACE) && o->link == NULL) || o->kind == CC_TXN_SETREG;
+}
+
+int cc_txn_reg_split(const char *path, char hive[5], char **key, char **value, cc_error *err)
+{
+        const char *last;
+        size_t i;
+
+        *key = *value = NULL;
+        if (path == NULL || !cc_txn_path_ok(path) || !reg_path_ok(path))
+                return cc_err(err, CC_ERR_USAGE, "%s: not a registry value's path", path ? path : "(none)");
+        memcpy(hive, path, 4);
+        hive[4] = '\0';
+        last = strrchr(path, '/');
+        *key = cc_strndup(err, path + 5, (size_t)(last - path - 5));
+        *value = cc_strdup(err, last + 1);
+        if (*key == NULL || *value == NULL) {
+                free(*key);
+                free(*value);
+                *key = *value = NULL;
+                return -1;
+        }
+        for (i = 0; (*key)[i]; i++)
+                if ((*key)[i] == '/')
+                        (*key)[i] = '\\';
+        return 0;
+}
+
+int cc_txn_regval_format(const cc_regval *v, cc_buf *out, cc_error *err)
+{
+        TRY_RET(cc_buf_puts(out, REGVAL_MAGIC, err));
+        if (!v->present)
+                return cc_buf_puts(out, "absent\n", err);
+        TRY_RET(cc_buf_printf(out, err, "type %lu %zu\n", (unsigned long)v->type, v->len));
+        return v->len ? cc_buf_append(out, v->data, v->len, err) : 0;
+}
+
+int cc_txn_regval_parse(const char *text, size_t len, cc_regval *out, cc_error *err)
+{
+        size_t m = strlen(REGVAL_MAGIC), hl;
+        const char *nl;
+        unsigned long type;
+        unsigned long long n;
+        char line[64], tail;
+
+        memset(out, 0, sizeof(*out));
+        if (len < m || memcmp(text, REGVAL_MAGIC, m) != 0)
+                return cc_err(err, CC_ERR_FORMAT, "not a registry value record");
+        text += m;
+        len -= m;
+        if (len == 7 && memcmp(text, "absent\n", 7) == 0)
+                return 0;
+        nl = memchr(text, '\n', len < sizeof(line) ? len : sizeof(line));
+        if (nl == NULL)
+                return cc_err(err, CC_ERR_FORMAT, "a registry value record without its type line");
+        hl = (size_t)(nl - text);
+        memcpy(line, text, hl);
+        line[hl] = '\0';
+        if (sscanf(line, "type %lu %llu%c", &type, &n, &tail) != 2 || type > 0xffffffffUL ||
+            n != (unsigned long long)(len - hl - 1))
+                return cc_err(err, CC_ERR_FORMAT, "a registry value record whose size or type is wrong");
+        out->type = (uint32_t)type;
+        out->len = (size_t)n;
+        if ((out->data = cc_malloc(err, out->len ? out->len : 1)) == NULL)
+                return -1;
+        if (out->len)
+                memcpy(out->data, nl + 1, out->len);
+        out->present = 1;
+        return 0;
+}
+
+/* Set the value of a SETREG path from the record in file rec. */
+static int reg_set_from(const char *path, const char *rec, cc_error *err)
+{
+        char hive[5], *key = NULL, *value = NULL, *text = NULL;
+        size_t len = 0;
+        cc_regval v;
+        int rc = -1;
+
+        memset(&v, 0, sizeof(v));
+        TRY_RET(cc_txn_reg_split(path, hive, &key, &value, err));
+        if (cc_read_file(rec, 8u << 20, &text, &len, err) < 0 || cc_txn_regval_parse(text, len, &v, err) < 0)
+                goto out;
+        rc = cc_reg_write(hive, key, value, &v, err);
+out:
+        cc_regval_free(&v);
+        free(text);
+        free(key);
+        free(value);
+        return rc;
+}
+
+/* Keep the value of a SETREG path as it is now in file old (written beside
+ * and renamed, synced): the backup undo and rollback read. */
+static int reg_backup(const char *path, const char *old, cc_error *err)
+{
+        char hive[5], *key = NULL, *value = NULL, *part = NULL, *dir = NULL;
+        cc_regval v;
+        cc_buf b = {0};
+        cc_wfile *f = NULL;
+        int rc = -1;
+
+        memset(&v, 0, sizeof(v));
+        TRY_RET(cc_txn_reg_split(path, hive, &key, &value, err));
+        if (cc_reg_read(hive, key, value, &v, err) < 0 || cc_txn_regval_format(&v, &b, err) < 0)
+                goto out;
+        if ((part = cc_asprintf(err, "%s.part", old)) == NULL)
+                goto out;
+        {
+                cc_error ignored = {0};
+
+                (void)cc_fs_unlink(part, &ignored); /* a part left by a kill */
+        }
+        if (cc_fs_create(part, 0600, &f, err) < 0)
+                goto out;
+        if (cc_fs_write(f, b.data, b.len, err) < 0) {
+                cc_fs_close_abort(f);
+                goto out;
+        }
+        if (cc_fs_close_synced(f, err) < 0 || cc_fs_rename(part, old, err) < 0)
+                goto out;
+        if ((dir = cc_dirname(old, 0, err)) == NULL || cc_fs_sync_dir(dir, err) < 0)
+                goto out;
+        rc = 0;
+out:
+        cc_regval_free(&v);
+        cc_buf_free(&b);
+        free(part);
+        free(dir);
+        free(key);
+        free(value);
+        return rc;
 }
 
 /* ---- small helpers -------------------------------------------------------- */
@@ -397,7 +548,7 @@ static int journal_parse(char *text, size_t len, const char *path, struct jread 
                                 free(o.link);
                                 goto out;
                         }
-                        if (!cc_txn_path_ok(o.path)) {
+                        if (!cc_txn_path_ok(o.path) || (o.kind == CC_TXN_SETREG && !reg_path_ok(o.path))) {
                                 cc_err(err, CC_ERR_FORMAT, "%s: an operation on an unsafe path", path);
                                 free(o.path);
                                 free(o.link);
@@ -497,6 +648,14 @@ static int undo_op(const char *target, const char *dir, const cc_txn_op *o, size
         old = cc_asprintf(err, "%s/old/%zu", dir, i);
         if (path == NULL || old == NULL)
                 goto out;
+        if (o->kind == CC_TXN_SETREG) {
+                /* old/i is there once the value was kept, before it was set */
+                TRY(cc_lstat_path(old, &ost, err));
+                if (ost.type == CC_FT_FILE)
+                        TRY(reg_set_from(o->path, old, err));
+                rc = 0;
+                goto out;
+        }
         TRY(parents_ok(target, o->path, err));
         TRY(cc_lstat_path(path, &st, err));
         TRY(cc_lstat_path(old, &ost, err));
@@ -699,9 +858,9 @@ static int check_plan(const char *target, const cc_txn_op *ops, size_t n, cc_err
                 return cc_err(err, CC_ERR_LIMIT, "%s: %zu operations in one transaction (at most %d)", target, n,
                               MAX_OPS);
         for (i = 0; i < n; i++) {
-                if (ops[i].kind < CC_TXN_MKDIR || ops[i].kind > CC_TXN_RMDIR)
+                if (ops[i].kind < CC_TXN_MKDIR || ops[i].kind >= CC_TXN_KINDS)
                         return cc_err(err, CC_ERR_USAGE, "operation %zu: an unknown kind", i);
-                if (!cc_txn_path_ok(ops[i].path))
+                if (!cc_txn_path_ok(ops[i].path) || (ops[i].kind == CC_TXN_SETREG && !reg_path_ok(ops[i].path)))
                         return cc_err(err, CC_ERR_USAGE, "operation %zu: %s: not a safe relative path", i,
                                       ops[i].path ? ops[i].path : "(none)");
                 if (ops[i].link != NULL && (ops[i].kind != CC_TXN_PLACE && ops[i].kind != CC_TXN_REPLACE))
@@ -1171,8 +1330,7 @@ static int open_job(cc_txn *t, int spool, size_t slot_no, cc_error *err)
 
 int cc_txn_stage_open(cc_txn *t, size_t i, cc_error *err)
 {
-        if (!t->planned || i >= t->n || (t->ops[i].kind != CC_TXN_PLACE && t->ops[i].kind != CC_TXN_REPLACE) ||
-            t->ops[i].link)
+        if (!t->planned || i >= t->n || !staged_op(&t->ops[i]))
                 return cc_err(err, CC_ERR_USAGE, "operation %zu: not a file to stage", i);
         return open_job(t, 0, i, err);
 }
@@ -1273,8 +1431,7 @@ int cc_txn_stage_spooled(cc_txn *t, size_t i, size_t key, cc_error *err)
         char *from = NULL, *to = NULL;
         int rc = -1;
 
-        if (!t->planned || i >= t->n || (t->ops[i].kind != CC_TXN_PLACE && t->ops[i].kind != CC_TXN_REPLACE) ||
-            t->ops[i].link)
+        if (!t->planned || i >= t->n || !staged_op(&t->ops[i]))
                 return cc_err(err, CC_ERR_USAGE, "operation %zu: not a file to stage", i);
         TRY_RET(cc_txn_stage_wait(t, err));
         o = &t->ops[i];
@@ -1357,6 +1514,14 @@ static int apply_op(cc_txn *t, size_t i, int *begun, cc_error *err)
 
         if (path == NULL || nw == NULL || old == NULL)
                 goto out;
+        if (o->kind == CC_TXN_SETREG) {
+                TRY(journal_line(t, "begin", i, err));
+                *begun = 1;
+                TRY(reg_backup(o->path, old, err));
+                TRY(reg_set_from(o->path, nw, err));
+                rc = 0;
+                goto out;
+        }
         TRY(parents_ok(t->target, o->path, err));
         TRY(precondition(o, path, err));
         /* A link is staged now (links have no content to sync). */
@@ -1399,8 +1564,11 @@ static int sync_touched(const cc_txn *t, cc_error *err)
         int rc = 0;
 
         for (i = 0; i < t->n && rc == 0; i++) {
-                char *d = cc_dirname(t->ops[i].path, 0, err), *full;
+                char *d, *full;
 
+                if (t->ops[i].kind == CC_TXN_SETREG)
+                        continue; /* a registry value: flushed when set */
+                d = cc_dirname(t->ops[i].path, 0, err);
                 if (d == NULL)
                         rc = -1;
                 else {

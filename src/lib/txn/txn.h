@@ -24,7 +24,15 @@
  *
  * Paths in operations are relative to the target, '/'-separated, without
  * "." or ".." components; every parent of a path written must be a real
- * directory (not a link) inside the target, checked before each step. */
+ * directory (not a link) inside the target, checked before each step.
+ *
+ * A SETREG operation changes a registry value instead of a file: its path
+ * is "HKCU/<key>/<value>" or "HKLM/<key>/<value>" (the key's '\\' written
+ * '/'), and its staged content, like its backup, is a value record
+ * (cc_txn_regval_format): apply writes the value as it was into old/<n>
+ * (synced) before setting the new one, and undo sets the value from
+ * old/<n> when it is there, so a kill at any point is undone exactly. The
+ * target is then only where the journal lives (the state directory). */
 #ifndef CC_TXN_TXN_H
 #define CC_TXN_TXN_H
 
@@ -32,6 +40,7 @@
 #include <stdint.h>
 
 #include "../common.h"
+#include "../platform/platform.h"
 #include "../value.h"
 
 enum cc_txn_kind {
@@ -40,7 +49,9 @@ enum cc_txn_kind {
         CC_TXN_REPLACE,   /* a new file or link over an existing file or link (kept in old/) */
         CC_TXN_REMOVE,    /* move an existing file or link away (kept in old/) */
         CC_TXN_RMDIR,     /* remove an empty directory */
+        CC_TXN_SETREG,    /* set (or delete) a Windows registry value; the old one is kept in old/ */
 };
+#define CC_TXN_KINDS (CC_TXN_SETREG + 1)
 
 #define CC_TXN_SIZE_UNKNOWN UINT64_MAX
 
@@ -64,6 +75,15 @@ int cc_txn_kind_parse(const char *s);
  * part of it operations may write). */
 #define CC_TXN_STATE ".cudnnctl"
 #define CC_TXN_MANIFESTS "installed"
+
+/* A SETREG path split: hive ("HKCU"/"HKLM"), key (with '\\'), value
+ * name; -1 when path is not one. Caller frees key and value. */
+int cc_txn_reg_split(const char *path, char hive[5], char **key, char **value, cc_error *err);
+/* A registry value as the engine stages and keeps it: the text
+ * "cudnnctl-regval 1\n", then "absent\n" or "type T LEN\n" and the LEN
+ * bytes of data. */
+int cc_txn_regval_format(const cc_regval *v, cc_buf *out, cc_error *err);
+int cc_txn_regval_parse(const char *text, size_t len, cc_regval *out, cc_error *err);
 
 /* Whether rel is a path the engine accepts (relative, '/'-separated, no
  * empty, "." or ".." component, no backslash or colon, not inside

@@ -1,0 +1,270 @@
+#!/usr/bin/env python3
+"""cudnnctl use on Windows: the registry's Path, under Wine (or natively).
+
+Two copies of the mingw-w64 cuDNN 9 stub installation (fixtures/gen-probe.sh,
+probe/win/installs/v9-ok): the chosen one in a directory whose name holds a
+space, another one on the user's Path. The user's Path is set through a .reg
+file (REG_EXPAND_SZ bytes exactly: %SystemRoot% unexpanded, a non-ASCII
+entry, longer than setx's 1024 characters), and read back with `reg export`,
+whose hex(2) lines give the value's type and bytes exactly. Checked:
+  - --dry-run writes nothing and shows the value it would write;
+  - use --user: the new Path is REG_EXPAND_SZ, the chosen bin first, the
+    other copy off, %SystemRoot% still unexpanded, every other entry whole;
+  - rollback gives the key back byte for byte (and a REG_SZ value as REG_SZ);
+  - a kill at every step of the transaction (CUDNNCTL_TEST_FAULT=kill:N),
+    then recover: the value is exactly the old one;
+  - --none takes the cuDNN directories off; a value of exactly 1024
+    characters is called a setx cut; the machine's Path holding another
+    cuDNN is a warning for a --user use.
+The prefix's HKCU\\Environment and the machine's Path are put back at the end.
+
+usage: test_use_win.py --exe CUDNNCTL.EXE --fixtures DIR [--wrapper=WINE]
+exit 77: no Windows probe fixtures, or no Wine
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cliutil  # noqa: E402
+
+USER_KEY = "HKEY_CURRENT_USER\\Environment"
+MACHINE_KEY = "HKEY_LOCAL_MACHINE\\SYSTEM\\CurrentControlSet\\Control\\Session Manager\\Environment"
+
+
+def main():
+    args = cliutil.parser(fixtures=True, wrapper=True).parse_args()
+    src = os.path.join(args.fixtures, "probe", "win", "installs", "v9-ok")
+    if not os.path.isdir(src):
+        print("skip: no Windows probe fixtures (%s)" % src)
+        return 77
+    if cliutil.wrapper_missing(args.wrapper):
+        print("skip: no %s" % args.wrapper)
+        return 77
+    pre = [args.wrapper] if args.wrapper else []
+    env = dict(os.environ, WINEDEBUG="-all")
+    env.pop("WINEPATH", None)
+    env.pop("CUDNNCTL_TEST_FAULT", None)
+
+    def native(p):
+        return cliutil.wine_path(p) if args.wrapper else os.path.abspath(p)
+
+    def run(*argv, fault=None):
+        e = dict(env)
+        if fault:
+            e["CUDNNCTL_TEST_FAULT"] = fault
+        r = subprocess.run(pre + list(argv), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           stdin=subprocess.DEVNULL, env=e, timeout=300)
+        return r.returncode, r.stdout.decode("utf-8", "replace"), r.stderr.decode("utf-8", "replace")
+
+    def tool(*argv, fault=None):
+        return run(args.exe, *argv, fault=fault)
+
+    def export(key, name):
+        """The key's .reg export: its text (UTF-16 decoded)."""
+        f = os.path.join(work, name)
+        if os.path.exists(f):
+            os.remove(f)
+        rc, out, err = run("reg", "export", key, native(f), "/y")
+        if rc != 0 or not os.path.exists(f):
+            return None
+        return open(f, "rb").read().decode("utf-16", "replace")
+
+    def query():
+        """reg query's line for Path: its type and data as text (quicker than an export)."""
+        rc, out, err = run("reg", "query", "HKCU\\Environment", "/v", "Path")
+        return out.strip().splitlines()[-1] if rc == 0 and out.strip() else None
+
+    def value_of(text, name="Path"):
+        """(type, bytes) of value name in an export's text, None when absent."""
+        if text is None:
+            return None
+        flat = re.sub(r"\\\r?\n\s*", "", text)
+        for line in flat.splitlines():
+            m = re.match(r'^"%s"=(.*)$' % re.escape(name), line, re.I)
+            if not m:
+                continue
+            v = m.group(1)
+            if v.startswith('"'):
+                s = v[1:-1].replace('\\"', '"').replace("\\\\", "\\")
+                return ("REG_SZ", (s + "\0").encode("utf-16-le"))
+            h = re.match(r"hex\((\w+)\):(.*)$", v)
+            if h:
+                data = bytes(int(x, 16) for x in h.group(2).split(",") if x)
+                return ({"2": "REG_EXPAND_SZ", "7": "REG_MULTI_SZ"}.get(h.group(1), h.group(1)), data)
+            return ("other", v.encode())
+        return None
+
+    def text_of(val):
+        return val[1].decode("utf-16-le").rstrip("\0") if val else None
+
+    def import_value(key, name, typ, text):
+        """Set a value through a .reg file: its bytes exactly."""
+        data = (text + "\0").encode("utf-16-le")
+        if typ == "REG_SZ":
+            v = '"%s"' % text.replace("\\", "\\\\").replace('"', '\\"')
+        else:
+            v = "hex(2):" + ",".join("%02x" % b for b in data)
+        f = os.path.join(work, "set.reg")
+        with open(f, "wb") as fh:
+            fh.write(("\ufeffWindows Registry Editor Version 5.00\r\n\r\n[%s]\r\n\"%s\"=%s\r\n"
+                      % (key, name, v)).encode("utf-16-le"))
+        return run("reg", "import", native(f))[0] == 0
+
+    def restore(key, saved, name="Path"):
+        if saved is None:
+            run("reg", "delete", key, "/v", name, "/f")
+        else:
+            import_value(key, name, saved[0], text_of(saved))
+
+    c = cliutil.Checks(limit=400)
+    work = tempfile.mkdtemp(prefix="cc-usewin-")
+    saved_user = saved_machine = None
+    try:
+        good = os.path.join(work, "cu dnn")
+        other = os.path.join(work, "other")
+        shutil.copytree(src, good)
+        shutil.copytree(src, other)
+        os.remove(os.path.join(other, "bin", "cudart64_13.dll"))  # not a toolkit directory: it goes
+        gbin, obin = native(os.path.join(good, "bin")), native(os.path.join(other, "bin"))
+        saved_user = value_of(export(USER_KEY, "user0.reg"))
+        saved_machine = value_of(export(MACHINE_KEY, "machine0.reg"))
+        c.named("reg export reads the machine's Path", saved_machine is not None, saved_machine)
+        # a Path as people have it: %SystemRoot% unexpanded, non-ASCII, long
+        longs = ["C:\\Long\\entry%03d" % i for i in range(90)]
+        start = ";".join(["%SystemRoot%\\foo", obin, "C:\\Prøgram Fïles\\ünï"] + longs)
+        c.named("the user's Path set (REG_EXPAND_SZ, %d characters)" % len(start),
+                import_value(USER_KEY, "Path", "REG_EXPAND_SZ", start) and len(start) > 1024,
+                value_of(export(USER_KEY, "user1.reg")))
+        before = export(USER_KEY, "before.reg")
+        c.named("the value reads back as set", text_of(value_of(before)) == start,
+                (text_of(value_of(before)) or "")[:200])
+
+        rc, out, err = tool("use", gbin, "--user", "--dry-run", "--json")
+        try:
+            d = json.loads(out)
+        except ValueError:
+            d = {}
+        want = ";".join([gbin, "%SystemRoot%\\foo", "C:\\Prøgram Fïles\\ünï"] + longs)
+        c.named("--dry-run: the plan is one setreg of HKCU/Environment/Path",
+                rc == 0 and [(o.get("op"), o.get("path")) for o in d.get("operations", [])]
+                == [("setreg", "HKCU/Environment/Path")], (rc, err[-300:], d.get("operations")))
+        c.named("--dry-run: the value it would write: the chosen bin first, the other copy off, the rest whole",
+                d.get("after") == want, (d.get("after") or "")[:300])
+        c.named("--dry-run: the other copy is named as removed",
+                any(r.get("entry") == obin for r in d.get("removed", [])), d.get("removed"))
+        c.named("--dry-run writes nothing", export(USER_KEY, "dry.reg") == before)
+
+        rc, out, err = tool("use", gbin, "--user", "--yes", "--json")
+        try:
+            d = json.loads(out)
+        except ValueError:
+            d = {}
+        now = value_of(export(USER_KEY, "after.reg"))
+        c.named("use --user: done, and the registry's Path is the planned value",
+                rc == 0 and (d.get("result") or {}).get("status") == "done" and text_of(now) == want,
+                (rc, err[-300:], d.get("result"), (text_of(now) or "")[:200]))
+        c.named("use --user: written as REG_EXPAND_SZ with %SystemRoot% unexpanded, longer than 1024 kept whole",
+                now is not None and now[0] == "REG_EXPAND_SZ" and "%SystemRoot%\\foo" in text_of(now)
+                and len(text_of(now)) > 1024, now and now[0])
+        c.named("use --user: WM_SETTINGCHANGE broadcast", d.get("broadcast") == "sent", d.get("broadcast"))
+        rc, out, err = tool("rollback", "--yes", "--json")
+        c.named("rollback: the key byte for byte as it was", rc == 0 and export(USER_KEY, "rb.reg") == before,
+                (rc, err[-300:], (text_of(value_of(export(USER_KEY, "rb2.reg"))) or "")[:200]))
+
+        # a kill at each step, then recover: exactly the old value
+        killed_after_set = finished = False
+        qbefore = query()
+        for n in range(1, 40):
+            rc, out, err = tool("use", gbin, "--user", "--yes", fault="kill:%d" % n)
+            if rc == 0:
+                finished = True
+                c.named("kill walk: the use runs whole past its last step (%d)" % n,
+                        text_of(value_of(export(USER_KEY, "mid.reg"))) == want)
+                tool("rollback", "--yes")
+                break
+            killed_after_set |= query() != qbefore
+            rc2, out2, err2 = tool("recover", "--yes", "--json")
+            got = query()
+            if got != qbefore:
+                # killed after the commit: the new value whole, and rollback gives the old one back
+                c.named("kill:%d after the commit: the planned value whole" % n,
+                        text_of(value_of(export(USER_KEY, "rec.reg"))) == want, (rc, rc2, got))
+                tool("rollback", "--yes")
+                got = query()
+            c.named("kill:%d then recover: the Path as before" % n, rc2 == 0 and got == qbefore,
+                    (rc, rc2, err2[-300:]))
+        c.named("kill walk: reached the end", finished)
+        c.named("kill walk: some kill came after the value was set (the backup undid it)", killed_after_set)
+        c.named("kill walk: after it all, the key byte for byte as it was", export(USER_KEY, "walk.reg") == before)
+
+        # REG_SZ comes back as REG_SZ
+        import_value(USER_KEY, "Path", "REG_SZ", "C:\\plain;" + obin)
+        sz = export(USER_KEY, "sz.reg")
+        rc, out, err = tool("use", gbin, "--user", "--yes")
+        now = value_of(export(USER_KEY, "sz1.reg"))
+        rc2, out2, err2 = tool("rollback", "--yes")
+        c.named("REG_SZ: use writes REG_EXPAND_SZ, rollback gives REG_SZ back exactly",
+                rc == 0 and now and now[0] == "REG_EXPAND_SZ" and rc2 == 0 and export(USER_KEY, "sz2.reg") == sz,
+                (rc, rc2, now and now[0], err[-200:], err2[-200:]))
+
+        # --none
+        import_value(USER_KEY, "Path", "REG_EXPAND_SZ", ";".join([gbin, "C:\\keep", obin]))
+        rc, out, err = tool("use", "--none", "--user", "--dry-run", "--json")
+        try:
+            d = json.loads(out)
+        except ValueError:
+            d = {}
+        c.named("--none: the cuDNN directory off; one with CUDA's own DLLs (a toolkit's bin) and the rest kept",
+                rc == 0 and d.get("after") == gbin + ";C:\\keep", (rc, err[-200:], d.get("after")))
+
+        # a value cut by setx
+        import_value(USER_KEY, "Path", "REG_EXPAND_SZ", ("C:\\x;" * 300)[:1024])
+        rc, out, err = tool("use", gbin, "--user", "--dry-run", "--json")
+        try:
+            d = json.loads(out)
+        except ValueError:
+            d = {}
+        c.named("a Path of exactly 1024 characters: the setx warning",
+                any(k.get("id") == "setx" for k in d.get("checks", [])), (rc, d.get("checks")))
+
+        # the machine's Path holding another cuDNN: a --user use cannot win over it
+        if saved_machine is not None:
+            import_value(MACHINE_KEY, "Path", saved_machine[0], text_of(saved_machine) + ";" + obin)
+            import_value(USER_KEY, "Path", "REG_EXPAND_SZ", "C:\\keep")
+            rc, out, err = tool("use", gbin, "--user", "--dry-run", "--json")
+            try:
+                d = json.loads(out)
+            except ValueError:
+                d = {}
+            c.named("the machine's Path has another cuDNN: a --user use warns that it stays first",
+                    any(k.get("id") == "machine-path" and obin in (k.get("reason") or "")
+                        for k in d.get("checks", [])), (rc, err[-200:], d.get("checks")))
+            restore(MACHINE_KEY, saved_machine)
+            rc, out, err = tool("use", gbin, "--dry-run", "--json")
+            try:
+                d = json.loads(out)
+            except ValueError:
+                d = {}
+            c.named("use without --user plans the machine's Path",
+                    rc == 0 and d.get("registry", "").startswith("HKLM\\SYSTEM") and
+                    (d.get("after") or "").startswith(gbin + ";"), (rc, err[-200:], d.get("registry")))
+        rc, out, err = tool("use", gbin, "--user", "--shell", "bash")
+        c.named("--shell is refused on Windows (a usage error)", rc == 2, (rc, err[-200:]))
+    finally:
+        try:
+            restore(USER_KEY, saved_user)
+            if saved_machine is not None:
+                restore(MACHINE_KEY, saved_machine)
+        finally:
+            if not os.environ.get("CUDNNCTL_KEEP_TEMP"):
+                shutil.rmtree(work, ignore_errors=True)
+    return c.summary("use (Windows)", need_passes=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

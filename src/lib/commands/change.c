@@ -201,6 +201,22 @@ int ch_result(cc_value *doc, const char *status, const char *txn, const char *er
 }
 /* Show the change in doc, and unless a dry run or a stop, run it as one
  * transaction labelled label on the target host. */
+int ch_after_done(cc_machine *m, cc_value *doc, int what, cc_error *err)
+{
+        const char *status = cc_v_get_str(cc_v_get(doc, CC_K(change_doc, result)), "status");
+        char *text;
+        int rc;
+
+        if (status == NULL || strcmp(status, "done") != 0)
+                return 0;
+        text = what == CH_AFTER_BROADCAST ? cc_env_broadcast_text(err) : cc_ldconfig_run(m, err);
+        if (text == NULL)
+                return -1;
+        rc = cc_v_set_str(doc, what == CH_AFTER_BROADCAST ? "broadcast" : "ldconfig", text, err);
+        free(text);
+        return rc;
+}
+
 int ch_run(struct change *c, const char *vtarget, const char *host, const char *label, int dry_run, cc_machine *m,
            cc_value *doc, cc_error *err)
 {
@@ -750,33 +766,12 @@ int cudnnctl_rollback(cudnnctl_machine *m, const cudnnctl_rollback_options *o, c
         }
         snprintf(label, sizeof(label), "rollback %s", last->id);
         TRY(ch_run(&c, vt, host, label, o->dry_run, m, doc, err));
-        if (reg) {
-                /* the environment in the registry changed back: say so */
-                const char *status = cc_v_get_str(cc_v_get(doc, CC_K(change_doc, result)), "status");
-
-                if (status != NULL && strcmp(status, "done") == 0) {
-                        char *b = cc_env_broadcast_text(err);
-
-                        if (b == NULL || cc_v_set_str(doc, "broadcast", b, err) < 0) {
-                                free(b);
-                                goto fail;
-                        }
-                        free(b);
-                }
-        } else if (cc_starts_with(last->label, "use")) {
-                /* the loader's configuration changed back: its cache too */
-                const char *status = cc_v_get_str(cc_v_get(doc, CC_K(change_doc, result)), "status");
-
-                if (status != NULL && strcmp(status, "done") == 0) {
-                        char *ld = cc_ldconfig_run(m, err);
-
-                        if (ld == NULL || cc_v_set_str(doc, "ldconfig", ld, err) < 0) {
-                                free(ld);
-                                goto fail;
-                        }
-                        free(ld);
-                }
-        }
+        /* the environment in the registry changed back: say so; the
+         * loader's configuration changed back: its cache too */
+        if (reg)
+                TRY(ch_after_done(m, doc, CH_AFTER_BROADCAST, err));
+        else if (cc_starts_with(last->label, "use"))
+                TRY(ch_after_done(m, doc, CH_AFTER_LDCONFIG, err));
         rc = 0;
 fail:
         ch_free(&c);

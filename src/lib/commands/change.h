@@ -76,6 +76,11 @@ void ch_free(struct change *c);
  * transaction labelled label on the target host (recorded as vtarget). */
 int ch_run(struct change *c, const char *vtarget, const char *host, const char *label, int dry_run, cc_machine *m,
            cc_value *doc, cc_error *err);
+/* After a change that ran ("done" in doc's result): ldconfig, or the
+ * WM_SETTINGCHANGE broadcast, and what came of it in doc ("ldconfig",
+ * "broadcast"). Nothing for a dry run, a stop or a failure. */
+enum { CH_AFTER_LDCONFIG, CH_AFTER_BROADCAST };
+int ch_after_done(cc_machine *m, cc_value *doc, int what, cc_error *err);
 /* A writing command's document, and its result. */
 cc_value *ch_new_doc(cc_machine *m, const char *command, const char *vtarget, int dry_run, cc_error *err);
 int ch_result(cc_value *doc, const char *status, const char *txn, const char *error, int undo_failed, cc_error *err);

@@ -445,19 +445,7 @@ static int use_windows(cc_machine *m, const cudnnctl_use_options *o, cc_value **
         TRY(ch_run(&c, state, state,
                    o->none ? (o->user ? "use --user --none" : "use --none") : (o->user ? "use --user" : "use"),
                    o->dry_run, m, doc, err));
-        {
-                const char *status = cc_v_get_str(cc_v_get(doc, CC_K(change_doc, result)), "status");
-
-                if (status != NULL && strcmp(status, "done") == 0) {
-                        char *b = cc_env_broadcast_text(err);
-
-                        if (b == NULL || cc_v_set_str(doc, "broadcast", b, err) < 0) {
-                                free(b);
-                                goto fail;
-                        }
-                        free(b);
-                }
-        }
+        TRY(ch_after_done(m, doc, CH_AFTER_BROADCAST, err));
         rc = 0;
 fail:
         cc_regval_free(&v);
@@ -571,19 +559,7 @@ int cudnnctl_use(cudnnctl_machine *m, const cudnnctl_use_options *o, cudnnctl_va
                         TRY(ch_check(&c, "link", "stop", "%s: a symbolic link: not written through", file));
         }
         TRY(ch_run(&c, USE_DIR, host, o->none ? "use --none" : "use", o->dry_run, m, doc, err));
-        {
-                const char *status = cc_v_get_str(cc_v_get(doc, CC_K(change_doc, result)), "status");
-
-                if (status != NULL && strcmp(status, "done") == 0) {
-                        char *ld = cc_ldconfig_run(m, err);
-
-                        if (ld == NULL || cc_v_set_str(doc, "ldconfig", ld, err) < 0) {
-                                free(ld);
-                                goto fail;
-                        }
-                        free(ld);
-                }
-        }
+        TRY(ch_after_done(m, doc, CH_AFTER_LDCONFIG, err));
         if (!o->none && major > 0)
                 TRY(cc_v_set(doc, "loads", loads_doc(m, major, cc_v_get_str(inst, "prefix"), err), err));
         rc = 0;

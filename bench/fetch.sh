@@ -8,7 +8,8 @@
 # and SHA-256, flushes the file to the disk and renames it), then a fetch of
 # the cached release (the sidecar, no re-hash). Prints the best of ROUNDS
 # runs of each, the ratio fetch/curl (the target: at most 1.2) and the
-# cached answer in ms. usage: bench/fetch.sh CUDNNCTL [MIB] [ROUNDS]
+# cached answer in ms, then the medians and their ratio (these machines are
+# noisy: compare both). usage: bench/fetch.sh CUDNNCTL [MIB] [ROUNDS]
 set -euo pipefail
 exe=${1:?usage: bench/fetch.sh CUDNNCTL [MIB] [ROUNDS]}
 mib=${2:-1024}
@@ -60,6 +61,7 @@ url="http://127.0.0.1:$(cat "$tmp/port")"
 cat "$tmp/www/cudnn/linux-x86_64/$name" >/dev/null # in the page cache
 now() { date +%s.%N; }
 best_curl= best_fetch= best_hit=
+all_curl=() all_fetch=()
 for r in $(seq "$rounds"); do
         rm -f "$tmp/curl.out"
         t0=$(now)
@@ -75,9 +77,14 @@ for r in $(seq "$rounds"); do
         [ -z "$best_curl" ] || [ "$(echo "$c < $best_curl" | bc -l)" = 1 ] && best_curl=$c
         [ -z "$best_fetch" ] || [ "$(echo "$f < $best_fetch" | bc -l)" = 1 ] && best_fetch=$f
         [ -z "$best_hit" ] || [ "$(echo "$h < $best_hit" | bc -l)" = 1 ] && best_hit=$h
+        all_curl+=("$c") all_fetch+=("$f")
 done
+median() { printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+med_curl=$(median "${all_curl[@]}") med_fetch=$(median "${all_fetch[@]}")
 [ "$(sha256sum "$tmp/cache/redist/$name" | cut -d' ' -f1)" = "$sha" ] || { echo "the fetched file differs" >&2; exit 1; }
 printf 'data: %d MiB on 127.0.0.1; best of %d: curl -o %.3f s (%.0f MB/s), cudnnctl fetch %.3f s (%.0f MB/s), ratio %.2f; cached: %.1f ms\n' \
         "$mib" "$rounds" "$best_curl" "$(echo "$bytes / $best_curl / 1000000" | bc -l)" "$best_fetch" \
         "$(echo "$bytes / $best_fetch / 1000000" | bc -l)" "$(echo "$best_fetch / $best_curl" | bc -l)" \
         "$(echo "$best_hit * 1000" | bc -l)"
+printf 'median of %d: curl -o %.3f s, cudnnctl fetch %.3f s, ratio %.2f\n' "$rounds" "$med_curl" "$med_fetch" \
+        "$(echo "$med_fetch / $med_curl" | bc -l)"

@@ -416,6 +416,10 @@ typedef struct cudnnctl_fix_options {
         size_t nids;
         int dry_run; /* plan and show, write nothing */
         int timeout_ms;
+        /* a release (archive, wheel or unpacked directory): a directory of two
+         * releases keeps this one, and the libraries of it the directory
+         * lacks are installed from here; NULL: none */
+        const char *from;
 } cudnnctl_fix_options;
 
 /* doctor --fix (docs/json.md "doctor --fix"): the doctor's findings (no

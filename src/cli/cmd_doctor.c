@@ -14,7 +14,7 @@
 #define cli_isatty(fd) isatty(fd)
 #endif
 
-enum { OPT_NO_COMPILE = 1, OPT_NO_FRAMEWORKS, OPT_FACTS, OPT_FIX, OPT_DRY_RUN, OPT_YES };
+enum { OPT_NO_COMPILE = 1, OPT_NO_FRAMEWORKS, OPT_FACTS, OPT_FIX, OPT_DRY_RUN, OPT_YES, OPT_FROM };
 
 static const struct cli_opt opts[] = {
     {.like = &cli_opt_json, .help = "print the facts and the findings as JSON (docs/json.md)"},
@@ -39,6 +39,12 @@ static const struct cli_opt opts[] = {
              "check again; the other fixes are printed as the command that does it, or as text"},
     {.name = "dry-run", .short_name = 'n', .id = OPT_DRY_RUN, .help = "with --fix: print the plan, write nothing"},
     {.name = "yes", .short_name = 'y', .id = OPT_YES, .help = "with --fix: do not ask before writing"},
+    {.name = "from",
+     .arg = "RELEASE",
+     .id = OPT_FROM,
+     .help = "with --fix: a cuDNN archive, wheel or unpacked release; a directory holding\n"
+             "two releases keeps this one and gets the libraries of it that it lacks",
+     .flags = CLI_FILE},
     {.group = &cli_machine_group},
     {0},
 };
@@ -74,7 +80,7 @@ static int cmd_doctor(int argc, char **argv, const struct cli_cmd *cmd, struct c
         cudnnctl_value *doc = NULL, *in = NULL;
         cudnnctl_error err = {0};
         struct cli_parser p;
-        const char *facts = NULL;
+        const char *facts = NULL, *from = NULL;
         const char **ids = NULL;
         size_t nids = 0;
         int json = 0, verbose = 0, id, status = CLI_OK, r, fix = 0, dry = 0, yes = 0;
@@ -126,6 +132,9 @@ static int cmd_doctor(int argc, char **argv, const struct cli_cmd *cmd, struct c
                 case OPT_YES:
                         yes = 1;
                         break;
+                case OPT_FROM:
+                        from = p.arg;
+                        break;
                 case CLI_POSITIONAL: {
                         const char **nv = realloc(ids, (nids + 1) * sizeof(*ids));
 
@@ -142,6 +151,10 @@ static int cmd_doctor(int argc, char **argv, const struct cli_cmd *cmd, struct c
                 default:
                         goto usage;
                 }
+        }
+        if (!fix && from != NULL) {
+                cli_error(cmd, "--from goes with --fix");
+                goto usage;
         }
         if (!fix && (nids > 0 || dry || yes)) {
                 cli_error(cmd,
@@ -162,6 +175,7 @@ static int cmd_doctor(int argc, char **argv, const struct cli_cmd *cmd, struct c
                 fo.ids = ids;
                 fo.nids = nids;
                 fo.timeout_ms = o.timeout_ms;
+                fo.from = from;
                 status = cli_machine_open(&cm, cmd, &m);
                 if (status != CLI_OK)
                         goto done;

@@ -34,6 +34,8 @@ def snapshot(d):
         for f in files + [x for x in dirs if os.path.islink(os.path.join(base, x))]:
             p = os.path.join(base, f)
             rel = os.path.relpath(p, d)
+            if rel.startswith("var/lib/cudnnctl/"):
+                continue  # the tree's own record of its transactions (its state directory)
             if os.path.islink(p):
                 out[rel] = "-> " + os.readlink(p)
             else:

@@ -31,6 +31,7 @@ import subprocess
 import sys
 import tempfile
 import types
+import zipfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cliutil  # noqa: E402
@@ -41,9 +42,13 @@ EXE = None
 WORK = None
 
 
+STATE_PARENTS = ("var", "var/lib", "ProgramData")
+
+
 def snapshot(d):
     """Every path under d but the engine's state (.cudnnctl, the state
-    directory): its type, mode, link target or SHA-256."""
+    directory and the directories above it): its type, mode, link target or
+    SHA-256."""
     out = {}
     for base, dirs, files in os.walk(d):
         dirs[:] = [x for x in dirs if x not in (".cudnnctl", "cudnnctl")]
@@ -51,6 +56,8 @@ def snapshot(d):
             p = os.path.join(base, n)
             st = os.lstat(p)
             rel = os.path.relpath(p, d)
+            if rel in STATE_PARENTS:
+                continue  # made for the tree's state directory (var/lib/cudnnctl, ProgramData/cudnnctl)
             if stat.S_ISLNK(st.st_mode):
                 out[rel] = ("link", os.readlink(p))
             elif stat.S_ISDIR(st.st_mode):
@@ -99,14 +106,16 @@ def fixes_of(doc, fid):
     return [f for f in doc.get("fixes", []) if f.get("finding") == fid]
 
 
-def change_scenario(t, fid, expect_removed=(), keep=None):
-    """The plan, the apply, the doctor again, the rollback of a fix that is a change of files."""
+def change_scenario(t, fid, expect_removed=(), keep=None, extra=(), expect_added=()):
+    """The plan, the apply, the doctor again, the rollback of a fix that is a change of files
+    (extra: more arguments of doctor --fix, as --from RELEASE; expect_added: the names it places)."""
     label = t.label
+    extra = list(extra)
     broken = snapshot(t.path)
     r, d = run(["doctor", "--json", "--no-frameworks"] + t.machine())
     ids = [f.get("id") for f in d.get("findings", [])]
     C.named("%s: the doctor finds %s" % (label, fid), fid in ids, (r.returncode, ids, r.stderr[-300:]))
-    r, d = run(["doctor", "--fix", fid, "--dry-run", "--json"] + t.machine())
+    r, d = run(["doctor", "--fix", fid, "--dry-run", "--json"] + extra + t.machine())
     fx = fixes_of(d, fid)
     ops = [(o.get("op"), o.get("path")) for ch in d.get("changes", []) for o in ch.get("operations", [])]
     C.named("%s: --dry-run: the fix is a change, planned, nothing written" % label,
@@ -120,7 +129,14 @@ def change_scenario(t, fid, expect_removed=(), keep=None):
         C.named("%s: the plan removes %s" % (label, name), name in removed, removed)
     if keep is not None:
         C.named("%s: the release kept is %s" % (label, keep), fx and fx[0].get("keep") == keep, fx)
-    r, d = run(["doctor", "--fix", fid, "--yes", "--json"] + t.machine())
+    placed = sorted(os.path.basename(p.replace("\\", "/")) for op, p in ops if op in ("place", "replace"))
+    for name in expect_added:
+        C.named("%s: the plan places %s from the release given" % (label, name), name in placed, placed)
+    if expect_added:
+        C.named("%s: the fix names the release and what it adds" % label,
+                fx and fx[0].get("from") == extra[extra.index("--from") + 1]
+                and sorted(os.path.basename(p.replace("\\", "/")) for p in fx[0].get("added", [])) == placed, fx)
+    r, d = run(["doctor", "--fix", fid, "--yes", "--json"] + extra + t.machine())
     changes = d.get("changes", [])
     C.named("%s: --yes: every transaction done, checked again, nothing left" % label,
             r.returncode == 0 and changes and d.get("left") == []
@@ -134,6 +150,13 @@ def change_scenario(t, fid, expect_removed=(), keep=None):
     r, d = run(["doctor", "--json", "--no-frameworks"] + t.machine())
     ids = [f.get("id") for f in d.get("findings", [])]
     C.named("%s: the doctor run afresh: no %s" % (label, fid), fid not in ids, ids)
+    if expect_added:
+        C.named("%s: what was placed is whole: no broken link, no sub-library missing, one release" % label,
+                not set(ids) & {"linux-broken-symlinks", "v9-sublib-unloadable", "win-sublib-126",
+                                "dependency-missing", "v9-sublibrary-version-mismatch", "linux-v8-mixed-helpers",
+                                "win-sublib-127"}
+                and all(os.path.lexists(os.path.join(t.path, os.path.relpath(p, "/"))) if not t.windows else True
+                        for p in fx[0].get("added", [])), (ids, fx))
     ok = True
     for ch in reversed(changes):
         r, _ = run(["rollback", ch.get("target", "?"), "--yes", "--json", "--root", t.path]
@@ -143,11 +166,11 @@ def change_scenario(t, fid, expect_removed=(), keep=None):
             ok and snapshot(t.path) == broken, (r.returncode, r.stderr[-300:], diff(broken, snapshot(t.path))))
 
 
-def nochange_scenario(t, fid, action, want_commands=(), want_why=(), no_scope=()):
+def nochange_scenario(t, fid, action, want_commands=(), want_why=(), no_scope=(), extra=()):
     """A fix that is a command, none (with why) or text: said, nothing written."""
     label = t.label
     broken = snapshot(t.path)
-    r, d = run(["doctor", "--fix", fid, "--yes", "--json"] + t.machine())
+    r, d = run(["doctor", "--fix", fid, "--yes", "--json"] + list(extra) + t.machine())
     fx = fixes_of(d, fid)
     f = fx[0] if fx else {}
     cmds = {c.get("scope"): c.get("command") for c in f.get("commands", [])}
@@ -163,7 +186,7 @@ def nochange_scenario(t, fid, action, want_commands=(), want_why=(), no_scope=()
         C.named("%s: why/fix has %r" % (label, text), text in (f.get("why") or f.get("fix") or ""), f)
     if action == "text":
         C.named("%s: the text is the doctor's fix" % label, bool(f.get("fix")), f)
-    r, _ = run(["doctor", "--fix", fid, "--yes"] + t.machine(), json_out=False)
+    r, _ = run(["doctor", "--fix", fid, "--yes"] + list(extra) + t.machine(), json_out=False)
     marks = {"command": "run (", "none": "not changed: ", "text": "by hand (not a change of files): "}
     C.named("%s: the text output says it" % label, r.returncode == 0 and marks[action] in r.stdout,
             (r.returncode, r.stdout[-500:]))
@@ -195,6 +218,8 @@ def linux_scenarios():
             os.remove(os.path.join(lib, n))
     nochange_scenario(t, "linux-v8-mixed-helpers", "none", want_why=["not clear"])
 
+    from_scenarios()
+
     t = linux("libcudnn-not-found")
     cmds = nochange_scenario(t, "linux-libcudnn-not-found", "command",
                              want_commands=[("shell", 'eval "$(cudnnctl env /opt/cudnn --root'),
@@ -213,6 +238,44 @@ def linux_scenarios():
                       want_commands=[("shell", "unset LD_LIBRARY_PATH")])
     nochange_scenario(linux("no-driver"), "not-initialized", "text", want_why=["driver"])
     nochange_scenario(linux("driver-too-old"), "driver-too-old", "text")
+
+
+def from_scenarios():
+    """--from RELEASE: the directory keeps that release and gets the libraries of it it lacks."""
+    a919 = os.path.join(ARGS.fixtures, "install-sources", "archives",
+                        "cudnn-linux-x86_64-9.19.0.56_cuda13-archive.tar.xz")
+    a897 = os.path.join(ARGS.fixtures, "archives", "cudnn-linux-x86_64-8.9.7.29_cuda12-archive.tar.xz")
+    wzip = os.path.join(ARGS.fixtures, "archives", "cudnn-windows-x86_64-9.1.0.70_cuda12-archive.zip")
+    t = linux("v9-version-mismatch")
+    t.label = "v9 mismatch --from 9.19 archive"
+    change_scenario(t, "v9-sublibrary-version-mismatch", expect_removed=["libcudnn_ops.so.9.18.0"], keep="9.19.0",
+                    extra=["--from", a919], expect_added=["libcudnn_ops.so.9.19.0", "libcudnn_ops.so.9"])
+    t = linux("v8-mixed-helpers")
+    t.label = "v8 mixed --from 8.9.7 archive"
+    change_scenario(t, "linux-v8-mixed-helpers", expect_removed=["libcudnn_cnn_infer.so.8.6.0"], keep="8.9.7",
+                    extra=["--from", a897], expect_added=["libcudnn_cnn_infer.so.8.9.7", "libcudnn_cnn_train.so.8.9.7"])
+    # which release is stray is not clear by itself; the release given decides
+    t = linux("v8-mixed-helpers")
+    t.label = "v8 mixed, equal counts, --from 8.9.7"
+    lib = os.path.join(t.path, "usr/lib/x86_64-linux-gnu")
+    for n in os.listdir(lib):
+        if n.startswith(("libcudnn.so", "libcudnn_adv_")):
+            os.remove(os.path.join(lib, n))
+    change_scenario(t, "linux-v8-mixed-helpers", expect_removed=["libcudnn_cnn_train.so.8.6.0"], keep="8.9.7",
+                    extra=["--from", a897], expect_added=["libcudnn_cnn_train.so.8.9.7", "libcudnn.so.8.9.7"])
+    t = linux("v8-mixed-helpers")
+    t.label = "v8 mixed --from a 9.19 archive"
+    nochange_scenario(t, "linux-v8-mixed-helpers", "none", want_why=["is cuDNN 9.19.0", "8.9.7 and 8.6.0"],
+                      extra=["--from", a919])
+    t.label = "v8 mixed --from a Windows zip"
+    nochange_scenario(t, "linux-v8-mixed-helpers", "none", want_why=["is a release for windows"],
+                      extra=["--from", wzip])
+    r, _ = run(["doctor", "--fix", "--from", os.path.join(WORK, "absent.tar.xz"), "--dry-run"] + t.machine(),
+               json_out=False)
+    C.named("--from a file that is not there: an error naming it, nothing planned",
+            r.returncode not in (0, 1) and "absent.tar.xz" in r.stderr and r.stdout == "", (r.returncode, r.stderr))
+    r, _ = run(["doctor", "--from", a919] + t.machine(), json_out=False)
+    C.named("--from without --fix: a usage error", r.returncode == 2 and "--fix" in r.stderr, (r.returncode, r.stderr))
 
 
 def windows_scenarios():
@@ -247,6 +310,23 @@ def windows_scenarios():
     sets.append("PATH=%s\\bin;%s" % (W.win(W.CUDA118), SYS))
     change_scenario(Tree("win mixed folder", t, sets, True), "win-sublib-127",
                     expect_removed=["cudnn_cnn_infer64_8.dll", "cudnn_cnn_train64_8.dll"], keep="8.9.7")
+
+    # cuDNN 9.1 in the toolkit's bin with the ops DLL of 9.19 over it: --from the 9.1 zip puts 9.1's back
+    t = W.tree("mixed-v9-from")
+    sets = W.clean_v9(t) + ["PATH=%s\\bin;%s" % (W.win(W.CUDA124), SYS)]
+    z919 = os.path.join(ARGS.fixtures, "install-sources", "archives",
+                        "cudnn-windows-x86_64-9.19.0.56_cuda12-archive.zip")
+    z91 = os.path.join(ARGS.fixtures, "archives", "cudnn-windows-x86_64-9.1.0.70_cuda12-archive.zip")
+    with zipfile.ZipFile(z919) as z:
+        n = [x for x in z.namelist() if x.endswith("/cudnn_ops64_9.dll")][0]
+        with open(os.path.join(t, W.CUDA124, "bin", "cudnn_ops64_9.dll"), "wb") as fh:
+            fh.write(z.read(n))
+    r, d = run(["doctor", "--json", "--no-frameworks"] + Tree("", t, sets, True).machine())
+    mixed = [f.get("id") for f in d.get("findings", []) if f.get("evidence", {}).get("problem") == "mixed-versions"]
+    C.named("win v9 with a 9.19 ops DLL: a mixed-versions finding", len(mixed) == 1, (r.returncode, mixed))
+    if mixed:
+        change_scenario(Tree("win v9 mixed --from the 9.1 zip", t, sets, True), mixed[0], keep="9.1.0",
+                        extra=["--from", z91], expect_added=["cudnn_ops64_9.dll"])
 
     t = W.tree("cudnn9-subdir")
     inst = "Program Files/NVIDIA/CUDNN/v9.1"

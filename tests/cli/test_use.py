@@ -8,9 +8,15 @@ transaction, ldconfig, undone by rollback.
    00-cudnnctl.conf naming /opt/new/lib; as root, `ldconfig -r` makes the
    tree's cache and `which libcudnn.so.9` then picks 9.19 through it (ldconfig
    keeps the first directory of a name, and 00- is read first); `use --none`
-   takes the file away (9.14 again); `rollback` puts it back, and rolling back
-   everything gives the directory back byte for byte. Not root: ldconfig is
-   "needed", never run.
+   takes the file away (9.14 again); `rollback` without DIR finds the target
+   in the tree's own state directory (TREE/var/lib/cudnnctl) and puts it back,
+   and rolling back everything gives the directory back byte for byte. Not
+   root: ldconfig is "needed", never run.
+   Kill walks (CUDNNCTL_TEST_FAULT=kill:N at N = 1, 2, ... until the use runs
+   whole): `use 9.19` placing the file, `use 9.14` replacing it, `use --none`
+   removing it; after each kill `recover /etc/ld.so.conf.d` gives the
+   directory back byte for byte, or, killed after the commit, the new file is
+   whole and `rollback` gives the old one back.
 2. As root on this machine itself: `use` of a 9.19 stub installation in a
    temporary directory, then a plain program (python3's ctypes, no
    LD_LIBRARY_PATH) loads that stub's libcudnn.so.9; `rollback
@@ -27,9 +33,11 @@ directory ld.so.conf cannot name, --system windows.
 import hashlib
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cliutil  # noqa: E402
@@ -82,9 +90,17 @@ def main():
             f.write("/opt/old/lib\n")
         test_loadtrace.lay(s914, os.path.join(tree, "opt", "old", "lib"), {"kind": "full"})
         test_loadtrace.lay(s919, os.path.join(tree, "opt", "new", "lib"), {"kind": "full"})
+        # the tree's state directory, where `rollback` without DIR looks for the last target (not there yet:
+        # the first use makes it)
+        state_file = os.path.join(tree, "var", "lib", "cudnnctl", "transactions.tsv")
         if root_user:
             subprocess.run(["ldconfig", "-r", tree], check=True)
         before = snapshot(confd)
+
+        def last_recorded():
+            """The tree's state file's last line: [transaction, label, target]."""
+            lines = open(state_file).read().splitlines() if os.path.exists(state_file) else []
+            return lines[-1].split("\t") if lines else []
 
         def loads():
             r, d = run("which", "libcudnn.so.9", "--root", tree, "--json")
@@ -114,13 +130,21 @@ def main():
             c.named("not root: ldconfig is said to be needed, not run", (d.get("ldconfig") or "").startswith("needed"),
                     d.get("ldconfig"))
         r, d = run("use", "--none", "--root", tree, "--yes", "--json")
+        none_txn = d.get("result", {}).get("transaction")
         c.named("use --none: the file goes", r.returncode == 0 and not os.path.exists(os.path.join(confd, CONF))
                 and [(o["op"], o["path"]) for o in d.get("operations", [])] == [("remove", CONF)],
                 (r.returncode, r.stderr[-300:], d.get("operations")))
         if root_user:
             c.named("after use --none a plain program loads 9.14 again", (loads() or "").startswith("/opt/old/lib/"),
                     loads())
-        r, d = run("rollback", "/etc/ld.so.conf.d", "--root", tree, "--yes", "--json")
+        c.named("use --none: recorded in the tree's own state directory",
+                none_txn is not None and last_recorded() == [none_txn, "use --none", "/etc/ld.so.conf.d"]
+                and "CUDNNCTL_STATE_DIR" not in env, (none_txn, last_recorded()))
+        r, d = run("rollback", "--root", tree, "--yes", "--json")
+        c.named("rollback without DIR: the last target from the tree's state directory, use --none undone",
+                r.returncode == 0 and d.get("target") == "/etc/ld.so.conf.d" and d.get("of") == none_txn
+                and last_recorded()[:1] == [d.get("result", {}).get("transaction")],
+                (r.returncode, r.stderr[-300:], d.get("target"), d.get("of"), none_txn, last_recorded()))
         c.named("rollback of use --none: the file is back byte for byte, ldconfig again",
                 r.returncode == 0 and open(os.path.join(confd, CONF)).read() == conf
                 and (d.get("ldconfig") == "ran" if root_user else (d.get("ldconfig") or "").startswith("needed")),
@@ -132,6 +156,87 @@ def main():
             r, d = run("rollback", "/etc/ld.so.conf.d", "--root", tree, "--yes", "--json")
         c.named("rolling back every change gives /etc/ld.so.conf.d back byte for byte",
                 snapshot(confd) == before, (snapshot(confd), before))
+
+        # a kill at each step of the transaction, then recover: the directory byte for byte as it was
+        def kill_walk(what, argv, want):
+            """Kill `use ARGV` at its step n = 1, 2, ... (CUDNNCTL_TEST_FAULT=kill:n) until it runs whole, each time
+            in a fresh copy of the tree, and recover /etc/ld.so.conf.d there; rollback after the whole use. want:
+            the last line of the file the use writes (None: no file). The tree itself is left as it is."""
+            # A transaction's id is its second and a suffix, and each name taken in that second costs the next
+            # transaction one more step (a mkdir): the copies' transactions all come in a later second than the
+            # tree's own, so that step n is the same step in every copy.
+            state = os.path.join(confd, ".cudnnctl")
+            newest = max([x[4:20] for x in (os.listdir(state) if os.path.isdir(state) else []) if x.startswith("txn-")]
+                         or [""])
+            while time.strftime("%Y%m%dT%H%M%SZ", time.gmtime()) <= newest:
+                time.sleep(0.05)
+            was = snapshot(confd)
+            copy = os.path.join(work, "walk")
+            cconfd = os.path.join(copy, "etc", "ld.so.conf.d")
+
+            def done():
+                p = os.path.join(cconfd, CONF)
+                line = open(p).read().splitlines()[-1:] if os.path.exists(p) else [None]
+                return line == [want] and snapshot(cconfd) != was
+
+            bad, undone, committed, finished, first_changed = [], 0, 0, None, None
+            for n in range(1, 80):
+                shutil.rmtree(copy, ignore_errors=True)
+                shutil.copytree(tree, copy, symlinks=True)
+                r = subprocess.run([exe, "use"] + argv + ["--root", copy, "--yes"], capture_output=True, text=True,
+                                   env=dict(env, CUDNNCTL_TEST_FAULT="kill:%d" % n), timeout=300)
+                if r.returncode == 0:
+                    finished = n
+                    if not done():
+                        bad.append((n, "ran whole, but the directory is not as the use makes it", snapshot(cconfd)))
+                    r2, _ = run("rollback", "/etc/ld.so.conf.d", "--root", copy, "--yes")
+                    if r2.returncode != 0 or snapshot(cconfd) != was:
+                        bad.append((n, "rollback after it: rc %d %s" % (r2.returncode, r2.stderr[-200:])))
+                    break
+                if r.returncode != -signal.SIGKILL:
+                    bad.append((n, "not killed: rc %d %s" % (r.returncode, r.stderr[-200:])))
+                    break
+                changed = snapshot(cconfd) != was
+                if changed and first_changed is None:
+                    first_changed = n
+                r2, _ = run("recover", "/etc/ld.so.conf.d", "--root", copy, "--yes")
+                undone += changed and r2.returncode == 0 and snapshot(cconfd) == was
+                if r2.returncode == 0 and snapshot(cconfd) != was:
+                    # killed after the commit: the new file whole, and rollback gives the old state back
+                    committed += 1
+                    if not done():
+                        bad.append((n, "after the commit, not the new state", snapshot(cconfd)))
+                    r2, _ = run("rollback", "/etc/ld.so.conf.d", "--root", copy, "--yes")
+                if r2.returncode != 0 or snapshot(cconfd) != was:
+                    bad.append((n, "recover/rollback rc %d %s" % (r2.returncode, r2.stderr[-200:]), snapshot(cconfd)))
+            if first_changed is not None:
+                # killed with the directory changed, and the same use again without a recover: it undoes the
+                # interrupted transaction first and plans from what is there then
+                shutil.rmtree(copy, ignore_errors=True)
+                shutil.copytree(tree, copy, symlinks=True)
+                subprocess.run([exe, "use"] + argv + ["--root", copy, "--yes"], capture_output=True,
+                               env=dict(env, CUDNNCTL_TEST_FAULT="kill:%d" % first_changed), timeout=300)
+                r, d = run("use", *(argv + ["--root", copy, "--yes", "--json"]))
+                c.named("kill walk, %s: killed at step %d, the use again (no recover between) is done" %
+                        (what, first_changed), r.returncode == 0 and d.get("recovered") and done(),
+                        (r.returncode, r.stderr[-300:], d.get("recovered"), d.get("checks")))
+            shutil.rmtree(copy, ignore_errors=True)
+            c.named("kill walk, %s: killed at each of its steps, recover (or, after the commit, rollback) gives "
+                    "/etc/ld.so.conf.d back byte for byte; so does rollback after the whole use" % what,
+                    finished and not bad, (finished, bad))
+            c.named("kill walk, %s: reached the end (%s steps); %d kills came after the file was changed and before "
+                    "the commit (recover undid them from the journal), %d after the commit" %
+                    (what, finished and finished - 1, undone, committed), finished and undone > 0,
+                    (finished, undone, committed))
+
+        kill_walk("use 9.19 placing the file", ["9.19"], "/opt/new/lib")
+        r, _ = run("use", "9.19", "--root", tree, "--yes")
+        kill_walk("use 9.14 replacing it", ["9.14"], "/opt/old/lib")
+        kill_walk("use --none removing it", ["--none"], None)
+        r2, _ = run("rollback", "/etc/ld.so.conf.d", "--root", tree, "--yes")
+        c.named("kill walks: the tree itself as before them (a use and its rollback)",
+                r.returncode == 0 and r2.returncode == 0 and snapshot(confd) == before,
+                (r.returncode, r2.returncode, r2.stderr[-300:], snapshot(confd)))
 
         # refusals
         r, _ = run("use", "9.19", "--none", "--root", tree, "--yes")

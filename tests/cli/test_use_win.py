@@ -15,7 +15,9 @@ whose hex(2) lines give the value's type and bytes exactly. Checked:
     then recover: the value is exactly the old one;
   - --none takes the cuDNN directories off; a value of exactly 1024
     characters is called a setx cut; the machine's Path holding another
-    cuDNN is a warning for a --user use.
+    cuDNN is a warning for a --user use;
+  - a user's Path that is a shell's PATH cut by setx: the doctor says so,
+    `doctor --fix` takes the machine's copy off, rollback gives it back.
 The prefix's HKCU\\Environment and the machine's Path are put back at the end.
 
 usage: test_use_win.py --exe CUDNNCTL.EXE --fixtures DIR [--wrapper=WINE]
@@ -34,6 +36,14 @@ import cliutil  # noqa: E402
 
 USER_KEY = "HKEY_CURRENT_USER\\Environment"
 MACHINE_KEY = "HKEY_LOCAL_MACHINE\\SYSTEM\\CurrentControlSet\\Control\\Session Manager\\Environment"
+
+
+def jdoc(out):
+    """A command's JSON document, {} when it printed none."""
+    try:
+        return json.loads(out)
+    except ValueError:
+        return {}
 
 
 def main():
@@ -145,10 +155,7 @@ def main():
                 (text_of(value_of(before)) or "")[:200])
 
         rc, out, err = tool("use", gbin, "--user", "--dry-run", "--json")
-        try:
-            d = json.loads(out)
-        except ValueError:
-            d = {}
+        d = jdoc(out)
         want = ";".join([gbin, "%SystemRoot%\\foo", "C:\\Prøgram Fïles\\ünï"] + longs)
         c.named("--dry-run: the plan is one setreg of HKCU/Environment/Path",
                 rc == 0 and [(o.get("op"), o.get("path")) for o in d.get("operations", [])]
@@ -160,10 +167,7 @@ def main():
         c.named("--dry-run writes nothing", export(USER_KEY, "dry.reg") == before)
 
         rc, out, err = tool("use", gbin, "--user", "--yes", "--json")
-        try:
-            d = json.loads(out)
-        except ValueError:
-            d = {}
+        d = jdoc(out)
         now = value_of(export(USER_KEY, "after.reg"))
         c.named("use --user: done, and the registry's Path is the planned value",
                 rc == 0 and (d.get("result") or {}).get("status") == "done" and text_of(now) == want,
@@ -215,41 +219,67 @@ def main():
         # --none
         import_value(USER_KEY, "Path", "REG_EXPAND_SZ", ";".join([gbin, "C:\\keep", obin]))
         rc, out, err = tool("use", "--none", "--user", "--dry-run", "--json")
-        try:
-            d = json.loads(out)
-        except ValueError:
-            d = {}
+        d = jdoc(out)
         c.named("--none: the cuDNN directory off; one with CUDA's own DLLs (a toolkit's bin) and the rest kept",
                 rc == 0 and d.get("after") == gbin + ";C:\\keep", (rc, err[-200:], d.get("after")))
 
         # a value cut by setx
         import_value(USER_KEY, "Path", "REG_EXPAND_SZ", ("C:\\x;" * 300)[:1024])
         rc, out, err = tool("use", gbin, "--user", "--dry-run", "--json")
-        try:
-            d = json.loads(out)
-        except ValueError:
-            d = {}
+        d = jdoc(out)
         c.named("a Path of exactly 1024 characters: the setx warning",
                 any(k.get("id") == "setx" for k in d.get("checks", [])), (rc, d.get("checks")))
+
+        # setx PATH "%PATH%;..." wrote a shell's whole PATH (the machine's entries first, expanded) into
+        # the user's Path and cut it at 1024: the doctor tells it from a cut machine Path, and --fix takes
+        # the machine's copy, a twice-listed entry and the half entry off, undoably
+        mtext = text_of(saved_machine) or ""
+        mexp = [re.sub("%SystemRoot%", lambda _: "C:\\windows", e, flags=re.I) for e in mtext.split(";") if e]
+        mine = native(work)
+        fills = ["C:\\fill\\dir%03d" % i for i in range(120)]
+        cutv = ";".join(mexp + [mine, mexp[0].upper(), mine.lower()] + fills)[:1024]
+        kept = [e for e in cutv.split(";")[len(mexp):] if e not in (mexp[0].upper(), mine.lower())][:-1]
+        import_value(USER_KEY, "Path", "REG_SZ", cutv)
+        setx_before = export(USER_KEY, "setx0.reg")
+        rc, out, err = tool("doctor", "--json", "--no-frameworks", "--no-compile", "--no-gpu")
+        d = jdoc(out)
+        f = [x for x in d.get("findings", []) if x.get("id") == "win-setx-truncation"]
+        ev = (f[0].get("evidence") or {}) if f else {}
+        c.named("doctor: the user's Path is a shell's PATH cut by setx, the machine's whole (%d entries copied)"
+                % len(mexp), len(mexp) >= 2 and ev.get("cut") == "user-copy"
+                and ev.get("machine_entries_copied") == len(mexp) and "HKCU" in (ev.get("key") or ""),
+                (rc, err[-300:], f))
+        rc, out, err = tool("doctor", "--fix", "win-setx-truncation", "--dry-run", "--json")
+        d = jdoc(out)
+        fx = [x for x in d.get("fixes", []) if x.get("finding") == "win-setx-truncation"]
+        fx = fx[0] if fx else {}
+        c.named("doctor --fix --dry-run: the user's Path without the machine's entries, the twice-listed, the half",
+                rc == 0 and fx.get("action") == "change" and fx.get("after") == ";".join(kept)
+                and [(o.get("op"), o.get("path")) for ch in d.get("changes", []) for o in ch.get("operations", [])]
+                == [("setreg", "HKCU/Environment/Path")] and export(USER_KEY, "setx1.reg") == setx_before,
+                (rc, err[-300:], fx.get("action"), fx.get("why"), (fx.get("after") or "")[:300], ";".join(kept)[:300]))
+        rc, out, err = tool("doctor", "--fix", "win-setx-truncation", "--yes", "--json")
+        d = jdoc(out)
+        now = value_of(export(USER_KEY, "setx2.reg"))
+        c.named("doctor --fix --yes: done, checked again, the value as planned and still REG_SZ",
+                rc == 0 and d.get("left") == [] and now is not None and now[0] == "REG_SZ"
+                and text_of(now) == ";".join(kept), (rc, err[-300:], d.get("left"), now and now[0]))
+        rc, out, err = tool("rollback", "--yes", "--json")
+        c.named("rollback of the fix: the cut value byte for byte", rc == 0 and export(USER_KEY, "setx3.reg")
+                == setx_before, (rc, err[-300:]))
 
         # the machine's Path holding another cuDNN: a --user use cannot win over it
         if saved_machine is not None:
             import_value(MACHINE_KEY, "Path", saved_machine[0], text_of(saved_machine) + ";" + obin)
             import_value(USER_KEY, "Path", "REG_EXPAND_SZ", "C:\\keep")
             rc, out, err = tool("use", gbin, "--user", "--dry-run", "--json")
-            try:
-                d = json.loads(out)
-            except ValueError:
-                d = {}
+            d = jdoc(out)
             c.named("the machine's Path has another cuDNN: a --user use warns that it stays first",
                     any(k.get("id") == "machine-path" and obin in (k.get("reason") or "")
                         for k in d.get("checks", [])), (rc, err[-200:], d.get("checks")))
             restore(MACHINE_KEY, saved_machine)
             rc, out, err = tool("use", gbin, "--dry-run", "--json")
-            try:
-                d = json.loads(out)
-            except ValueError:
-                d = {}
+            d = jdoc(out)
             c.named("use without --user plans the machine's Path",
                     rc == 0 and d.get("registry", "").startswith("HKLM\\SYSTEM") and
                     (d.get("after") or "").startswith(gbin + ";"), (rc, err[-200:], d.get("registry")))

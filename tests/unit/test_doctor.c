@@ -165,6 +165,42 @@ static void setx(void **state)
         doc = run(facts, "windows", 1);
         assert_null(finding(doc, "win-setx-truncation"));
         cc_v_free(doc);
+        /* the user's Path begins with the machine's entries (expanded): setx PATH "%PATH%;..." */
+        snprintf(facts, sizeof(facts),
+                 "{" ONE_INSTALL
+                 ",\"host\":{\"registry_path\":[{\"key\":\"HKCU\\\\Environment\",\"length\":1024,\"value\":"
+                 "\"C:\\\\WINDOWS\\\\system32;C:\\\\Windows\\\\;D:\\\\tools\\\\bi\"},{\"key\":\"HKLM\\\\x\","
+                 "\"length\":40,\"value\":\"%%SystemRoot%%\\\\system32;%%SystemRoot%%;;C:\\\\x\"}]}}");
+        doc = run(facts, "windows", 1);
+        {
+                const cc_value *f = finding(doc, "win-setx-truncation"), *ev = cc_v_get(f, "evidence");
+
+                assert_non_null(f);
+                assert_string_equal(cc_v_get_str(ev, "cut"), "user-copy");
+                assert_int_equal(cc_v_as_int(cc_v_get(ev, "machine_entries_copied")), 2);
+                assert_non_null(strstr(cc_v_get_str(f, "fix"), "doctor --fix win-setx-truncation"));
+        }
+        cc_v_free(doc);
+        /* the machine's Path cut: setx /M */
+        snprintf(facts, sizeof(facts),
+                 "{" ONE_INSTALL
+                 ",\"host\":{\"registry_path\":[{\"key\":\"HKCU\\\\Environment\",\"length\":10,\"value\":"
+                 "\"C:\\\\WINDOWS\"},{\"key\":\"HKLM\\\\x\",\"length\":1024,\"value\":\"C:\\\\WINDOWS\"}]}}");
+        doc = run(facts, "windows", 1);
+        assert_string_equal(cc_v_get_str(cc_v_get(finding(doc, "win-setx-truncation"), "evidence"), "cut"), "machine");
+        assert_non_null(strstr(cc_v_get_str(finding(doc, "win-setx-truncation"), "summary"), "setx /M"));
+        cc_v_free(doc);
+        /* how entries compare */
+        assert_int_equal(cc_winpath_copied("C:\\Windows\\System32;C:\\Windows;C:\\a", "%SystemRoot%\\system32;"
+                                                                                      "%SystemRoot%;C:\\b"),
+                         2);
+        /* a bare %VAR% may be any one entry; the next must agree too */
+        assert_int_equal(cc_winpath_copied("C:\\a;C:\\Windows", "%SystemRoot%;C:\\a"), 1);
+        assert_int_equal(cc_winpath_copied("C:\\b;C:\\a", "C:\\a;C:\\b"), 0);
+        assert_int_equal(cc_winpath_copied("", "C:\\a"), 0);
+        assert_true(cc_winpath_in_machine("c:\\tools\\", 9, "D:\\x;\"C:\\Tools\""));
+        assert_false(cc_winpath_in_machine("C:\\tool", 7, "C:\\tools;%X%"));
+        assert_false(cc_winpath_in_machine("C:\\a", 3, "%SystemRoot%"));
         /* a Linux machine never gets it */
         snprintf(facts, sizeof(facts), "{" ONE_INSTALL ",\"host\":{\"registry_path\":[{\"length\":1024}]}}");
         doc = run(facts, "linux", 1);

@@ -98,6 +98,38 @@ int ch_add_data(struct change *c, int kind, const char *path, unsigned mode, con
         return 0;
 }
 
+int ch_add_member(struct change *c, int kind, const char *path, const cc_source *src, size_t i)
+{
+        const cc_src_member *mb = &src->m[i];
+        struct ch_src *s;
+
+        if (c->arc != NULL && c->arc != src)
+                return cc_err(c->err, CC_ERR_USAGE, "%s: a change stages from one source", path);
+        if (mb->type == CC_SRC_LINK)
+                return ch_add(c, kind, path, mb->link, 0, 0, NULL);
+        if (mb->type != CC_SRC_FILE)
+                return cc_err(c->err, CC_ERR_USAGE, "%s: %s is not a file or a link", path, mb->name);
+        TRY_RET(ch_add(c, kind, path, NULL, mb->mode, mb->size, NULL));
+        s = &c->src[c->n - 1];
+        s->staged = s->arc = 1;
+        s->member = i;
+        c->arc = src;
+        return 0;
+}
+
+void ch_drop(struct change *c, size_t j)
+{
+        if (j >= c->n)
+                return;
+        free(c->ops[j].path);
+        free(c->ops[j].link);
+        free(c->src[j].from);
+        free(c->src[j].data);
+        memmove(&c->ops[j], &c->ops[j + 1], (c->n - j - 1) * sizeof(*c->ops));
+        memmove(&c->src[j], &c->src[j + 1], (c->n - j - 1) * sizeof(*c->src));
+        c->n--;
+}
+
 void ch_free(struct change *c)
 {
         size_t i;
@@ -134,6 +166,94 @@ int ch_restore(struct change *c, int kind, const char *path, const char *from)
                 return ch_check(c, "backup", "stop",
                                 "%s: the backup of %s is gone (kept backups: the last three transactions)", from, path);
         return ch_add(c, kind, path, NULL, st.mode < 0 ? 0644 : (unsigned)st.mode, st.size, from);
+}
+
+/* ---- an interrupted transaction first --------------------------------------- */
+
+int ch_interrupted(const char *host)
+{
+        cc_txn_info *v = NULL;
+        size_t n = 0, i;
+        cc_error ignored = {0};
+        int any = 0;
+
+        if (cc_txn_list(host, &v, &n, NULL, &ignored) == 0)
+                for (i = 0; i < n; i++)
+                        any |= !v[i].committed;
+        cc_txn_info_free(v, n);
+        return any;
+}
+
+static int add_recovered(cc_value *doc, cc_value *rec, cc_error *err)
+{
+        cc_value *have = cc_v_getm(doc, CC_K(change_doc, recovered));
+
+        return have != NULL ? cc_v_concat(have, rec, err) : cc_v_set(doc, CC_K(change_doc, recovered), rec, err);
+}
+
+int ch_recover_first(struct change *c, const char *host, int dry_run, cc_value *doc)
+{
+        cc_value *rec = NULL;
+
+        if (!ch_interrupted(host))
+                return 0;
+        if (dry_run)
+                return ch_check(c, "target", "warn",
+                                "an interrupted transaction is in the target: running this undoes it first (`cudnnctl "
+                                "recover`), and this plan is of the target as it is now");
+        TRY_RET(cc_txn_recover(host, &rec, c->err));
+        return add_recovered(doc, rec, c->err);
+}
+
+/* ---- staging from a source ------------------------------------------------- */
+
+struct member_sink {
+        cc_txn *t;
+        const size_t *op_of;
+};
+
+static int ms_begin(void *ctx, size_t i, cc_error *err)
+{
+        struct member_sink *s = ctx;
+
+        return cc_txn_stage_open(s->t, s->op_of[i], err);
+}
+
+static int ms_data(void *ctx, const void *p, size_t n, cc_error *err)
+{
+        return cc_txn_stage_write(((struct member_sink *)ctx)->t, p, n, err);
+}
+
+static int ms_end(void *ctx, cc_error *err)
+{
+        return cc_txn_stage_close(((struct member_sink *)ctx)->t, err);
+}
+
+/* The members of c's source that its operations place, staged in one read
+ * of the source. */
+static int stage_members(const struct change *c, cc_txn *t, cc_error *err)
+{
+        const cc_source *src = c->arc;
+        unsigned char *want = cc_calloc(err, src->n ? src->n : 1, 1);
+        size_t *op_of = cc_calloc(err, src->n ? src->n : 1, sizeof(*op_of));
+        struct member_sink ms = {t, op_of};
+        cc_src_sink sink = {.ctx = &ms, .begin = ms_begin, .data = ms_data, .end = ms_end};
+        size_t i;
+        int rc = -1;
+
+        if (want == NULL || op_of == NULL)
+                goto out;
+        for (i = 0; i < c->n; i++)
+                if (c->src[i].arc && c->src[i].member < src->n) {
+                        want[c->src[i].member] = 1;
+                        op_of[c->src[i].member] = i;
+                }
+        if (cc_source_read(src, want, &sink, err) == 0)
+                rc = cc_txn_stage_wait(t, err);
+out:
+        free(want);
+        free(op_of);
+        return rc;
 }
 
 /* ---- the document --------------------------------------------------------- */
@@ -240,6 +360,15 @@ int ch_run(struct change *c, const char *vtarget, const char *host, const char *
                         }
                 cc_strv_free(&lines);
         }
+        if (!dry_run && !c->stop && c->n > 0 && ch_interrupted(host)) {
+                /* planned from the target as a killed transaction left it:
+                 * undone now, and the plan is of what is not there any more */
+                TRY_RET(cc_txn_recover(host, &rec, err));
+                TRY_RET(add_recovered(doc, rec, err));
+                TRY_RET(ch_check(c, "target", "stop",
+                                 "an interrupted transaction in the target was undone first (see recovered): this "
+                                 "plan was made before that; run the command again"));
+        }
         TRY_RET(cc_v_set(doc, CC_K(change_doc, operations), ops_doc(c, err), err));
         TRY_RET(cc_v_set(doc, CC_K(change_doc, summary), summary_doc(c, err), err));
         {
@@ -253,21 +382,23 @@ int ch_run(struct change *c, const char *vtarget, const char *host, const char *
         if (c->n == 0)
                 return ch_result(doc, "nothing-to-do", NULL, NULL, 0, err);
         TRY_RET(cc_txn_begin(host, c->ops, c->n, label, &rec, &t, err));
-        {
-                cc_value *have = cc_v_getm(doc, CC_K(change_doc, recovered));
-                int r2 =
-                    have != NULL ? cc_v_concat(have, rec, err) : cc_v_set(doc, CC_K(change_doc, recovered), rec, err);
+        if (add_recovered(doc, rec, err) < 0) { /* rec was freed by it */
+                cc_txn_abort(t);
+                return -1;
+        }
+        if (c->arc != NULL && stage_members(c, t, err) < 0) {
+                char msg[sizeof(err->msg)];
 
-                if (r2 < 0) { /* rec was freed by either */
-                        cc_txn_abort(t);
-                        return -1;
-                }
+                snprintf(msg, sizeof(msg), "%s", err->msg);
+                cc_err_clear(err);
+                cc_txn_abort(t);
+                return ch_result(doc, "failed", NULL, msg, 0, err);
         }
         for (i = 0; i < c->n; i++) {
                 const struct ch_src *src = &c->src[i];
                 int r;
 
-                if (!src->staged)
+                if (!src->staged || src->arc)
                         continue;
                 if (src->from != NULL) {
                         r = cc_txn_stage_copy(t, i, src->from, err);

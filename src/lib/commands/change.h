@@ -4,6 +4,7 @@
 
 #include "../common.h"
 #include "../machine/machine.h"
+#include "../platform/platform.h"
 #include "../value.h"
 
 /* Committed transactions whose backups are kept for rollback and
@@ -40,6 +41,34 @@ int cc_in_use(cc_machine *m, const char *host, const struct cc_txn_op *ops, size
 
 /* ---- a planned change (change.c), for the commands that write ------------ */
 
+/* ---- the registry's environment (use.c) ------------------------------------- */
+
+#define CC_WIN_USER_KEY "Environment"
+#define CC_WIN_MACHINE_KEY "SYSTEM\\CurrentControlSet\\Control\\Session Manager\\Environment"
+#define CC_WIN_VAR_MAX 32767 /* characters of one environment variable */
+#define CC_WIN_SETX_CUT 1024 /* setx cuts what it writes there */
+#define CC_REG_SZ 1
+#define CC_REG_EXPAND_SZ 2
+
+/* A string value's text (NULL when absent); a value that is no string, or
+ * whose UTF-16 would not come back the same from UTF-8 (an unpaired
+ * surrogate), is refused: it is written back only as it was. *units: its
+ * length in UTF-16 units. */
+int cc_regval_text(const cc_regval *v, const char *name, char **text, size_t *units, cc_error *err);
+/* The record the engine stages (txn.h) for a string value of type. */
+int cc_regval_record(const char *text, uint32_t type, cc_buf *rec, size_t *units, cc_error *err);
+
+/* The machine this build runs on, as sources name it (source.h), or NULL. */
+#if defined(__x86_64__) || defined(_M_X64)
+#define CC_HOST_MACHINE "x86_64"
+#elif defined(__aarch64__) || defined(_M_ARM64)
+#define CC_HOST_MACHINE "aarch64"
+#elif defined(__powerpc64__)
+#define CC_HOST_MACHINE "ppc64le"
+#else
+#define CC_HOST_MACHINE NULL
+#endif
+
 #include "../install/plan.h"
 #include "../txn/txn.h"
 
@@ -49,7 +78,9 @@ struct ch_src {
         char *from;
         char *data;
         size_t len;
-        int staged; /* a file's content is staged */
+        size_t member; /* arc: the member of the change's source */
+        int arc;       /* the content is that member's, read from the source */
+        int staged;    /* a file's content is staged */
 };
 
 struct change {
@@ -57,6 +88,7 @@ struct change {
         struct ch_src *src;
         size_t n, cap;
         cc_value *checks;
+        const cc_source *arc; /* where the members of ch_add_member come from (one source) */
         int stop;
         cc_error *err;
 };
@@ -69,6 +101,16 @@ int ch_add(struct change *c, int kind, const char *path, const char *link, unsig
            const char *from);
 /* A PLACE or REPLACE of a file whose content is data (copied). */
 int ch_add_data(struct change *c, int kind, const char *path, unsigned mode, const void *data, size_t len);
+/* Whether the target (host) holds a transaction without a commit. */
+int ch_interrupted(const char *host);
+/* Before planning a change of host: a transaction interrupted there undone
+ * first (in doc's "recovered"); a dry run only says so (a check). */
+int ch_recover_first(struct change *c, const char *host, int dry_run, cc_value *doc);
+/* A PLACE or REPLACE of path with member i of src (a file or a link; every
+ * member of a change from the same source, read in one pass when staged). */
+int ch_add_member(struct change *c, int kind, const char *path, const cc_source *src, size_t i);
+/* Operation j taken out of the change. */
+void ch_drop(struct change *c, size_t j);
 /* A PLACE or REPLACE of path from the backup file or link at from. */
 int ch_restore(struct change *c, int kind, const char *path, const char *from);
 void ch_free(struct change *c);

@@ -556,6 +556,20 @@ fail:
         return NULL;
 }
 
+/* The length of UTF-8 text in UTF-16 units (Windows' count of characters). */
+static size_t utf16_units(const char *s)
+{
+        size_t n = 0;
+
+        for (; *s != '\0'; s++) {
+                unsigned char c = (unsigned char)*s;
+
+                if ((c & 0xC0) != 0x80)
+                        n += c >= 0xF0 ? 2 : 1;
+        }
+        return n;
+}
+
 static cc_value *host_facts(cc_machine *m, cc_error *err)
 {
         cc_value *h = cc_v_object(err), *pv = NULL;
@@ -630,7 +644,7 @@ static cc_value *host_facts(cc_machine *m, cc_error *err)
                                 continue;
                         }
                         if (cc_v_set_str(o, "value", val, err) < 0 ||
-                            cc_v_set_int(o, "length", (int64_t)strlen(val), err) < 0) {
+                            cc_v_set_int(o, "length", (int64_t)utf16_units(val), err) < 0) {
                                 free(val);
                                 goto fail;
                         }

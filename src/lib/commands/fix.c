@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../doctor/doctor.h"
 #include "../doctor/registry.h"
 #include "../facts/views.h"
 #include "../machine/machine.h"
@@ -29,6 +30,9 @@ struct fixplan {
         cc_machine *m;
         struct fixdir *dirs;
         size_t ndirs;
+        const char *from;      /* --from as given, NULL: none */
+        const cc_source *src;  /* it, read */
+        const char *src_unfit; /* why it cannot be used here (a stop, another system), NULL: it can */
         cc_error *err;
 };
 
@@ -347,6 +351,119 @@ static int keeper_of(cc_machine *m, const cc_value *inst, const cc_value *sets, 
         return -1;
 }
 
+/* ---- the release kept made whole from --from ---------------------------------------- */
+
+/* The first three parts of two versions agree ("9.19.0" and "9.19.0.56"). */
+static int same_release(const char *a, const char *b)
+{
+        int dots = 0;
+
+        if (a == NULL || b == NULL)
+                return 0;
+        for (; *a != '\0' && *a == *b; a++, b++)
+                if (*a == '.' && ++dots == 3)
+                        return 1;
+        return (*a == '\0' || *a == '.') && (*b == '\0' || *b == '.') && dots == 2;
+}
+
+/* The name member mb of the source has in a library directory of the
+ * machine's system (a cuDNN shared library or link below lib/, or a DLL below
+ * bin/ or bin/x64/), else NULL. */
+static const char *lib_member_name(const cc_src_member *mb, int windows)
+{
+        const char *d = mb->dest, *name;
+
+        if (d == NULL || (mb->type != CC_SRC_FILE && mb->type != CC_SRC_LINK))
+                return NULL;
+        name = cc_basename(d);
+        if (windows ? (strncmp(d, "bin/", 4) != 0 || (name != d + 4 && strncmp(d, "bin/x64/", 8) != 0) ||
+                       (name != d + 4 && name != d + 8))
+                    : (strncmp(d, "lib/", 4) != 0 || name != d + 4))
+                return NULL;
+        /* shared libraries only: the static ones and import libraries are for building */
+        return is_cudnn_lib_name(name) && (windows || strstr(name, ".so") != NULL) ? name : NULL;
+}
+
+/* The libraries of the release kept that directory dir lacks, from the
+ * source of --from: each placed, or put over a stray file or link of the
+ * same name (whose removal is planned already); the paths in added. */
+static int plan_members(struct fixplan *fp, const cc_value *inst, const char *fid, const char *dir, cc_value *added)
+{
+        cc_machine *m = fp->m;
+        const cc_source *src = fp->src;
+        size_t i, j;
+
+        for (i = 0; i < src->n; i++) {
+                const char *name = lib_member_name(&src->m[i], m->system == CC_SYS_WINDOWS);
+                struct fixdir *fd;
+                char *path;
+                cc_stat st;
+                int kind = CC_TXN_PLACE, r;
+
+                if (name == NULL)
+                        continue;
+                if ((fd = fixdir_of(fp, dir, fid)) == NULL)
+                        return -1;
+                for (j = 0; j < fd->c.n && !cc_tree_name_eq(m->tree, fd->c.ops[j].path, name); j++)
+                        ;
+                path = cc_tree_join(m->tree, dir, name, fp->err);
+                if (path == NULL)
+                        return -1;
+                if (j < fd->c.n) {
+                        const char *had = cc_v_get_str(file_at(m, inst, path), "link");
+
+                        if (fd->c.ops[j].kind != CC_TXN_REMOVE) {
+                                free(path);
+                                continue;
+                        }
+                        ch_drop(&fd->c, j);
+                        kind = CC_TXN_REPLACE;
+                        if (src->m[i].type == CC_SRC_LINK && had != NULL && strcmp(had, src->m[i].link) == 0) {
+                                /* the same link as the release's: it stays */
+                                free(path);
+                                continue;
+                        }
+                } else if (planned_already(fp, dir, name) ||
+                           (cc_tree_lstat(m->tree, path, &st, NULL) == 0 && st.type != CC_FT_NONE)) {
+                        /* another finding's, or there: the release kept's own */
+                        free(path);
+                        continue;
+                }
+                r = ch_add_member(&fd->c, kind, name, src, i);
+                if (r == 0)
+                        r = cc_v_push(added, cc_v_str(path, fp->err), fp->err);
+                free(path);
+                TRY_RET(r);
+        }
+        return 0;
+}
+
+/* With --from: the set of directory dir (idx[0..n)) of the source's
+ * release, or -1 with why. */
+static int keeper_from(const struct fixplan *fp, const cc_value *sets, const size_t *idx, size_t n, const char *dir,
+                       char *why, size_t whylen)
+{
+        cc_buf have = {0};
+        cc_error ignored = {0};
+        size_t k;
+
+        if (fp->src_unfit != NULL) {
+                snprintf(why, whylen, "%s", fp->src_unfit);
+                return -1;
+        }
+        for (k = 0; k < n; k++)
+                if (same_release(cc_v_get_str(cc_v_at(sets, idx[k]), "version"), fp->src->version))
+                        return (int)k;
+        for (k = 0; k < n; k++)
+                if (cc_buf_printf(&have, &ignored, "%s%s", k ? " and " : "",
+                                  cc_v_get_str(cc_v_at(sets, idx[k]), "version")) < 0)
+                        break;
+        snprintf(why, whylen, "%s is cuDNN %s; %s holds cuDNN %s: give a release of one of those", fp->from,
+                 fp->src->version, dir, have.data ? have.data : "(none)");
+        cc_buf_free(&have);
+        return -1;
+}
+
 /* The fix of a mixed-versions problem of installation inst: in each
  * directory with more than one release, the files of the releases that do
  * not stay (and the links that lead to them) removed. */
@@ -358,14 +475,15 @@ static int plan_mixed(struct fixplan *fp, const cc_value *inst, const char *fid,
         cc_buf then = {0};
         cc_strv stray = {0};
         char why[1024];
-        cc_value *dropped = NULL;
+        cc_value *dropped = NULL, *added = NULL;
         int rc = -1, keep;
 
         *planned = 0;
         why[0] = '\0';
         idx = cc_calloc(fp->err, ns + 1, sizeof(*idx));
         dropped = cc_v_array(fp->err);
-        if (idx == NULL || dropped == NULL)
+        added = cc_v_array(fp->err);
+        if (idx == NULL || dropped == NULL || added == NULL)
                 goto out;
         /* first decide every directory: nothing is planned when one is not clear */
         for (l = 0; l < 2; l++) {
@@ -384,7 +502,9 @@ static int plan_mixed(struct fixplan *fp, const cc_value *inst, const char *fid,
                                         idx[nidx++] = j;
                         if (nidx < 2)
                                 continue;
-                        keep = keeper_of(m, inst, sets, idx, nidx, dir, why, sizeof(why), fp->err);
+                        keep = fp->src != NULL || fp->src_unfit != NULL
+                                   ? keeper_from(fp, sets, idx, nidx, dir, why, sizeof(why))
+                                   : keeper_of(m, inst, sets, idx, nidx, dir, why, sizeof(why), fp->err);
                         if (keep == -2)
                                 goto out;
                         if (keep < 0) {
@@ -455,6 +575,10 @@ static int plan_mixed(struct fixplan *fp, const cc_value *inst, const char *fid,
                                                 TRY(cc_buf_printf(&then, fp->err, "%s%s", then.len ? ", " : "", role));
                                 }
                         }
+                        if (fp->src != NULL) {
+                                TRY(plan_members(fp, inst, fid, dir, added));
+                                cc_buf_free(&then);
+                        }
                         if (then.len > 0) {
                                 char *t = cc_asprintf(fp->err,
                                                       "%s then has no %s of cuDNN %s: install that release's complete "
@@ -479,14 +603,149 @@ static int plan_mixed(struct fixplan *fp, const cc_value *inst, const char *fid,
         TRY(cc_v_set(fx, "stray", cc_v_strv(&stray, fp->err), fp->err));
         TRY(cc_v_set(fx, "removed", dropped, fp->err));
         dropped = NULL;
+        if (fp->src != NULL) {
+                TRY(cc_v_set_str(fx, "from", fp->from, fp->err));
+                TRY(cc_v_set(fx, "added", added, fp->err));
+                added = NULL;
+        }
         TRY(cc_v_set_str(fx, "action", "change", fp->err));
         rc = 0;
 fail:
 out:
         cc_v_free(dropped);
+        cc_v_free(added);
         cc_strv_free(&stray);
         cc_buf_free(&then);
         free(idx);
+        return rc;
+}
+
+/* ---- the user's Path cut by setx: the machine's copy taken off ----------------------- */
+
+/* Entry e (of elen bytes) is one of out's already (ASCII case aside). */
+static int entry_seen(const cc_strv *v, const char *e, size_t elen)
+{
+        size_t i;
+
+        for (i = 0; i < v->n; i++)
+                if (strlen(v->v[i]) == elen && cc_strncasecmp(v->v[i], e, elen) == 0)
+                        return 1;
+        return 0;
+}
+
+static int drop(cc_value *dropped, const char *e, size_t elen, const char *why, cc_error *err)
+{
+        cc_value *o = cc_v_object(err);
+
+        TRY_RET(cc_v_push(dropped, o, err));
+        TRY_RET(cc_v_set(o, "entry", cc_v_strn(e, elen, err), err));
+        return cc_v_set_str(o, "why", why, err);
+}
+
+/* The fix of win-setx-truncation f when the user's Path is a shell's
+ * PATH (the machine's entries first) cut at 1024 characters: the user's
+ * Path without the machine's entries, twice-listed ones, and the last
+ * entry when the cut left it half (no such directory); set through the
+ * engine (SETREG), in the machine's state directory, type kept. */
+static int plan_setx(struct fixplan *fp, const cc_value *f, cc_value *fx, int *planned)
+{
+        cc_machine *m = fp->m;
+        cc_error *err = fp->err;
+        const char *cut = cc_v_get_str(cc_v_get(f, "evidence"), "cut");
+        char *user = NULL, *mach = NULL, *state = NULL;
+        cc_regval uv, mv;
+        cc_strv keep = {0};
+        cc_buf after = {0}, rec = {0};
+        cc_value *dropped = NULL;
+        cc_error e2 = {0};
+        size_t units = 0, munits = 0, k, i;
+        const char *p;
+        struct fixdir *fd;
+        int rc = -1;
+
+        *planned = 0;
+        memset(&uv, 0, sizeof(uv));
+        memset(&mv, 0, sizeof(mv));
+        if (cut == NULL || strcmp(cut, "user-copy") != 0)
+                return 0; /* the text: restore it by hand */
+        if (!m->live || m->system != CC_SYS_WINDOWS)
+                return 0;
+        if (cc_reg_read("HKCU", CC_WIN_USER_KEY, "Path", &uv, &e2) < 0 ||
+            cc_regval_text(&uv, "HKCU\\Environment\\Path", &user, &units, &e2) < 0 || user == NULL ||
+            cc_reg_read("HKLM", CC_WIN_MACHINE_KEY, "Path", &mv, &e2) < 0 ||
+            cc_regval_text(&mv, "the machine's Path", &mach, &munits, &e2) < 0 || mach == NULL) {
+                TRY(cc_v_set_str(fx, "action", "none", err));
+                TRY(cc_v_set_str(fx, "why", e2.msg[0] ? e2.msg : "the registry's Path values are not there", err));
+                rc = 0;
+                goto out;
+        }
+        if ((dropped = cc_v_array(err)) == NULL)
+                goto out;
+        k = cc_winpath_copied(user, mach);
+        for (i = 0, p = user; p != NULL && *p != '\0'; i++) {
+                const char *semi = strchr(p, ';');
+                size_t len = semi ? (size_t)(semi - p) : strlen(p);
+
+                if (len == 0) {
+                        TRY(drop(dropped, p, len, "empty", err));
+                } else if (i < k) {
+                        TRY(drop(dropped, p, len, "the machine's Path's (copied by setx)", err));
+                } else if (cc_winpath_in_machine(p, len, mach)) {
+                        TRY(drop(dropped, p, len, "the machine's Path has it", err));
+                } else if (entry_seen(&keep, p, len)) {
+                        TRY(drop(dropped, p, len, "listed before", err));
+                } else {
+                        char *one = cc_strndup(err, p, len);
+                        cc_stat st;
+                        int half;
+
+                        if (one == NULL)
+                                goto out;
+                        /* the last entry of a value setx cut: whole only if it is a directory */
+                        half = semi == NULL && units == CC_WIN_SETX_CUT && strchr(one, '%') == NULL &&
+                               (cc_tree_stat(m->tree, one, &st, NULL) < 0 || st.type != CC_FT_DIR);
+                        if (half) {
+                                free(one);
+                                TRY(drop(dropped, p, len, "cut in two by setx (no such directory)", err));
+                        } else if (cc_strv_push(&keep, one, err) < 0) {
+                                free(one);
+                                goto out;
+                        } else {
+                                free(one);
+                        }
+                }
+                p = semi ? semi + 1 : NULL;
+        }
+        for (i = 0; i < keep.n; i++)
+                TRY(cc_buf_printf(&after, err, "%s%s", i ? ";" : "", keep.v[i]));
+        TRY(cc_buf_puts(&after, "", err));
+        TRY(cc_regval_record(after.data, uv.type == CC_REG_SZ ? CC_REG_SZ : CC_REG_EXPAND_SZ, &rec, &units, err));
+        if ((state = cc_state_dir(m, err)) == NULL || (fd = fixdir_of(fp, state, "win-setx-truncation")) == NULL)
+                goto out;
+        TRY(ch_add_data(&fd->c, CC_TXN_SETREG, "HKCU/" CC_WIN_USER_KEY "/Path", 0600, rec.data, rec.len));
+        TRY(cc_v_set_str(fx, "registry", "HKCU\\" CC_WIN_USER_KEY, err));
+        TRY(cc_v_set_str(fx, "before", user, err));
+        TRY(cc_v_set_str(fx, "after", after.data, err));
+        TRY(cc_v_set(fx, "dropped", dropped, err));
+        dropped = NULL;
+        TRY(cc_v_set_str(fx, "then",
+                         "what was after the cut is not in the registry any more: add it back by hand (System "
+                         "Properties > Environment Variables), or from the PATH of a shell started before the setx",
+                         err));
+        TRY(cc_v_set_str(fx, "action", "change", err));
+        *planned = 1;
+        rc = 0;
+fail:
+out:
+        cc_regval_free(&uv);
+        cc_regval_free(&mv);
+        cc_strv_free(&keep);
+        cc_buf_free(&after);
+        cc_buf_free(&rec);
+        cc_v_free(dropped);
+        free(user);
+        free(mach);
+        free(state);
         return rc;
 }
 
@@ -915,6 +1174,8 @@ int cudnnctl_doctor_fix(cudnnctl_machine *m, const cudnnctl_fix_options *o, cudn
         const cc_value *facts, *insts, *fs;
         cc_value *doc = NULL, *fixes = NULL, *arr = NULL;
         struct fixplan fp;
+        cc_source src;
+        char unfit[700];
         cc_strv done = {0};
         const char *shell;
         size_t i, j;
@@ -927,8 +1188,32 @@ int cudnnctl_doctor_fix(cudnnctl_machine *m, const cudnnctl_fix_options *o, cudn
                 if (cc_fid_of(o->ids[i]) == CC_F_NONE)
                         return cc_err(err, CC_ERR_USAGE, "%s: not a finding id (README: 'Findings')", o->ids[i]);
         memset(&fp, 0, sizeof(fp));
+        memset(&src, 0, sizeof(src));
         fp.m = m;
         fp.err = err;
+        if (o->from != NULL) {
+                const char *sys = m->system == CC_SYS_WINDOWS ? "windows" : "linux";
+
+                if (cc_source_open(o->from, &src, err) < 0)
+                        goto fail;
+                fp.from = o->from;
+                fp.src_unfit = unfit;
+                if (src.stops.n > 0)
+                        snprintf(unfit, sizeof(unfit), "%s: not to be installed: %s", o->from, src.stops.v[0]);
+                else if (src.system == NULL || strcmp(src.system, sys) != 0)
+                        snprintf(unfit, sizeof(unfit), "%s is a release for %s; this machine is %s", o->from,
+                                 src.system ? src.system : "a system its files do not say", sys);
+                else if (m->live && src.machine != NULL && CC_HOST_MACHINE != NULL &&
+                         strcmp(src.machine, CC_HOST_MACHINE) != 0)
+                        snprintf(unfit, sizeof(unfit), "%s is built for %s; this machine is %s", o->from, src.machine,
+                                 CC_HOST_MACHINE);
+                else if (src.version == NULL)
+                        snprintf(unfit, sizeof(unfit), "%s: which release it is is not known", o->from);
+                else
+                        fp.src_unfit = NULL;
+                if (fp.src_unfit == NULL)
+                        fp.src = &src;
+        }
         memset(&dopt, 0, sizeof(dopt));
         dopt.gpu = CUDNNCTL_GPU_OFF;
         dopt.no_compile = 1;
@@ -995,6 +1280,8 @@ int cudnnctl_doctor_fix(cudnnctl_machine *m, const cudnnctl_fix_options *o, cudn
                         }
                 } else if (strcmp(id, "win-stale-dll-shadow") == 0) {
                         TRY(plan_stale(&fp, facts, f, fx, &planned));
+                } else if (strcmp(id, "win-setx-truncation") == 0) {
+                        TRY(plan_setx(&fp, f, fx, &planned));
                 } else if (is_loader_cmd_finding(id)) {
                         TRY(plan_loader_cmd(m, facts, shell, id, f, fx, err));
                 } else if (is_path_finding(id)) {
@@ -1014,8 +1301,13 @@ int cudnnctl_doctor_fix(cudnnctl_machine *m, const cudnnctl_fix_options *o, cudn
                 char *label = cc_asprintf(err, "fix %s", fp.dirs[i].fid);
                 cc_value *ch = cc_v_object(err);
                 const char *status;
+                int reg;
 
+                for (j = 0; j < fp.dirs[i].c.n && fp.dirs[i].c.ops[j].kind != CC_TXN_SETREG; j++)
+                        ;
+                reg = j < fp.dirs[i].c.n;
                 if (host == NULL || label == NULL || cc_v_push(arr, ch, err) < 0 ||
+                    (reg && !o->dry_run && cc_mkdir_p(host, NULL, err) < 0) ||
                     cc_v_set_str(ch, CC_K(change_doc, command), "fix", err) < 0 ||
                     cc_v_set_str(ch, CC_K(change_doc, of), fp.dirs[i].fid, err) < 0 ||
                     cc_v_set_str(ch, CC_K(change_doc, target), fp.dirs[i].dir, err) < 0 ||
@@ -1027,6 +1319,8 @@ int cudnnctl_doctor_fix(cudnnctl_machine *m, const cudnnctl_fix_options *o, cudn
                 }
                 free(host);
                 free(label);
+                if (reg)
+                        TRY(ch_after_done(m, ch, CH_AFTER_BROADCAST, err));
                 status = cc_v_get_str(cc_v_get(ch, CC_K(change_doc, result)), "status");
                 if (status != NULL && strcmp(status, "done") == 0) {
                         applied = 1;
@@ -1063,6 +1357,7 @@ fail:
                 ch_free(&fp.dirs[i].c);
         }
         free(fp.dirs);
+        cc_source_free(&src);
         cc_strv_free(&done);
         cc_v_free(before);
         cc_v_free(after);

@@ -28,16 +28,6 @@
 
 #define PROGRESS_STEP (1u << 20)
 
-#if defined(__x86_64__) || defined(_M_X64)
-#define HOST_MACHINE "x86_64"
-#elif defined(__aarch64__) || defined(_M_ARM64)
-#define HOST_MACHINE "aarch64"
-#elif defined(__powerpc64__)
-#define HOST_MACHINE "ppc64le"
-#else
-#define HOST_MACHINE NULL
-#endif
-
 /* ---- the target ----------------------------------------------------------- */
 
 /* The managed side-by-side store for a release, as a virtual path. */
@@ -450,21 +440,6 @@ static int verify_step(cc_machine *m, const char *vtarget, cc_value *doc, cc_err
         return cc_v_set(doc, CC_K(install_doc, verify), vd, err);
 }
 
-/* Whether the target holds a transaction without a commit. */
-static int interrupted(const char *host)
-{
-        cc_txn_info *v = NULL;
-        size_t n = 0, i;
-        cc_error ignored = {0};
-        int any = 0;
-
-        if (cc_txn_list(host, &v, &n, NULL, &ignored) == 0)
-                for (i = 0; i < n; i++)
-                        any |= !v[i].committed;
-        cc_txn_info_free(v, n);
-        return any;
-}
-
 /* ---- the command ---------------------------------------------------------- */
 
 /* What the transaction's own recovery did, after what the install's first
@@ -701,7 +676,7 @@ int cudnnctl_install(cudnnctl_machine *m, const cudnnctl_install_options *o, cud
         memset(&in, 0, sizeof(in));
         in.target = vtarget;
         in.system = m->system;
-        in.machine = m->live ? HOST_MACHINE : NULL;
+        in.machine = m->live ? CC_HOST_MACHINE : NULL;
         in.toolkit = sc.toolkit;
         in.toolkit_cuda_major = sc.cuda_major;
         in.lib_dir = sc.lib_dir;
@@ -721,7 +696,7 @@ int cudnnctl_install(cudnnctl_machine *m, const cudnnctl_install_options *o, cud
         }
         for (i = 0; i < sc.notes.n; i++)
                 TRY(add_check(&plan, "target", "warn", sc.notes.v[i], err));
-        if (o->dry_run && interrupted(host))
+        if (o->dry_run && ch_interrupted(host))
                 TRY(add_check(&plan, "target", "warn",
                               "an interrupted transaction is in the target: the install undoes it first (`cudnnctl "
                               "recover`), and "

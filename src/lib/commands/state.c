@@ -57,6 +57,50 @@ void cc_unmake_dirs(const cc_strv *made)
         }
 }
 
+/* The host path of vpath in a tree, when its last directories are not
+ * there yet (they are made when a record is written): the nearest one that
+ * is, resolved in the tree, and the rest as named. */
+static char *tree_host_new(cc_machine *m, const char *vpath, cc_error *err)
+{
+        char *dir = cc_strdup(err, vpath), *host = NULL, *out;
+        const char *rest;
+        size_t cut = strlen(vpath);
+
+        if (dir == NULL)
+                return NULL;
+        for (;;) {
+                cc_stat st;
+                char *up;
+
+                if (cc_tree_stat(m->tree, dir, &st, NULL) == 0 && st.type == CC_FT_DIR) {
+                        host = cc_tree_host(m->tree, dir, err);
+                        break;
+                }
+                up = cc_tree_dirname(m->tree, dir, err);
+                if (up == NULL || strlen(up) >= strlen(dir)) {
+                        free(up);
+                        if (up != NULL)
+                                cc_err(err, CC_ERR_NOTFOUND, "%s: not in the tree", vpath);
+                        break;
+                }
+                cut = strlen(up);
+                free(dir);
+                dir = up;
+        }
+        free(dir);
+        if (host == NULL)
+                return NULL;
+        rest = vpath + cut;
+        while (*rest == '/' || *rest == '\\')
+                rest++;
+        out = *rest ? cc_asprintf(err, "%s/%s", host, rest) : cc_strdup(err, host);
+        free(host);
+        for (char *p = out; p != NULL && *p; p++)
+                if (*p == '\\' && m->system == CC_SYS_WINDOWS && cc_tree_root(m->tree) != NULL)
+                        *p = '/';
+        return out;
+}
+
 char *cc_state_dir(cc_machine *m, cc_error *err)
 {
         int w = m->system == CC_SYS_WINDOWS;
@@ -64,9 +108,9 @@ char *cc_state_dir(cc_machine *m, cc_error *err)
 
         /* set: the tests (and whoever wants the record elsewhere) */
         if (v != NULL && v[0] != '\0')
-                return m->live ? cc_strdup(err, v) : cc_tree_host(m->tree, v, err);
+                return m->live ? cc_strdup(err, v) : tree_host_new(m, v, err);
         if (!m->live)
-                return cc_tree_host(m->tree, w ? "C:\\ProgramData\\cudnnctl" : "/var/lib/cudnnctl", err);
+                return tree_host_new(m, w ? "C:\\ProgramData\\cudnnctl" : "/var/lib/cudnnctl", err);
         if (cc_is_admin()) {
                 if (!w)
                         return cc_strdup(err, "/var/lib/cudnnctl");

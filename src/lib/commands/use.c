@@ -175,6 +175,7 @@ static int use_user(cc_machine *m, const cudnnctl_use_options *o, cc_value **out
         hfile = host ? cc_asprintf(err, "%s/%s", host, cc_basename(vfile)) : NULL;
         if (hfile == NULL)
                 goto fail;
+        TRY(ch_recover_first(&c, host, o->dry_run, doc));
         if (cc_lstat_path(hfile, &st, err) < 0)
                 goto fail;
         if (st.type == CC_FT_LINK) {
@@ -233,18 +234,11 @@ fail:
 
 /* ---- Windows: the registry's Path ------------------------------------------ */
 
-#define WIN_USER_KEY "Environment"
-#define WIN_MACHINE_KEY "SYSTEM\\CurrentControlSet\\Control\\Session Manager\\Environment"
-#define WIN_VAR_MAX 32767 /* characters of one environment variable */
-#define WIN_SETX_CUT 1024 /* setx cuts what it writes there */
-#define REG_TYPE_SZ 1
-#define REG_TYPE_EXPAND_SZ 2
-
 /* A string value's text (NULL when absent); a value that is no string, or
  * whose UTF-16 would not come back the same from UTF-8 (an unpaired
  * surrogate), is refused: it is written back only as it was. *units: its
  * length in UTF-16 units. */
-static int regval_text(const cc_regval *v, const char *name, char **text, size_t *units, cc_error *err)
+int cc_regval_text(const cc_regval *v, const char *name, char **text, size_t *units, cc_error *err)
 {
         size_t n;
         cc_buf b = {0};
@@ -254,7 +248,7 @@ static int regval_text(const cc_regval *v, const char *name, char **text, size_t
         *units = 0;
         if (!v->present)
                 return 0;
-        if (v->type != REG_TYPE_SZ && v->type != REG_TYPE_EXPAND_SZ)
+        if (v->type != CC_REG_SZ && v->type != CC_REG_EXPAND_SZ)
                 return cc_err(err, CC_ERR_FORMAT, "%s: a registry value of type %lu, not a string: edit it by hand",
                               name, (unsigned long)v->type);
         if (v->len % 2 != 0)
@@ -284,7 +278,7 @@ static int regval_text(const cc_regval *v, const char *name, char **text, size_t
 }
 
 /* The record the engine stages for a string value of type. */
-static int text_record(const char *text, uint32_t type, cc_buf *rec, size_t *units, cc_error *err)
+int cc_regval_record(const char *text, uint32_t type, cc_buf *rec, size_t *units, cc_error *err)
 {
         cc_buf w = {0};
         cc_regval v;
@@ -317,8 +311,8 @@ static int machine_shadows(cc_machine *m, cc_value *removed_out, cc_error *err)
         int rc = -1;
 
         memset(&v, 0, sizeof(v));
-        if (cc_reg_read("HKLM", WIN_MACHINE_KEY, "Path", &v, &e2) < 0 ||
-            regval_text(&v, "the machine's Path", &text, &units, &e2) < 0 || text == NULL) {
+        if (cc_reg_read("HKLM", CC_WIN_MACHINE_KEY, "Path", &v, &e2) < 0 ||
+            cc_regval_text(&v, "the machine's Path", &text, &units, &e2) < 0 || text == NULL) {
                 rc = 0; /* unreadable: nothing to say */
                 goto out;
         }
@@ -342,7 +336,7 @@ out:
 
 static int use_windows(cc_machine *m, const cudnnctl_use_options *o, cc_value **out, cc_error *err)
 {
-        const char *hive = o->user ? "HKCU" : "HKLM", *key = o->user ? WIN_USER_KEY : WIN_MACHINE_KEY;
+        const char *hive = o->user ? "HKCU" : "HKLM", *key = o->user ? CC_WIN_USER_KEY : CC_WIN_MACHINE_KEY;
         char *state = NULL, *before = NULL, *after = NULL, *opath = NULL, *where = NULL;
         cudnnctl_value *envdoc = NULL;
         cc_value *doc = NULL, *removed = NULL, *kept = NULL, *shadows = NULL;
@@ -371,17 +365,18 @@ static int use_windows(cc_machine *m, const cudnnctl_use_options *o, cc_value **
         c.checks = cc_v_array(err);
         if (doc == NULL || c.checks == NULL)
                 goto fail;
+        TRY(ch_recover_first(&c, state, o->dry_run, doc));
         TRY(cc_v_set_str(doc, "scope", o->user ? "user" : "machine", err));
         TRY(cc_v_set_str(doc, "registry", where, err));
         TRY(cc_v_set_str(doc, "value", "Path", err));
         TRY(cc_reg_read(hive, key, "Path", &v, err));
-        if (regval_text(&v, where, &before, &ubefore, err) < 0)
+        if (cc_regval_text(&v, where, &before, &ubefore, err) < 0)
                 goto fail;
         TRY(cc_v_set_str(doc, "before", before, err));
         TRY(cc_v_set_str(doc, "type",
-                         !v.present                     ? NULL
-                         : v.type == REG_TYPE_EXPAND_SZ ? "REG_EXPAND_SZ"
-                                                        : "REG_SZ",
+                         !v.present                   ? NULL
+                         : v.type == CC_REG_EXPAND_SZ ? "REG_EXPAND_SZ"
+                                                      : "REG_SZ",
                          err));
         if (o->none) {
                 TRY(cc_v_set_null(doc, "installation", err));
@@ -407,21 +402,21 @@ static int use_windows(cc_machine *m, const cudnnctl_use_options *o, cc_value **
         TRY(cc_v_set_str(doc, "after", after, err));
         /* REG_EXPAND_SZ, as Windows keeps Path: %SystemRoot% and the like
          * stay unexpanded */
-        TRY(text_record(after, REG_TYPE_EXPAND_SZ, &rec, &uafter, err));
+        TRY(cc_regval_record(after, CC_REG_EXPAND_SZ, &rec, &uafter, err));
         TRY(cc_v_set_int(doc, "length", (int64_t)uafter, err));
-        if (ubefore == WIN_SETX_CUT)
+        if (ubefore == CC_WIN_SETX_CUT)
                 TRY(ch_check(&c, "setx", "warn",
                              "%s\\Path is exactly %d characters long: setx cuts a value there; what it cut "
                              "away is not in the registry any more (compare with the PATH of an old shell)",
-                             where, WIN_SETX_CUT));
-        if (uafter > WIN_VAR_MAX)
+                             where, CC_WIN_SETX_CUT));
+        if (uafter > CC_WIN_VAR_MAX)
                 TRY(ch_check(&c, "length", "stop",
                              "the new Path would be %zu characters: Windows takes at most %d in one variable; take "
                              "entries off first",
-                             uafter, WIN_VAR_MAX));
-        else if (uafter > WIN_VAR_MAX - 2048)
+                             uafter, CC_WIN_VAR_MAX));
+        else if (uafter > CC_WIN_VAR_MAX - 2048)
                 TRY(ch_check(&c, "length", "warn", "the new Path is %zu characters, near Windows' %d for a variable",
-                             uafter, WIN_VAR_MAX));
+                             uafter, CC_WIN_VAR_MAX));
         if (!o->user && !cc_is_admin())
                 TRY(ch_check(&c, "administrator", o->dry_run ? "warn" : "stop",
                              "the machine's Path needs an administrator: run it from an elevated prompt, or use "
@@ -438,7 +433,7 @@ static int use_windows(cc_machine *m, const cudnnctl_use_options *o, cc_value **
                                      cc_v_get_str(cc_v_at(shadows, i), "entry"),
                                      cc_v_get_str(cc_v_at(shadows, i), "why")));
         }
-        if (before == NULL || strcmp(before, after) != 0 || (v.present && v.type != REG_TYPE_EXPAND_SZ))
+        if (before == NULL || strcmp(before, after) != 0 || (v.present && v.type != CC_REG_EXPAND_SZ))
                 TRY(ch_add_data(&c, CC_TXN_SETREG, opath, 0600, rec.data, rec.len));
         if (!o->dry_run && !c.stop && c.n > 0 && cc_mkdir_p(state, NULL, err) < 0)
                 goto fail;
@@ -504,6 +499,7 @@ int cudnnctl_use(cudnnctl_machine *m, const cudnnctl_use_options *o, cudnnctl_va
         file = cc_asprintf(err, "%s/%s", USE_DIR, USE_FILE);
         if (doc == NULL || c.checks == NULL || file == NULL)
                 goto fail;
+        TRY(ch_recover_first(&c, host, o->dry_run, doc));
         TRY(cc_v_set_str(doc, "file", file, err));
         {
                 char *fh = cc_asprintf(err, "%s/%s", host, USE_FILE);

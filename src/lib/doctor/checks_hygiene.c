@@ -243,6 +243,87 @@ int cc_check_path_writable_dir(struct cc_dctx *d)
         return entry_check(d, CC_F_PATH_WRITABLE_DIR);
 }
 
+/* ---- the registry's Path cut by setx ----------------------------------------------- */
+
+/* The entry [a, a+alen) without spaces around it and trailing separators. */
+static void entry_trim(const char **a, size_t *alen)
+{
+        while (*alen > 0 && (**a == ' ' || **a == '"')) {
+                (*a)++;
+                (*alen)--;
+        }
+        while (*alen > 0 &&
+               ((*a)[*alen - 1] == ' ' || (*a)[*alen - 1] == '"' || (*a)[*alen - 1] == '\\' || (*a)[*alen - 1] == '/'))
+                (*alen)--;
+}
+
+/* loose: a machine entry that is only %VAR% stands for any one entry. */
+static int entry_same(const char *u, size_t ulen, const char *mach, size_t mlen, int loose)
+{
+        const char *close;
+
+        entry_trim(&u, &ulen);
+        entry_trim(&mach, &mlen);
+        if (ulen == 0 || mlen == 0)
+                return 0;
+        if (ulen == mlen && cc_strncasecmp(u, mach, ulen) == 0)
+                return 1;
+        /* %SystemRoot%\system32 against C:\Windows\system32 */
+        if (mach[0] == '%' && (close = memchr(mach + 1, '%', mlen - 1)) != NULL) {
+                size_t rest = mlen - (size_t)(close + 1 - mach);
+
+                if (rest == 0)
+                        return loose;
+                return ulen > rest && cc_strncasecmp(u + ulen - rest, close + 1, rest) == 0;
+        }
+        return 0;
+}
+
+int cc_winpath_in_machine(const char *e, size_t elen, const char *machine)
+{
+        const char *p = machine, *semi;
+
+        while (p != NULL && *p != '\0') {
+                semi = strchr(p, ';');
+                if (entry_same(e, elen, p, semi ? (size_t)(semi - p) : strlen(p), 0))
+                        return 1;
+                p = semi ? semi + 1 : NULL;
+        }
+        return 0;
+}
+
+size_t cc_winpath_copied(const char *user, const char *machine)
+{
+        const char *u = user, *mp = machine;
+        size_t n = 0;
+
+        while (u != NULL && mp != NULL && *u != '\0' && *mp != '\0') {
+                const char *us = strchr(u, ';'), *ms = strchr(mp, ';');
+                size_t ul = us ? (size_t)(us - u) : strlen(u), ml = ms ? (size_t)(ms - mp) : strlen(mp);
+
+                if (ml == 0) { /* an empty machine entry: a shell's PATH has none */
+                        mp = ms ? ms + 1 : NULL;
+                        continue;
+                }
+                if (!entry_same(u, ul, mp, ml, 1))
+                        break;
+                n++;
+                u = us ? us + 1 : NULL;
+                mp = ms ? ms + 1 : NULL;
+        }
+        return n;
+}
+
+/* The number of entries of a Path value. */
+static size_t entry_count(const char *v)
+{
+        size_t n = 0;
+
+        for (; v != NULL && *v != '\0'; v = strchr(v, ';') ? strchr(v, ';') + 1 : NULL)
+                n++;
+        return n;
+}
+
 int cc_check_win_setx_truncation(struct cc_dctx *d)
 {
         const cc_value *rp = d->v.host.registry_path;
@@ -258,12 +339,49 @@ int cc_check_win_setx_truncation(struct cc_dctx *d)
                 cc_vw_registry_path_at(rp, i, &r, NULL);
                 if (r.length < 1024 || r.length > 1024)
                         continue;
+                if (strncmp(r.key, "HKCU", 4) == 0) {
+                        const char *mach = NULL;
+                        size_t j, copied = 0, mn = 0;
+
+                        for (j = 0; j < cc_v_len(rp); j++) {
+                                cc_vw_registry_path o;
+
+                                cc_vw_registry_path_at(rp, j, &o, NULL);
+                                if (strncmp(o.key, "HKLM", 4) == 0 && o.value != NULL)
+                                        mach = o.value;
+                        }
+                        if (mach != NULL && r.value != NULL) {
+                                copied = cc_winpath_copied(r.value, mach);
+                                mn = entry_count(mach);
+                        }
+                        if (copied > 0 && (copied >= 2 || copied == mn)) {
+                                /* setx PATH "%PATH%;DIR": the shell's whole PATH, the machine's first */
+                                f = cc_finding(d, CC_F_WIN_SETX_TRUNCATION, NULL, NULL,
+                                               "the user's Path (%s) is exactly 1024 characters and begins with %zu "
+                                               "entries of the machine's Path: 'setx PATH \"%%PATH%%;...\"' wrote a "
+                                               "shell's whole PATH into it and cut it there; the machine's Path is "
+                                               "whole, the user's entries after the cut are gone",
+                                               r.key, copied);
+                                TRY_RET(cc_finding_ev(f, "length", cc_v_int(r.length, d->err), d->err));
+                                TRY_RET(cc_finding_ev_str(f, "key", r.key, d->err));
+                                TRY_RET(cc_finding_ev_str(f, "cut", "user-copy", d->err));
+                                TRY_RET(cc_finding_ev(f, "machine_entries_copied", cc_v_int((int64_t)copied, d->err),
+                                                      d->err));
+                                TRY_RET(cc_finding_fix(
+                                    f, d->err,
+                                    "'cudnnctl doctor --fix win-setx-truncation' takes the machine's entries (Windows "
+                                    "adds them itself) and the entry the cut left half off the user's Path, undoably; "
+                                    "add back by hand what was after the cut (never with setx)"));
+                                continue;
+                        }
+                }
                 f = cc_finding(d, CC_F_WIN_SETX_TRUNCATION, NULL, NULL,
-                               "PATH in %s is exactly 1024 characters: what 'setx PATH' leaves after truncating it; "
-                               "the entries after the cut are gone",
-                               r.key);
+                               "PATH in %s is exactly 1024 characters: what 'setx %sPATH' leaves after truncating "
+                               "it; the entries after the cut are gone",
+                               r.key, strncmp(r.key, "HKLM", 4) == 0 ? "/M " : "");
                 TRY_RET(cc_finding_ev(f, "length", cc_v_int(r.length, d->err), d->err));
                 TRY_RET(cc_finding_ev_str(f, "key", r.key, d->err));
+                TRY_RET(cc_finding_ev_str(f, "cut", strncmp(r.key, "HKLM", 4) == 0 ? "machine" : "user", d->err));
                 TRY_RET(
                     cc_finding_fix(f, d->err,
                                    "restore PATH in System Properties > Environment Variables (never with setx, which "

@@ -166,4 +166,15 @@ enum cc_fid cc_dx_edge_class(const struct cc_dctx *d, const struct cc_dep_miss *
  * "areas", "findings" and "summary" (replacing any). */
 int cc_doctor_run_checks(cc_value *doc, cc_error *err);
 
+/* Path values of the Windows registry (checks_hygiene.c). Whether the
+ * entry e of a user's Path is one of the machine's Path entries (ASCII
+ * case and a trailing separator aside; a machine entry that starts with
+ * %VAR% stands for any entry that ends with the rest of it, as a shell's
+ * expanded PATH holds it). */
+int cc_winpath_in_machine(const char *e, size_t elen, const char *machine);
+/* How many of the first entries of user are the machine's first entries,
+ * in order (where a machine entry that is only %VAR% may be any one): what
+ * `setx PATH "%PATH%;..."` copies into the user's Path. */
+size_t cc_winpath_copied(const char *user, const char *machine);
+
 #endif

@@ -86,8 +86,8 @@ int cudnnctl_change_text(const cudnnctl_value *doc, int verbose, int color, char
                                    cc_text_sgr(&t, CC_SGR_OFF)));
                 TRY(line_put(&t, "", c.reason));
         }
-        TRY(cc_text_printf(&t, "Plan: %lld put back, %lld placed, %lld removed, %lld directories made",
-                           (long long)s.replace, (long long)s.place, (long long)s.remove, (long long)s.mkdir));
+        TRY(cc_text_printf(&t, "Plan: %lld placed, %lld replaced, %lld removed, %lld directories made",
+                           (long long)s.place, (long long)s.replace, (long long)s.remove, (long long)s.mkdir));
         if (s.setreg)
                 TRY(cc_text_printf(&t, ", %lld registry values set", (long long)s.setreg));
         TRY(cc_text_printf(&t, "\n"));

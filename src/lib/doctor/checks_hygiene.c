@@ -337,7 +337,7 @@ int cc_check_win_setx_truncation(struct cc_dctx *d)
                 cc_value *f;
 
                 cc_vw_registry_path_at(rp, i, &r, NULL);
-                if (r.length < 1024 || r.length > 1024)
+                if (r.length < 1024 || r.length > 1024 || r.key == NULL)
                         continue;
                 if (strncmp(r.key, "HKCU", 4) == 0) {
                         const char *mach = NULL;
@@ -347,7 +347,7 @@ int cc_check_win_setx_truncation(struct cc_dctx *d)
                                 cc_vw_registry_path o;
 
                                 cc_vw_registry_path_at(rp, j, &o, NULL);
-                                if (strncmp(o.key, "HKLM", 4) == 0 && o.value != NULL)
+                                if (o.key != NULL && strncmp(o.key, "HKLM", 4) == 0 && o.value != NULL)
                                         mach = o.value;
                         }
                         if (mach != NULL && r.value != NULL) {

@@ -395,12 +395,22 @@ CUDNNCTL_API int cudnnctl_have_http(void);
 
 /* ---- doctor ------------------------------------------------------------ */
 
+/* Progress of a command that takes seconds (doctor, frameworks), for a
+ * terminal: DONE when a part of the work is done (what: "listed 2
+ * installations"), WAITING when a child has run for a second and is still
+ * running (what: the child and for what). Called one call at a time, from
+ * any of the command's threads, never after the command returns. */
+enum { CUDNNCTL_PROGRESS_DONE = 1, CUDNNCTL_PROGRESS_WAITING = 2 };
+typedef void (*cudnnctl_progress_fn)(void *ctx, int event, const char *what);
+
 typedef struct cudnnctl_doctor_options {
-        int gpu;               /* CUDNNCTL_GPU_*: GPU work for the installation a plain program loads */
-        int timeout_ms;        /* per probe child; 0: 60000 */
-        const char *probe_exe; /* the program re-executed as the probe child; NULL: this program */
-        int no_compile;        /* leave out the compile-and-link proof */
-        int no_frameworks;     /* leave out the Python frameworks (cudnnctl_frameworks) */
+        int gpu;                       /* CUDNNCTL_GPU_*: GPU work for the installation a plain program loads */
+        int timeout_ms;                /* per probe child; 0: 60000 */
+        const char *probe_exe;         /* the program re-executed as the probe child; NULL: this program */
+        int no_compile;                /* leave out the compile-and-link proof */
+        int no_frameworks;             /* leave out the Python frameworks (cudnnctl_frameworks) */
+        cudnnctl_progress_fn progress; /* NULL: none */
+        void *progress_ctx;
 } cudnnctl_doctor_options;
 
 /* One check-up of the whole stack (docs/json.md, command "doctor"): the
@@ -444,9 +454,11 @@ typedef struct cudnnctl_frameworks_options {
          * PATH, the system's python3, and the environments `list` found. */
         const char *const *python;
         size_t npython;
-        int gpu;            /* CUDNNCTL_GPU_*: one small convolution per framework that sees a GPU */
-        int timeout_ms;     /* per interpreter child; 0: 60000 */
-        const char *expect; /* the installation the frameworks should load (an id or a path), or NULL */
+        int gpu;                       /* CUDNNCTL_GPU_*: one small convolution per framework that sees a GPU */
+        int timeout_ms;                /* per interpreter child; 0: 60000 */
+        const char *expect;            /* the installation the frameworks should load (an id or a path), or NULL */
+        cudnnctl_progress_fn progress; /* NULL: none */
+        void *progress_ctx;
 } cudnnctl_frameworks_options;
 
 /* For each Python interpreter and each framework it can import (PyTorch,

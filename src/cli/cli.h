@@ -268,4 +268,8 @@ void cli_resolve_init(struct cli_resolve *cr);
 int cli_resolve_opt(struct cli_resolve *cr, int id, const char *arg, const struct cli_cmd *cmd);
 void cli_resolve_free(struct cli_resolve *cr);
 
+/* The progress function for a command that takes seconds: on a terminal
+ * (standard error), unless quiet; else none. */
+void cli_progress(int quiet, cudnnctl_progress_fn *fn, void **ctx);
+
 #endif

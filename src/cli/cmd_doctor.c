@@ -14,7 +14,7 @@
 #define cli_isatty(fd) isatty(fd)
 #endif
 
-enum { OPT_NO_COMPILE = 1, OPT_NO_FRAMEWORKS, OPT_FACTS, OPT_FIX, OPT_DRY_RUN, OPT_YES, OPT_FROM };
+enum { OPT_NO_COMPILE = 1, OPT_NO_FRAMEWORKS, OPT_FACTS, OPT_FIX, OPT_DRY_RUN, OPT_YES, OPT_FROM, OPT_QUIET };
 
 static const struct cli_opt opts[] = {
     {.like = &cli_opt_json, .help = "print the facts and the findings as JSON (docs/json.md)"},
@@ -22,6 +22,10 @@ static const struct cli_opt opts[] = {
     {.like = &cli_opt_no_gpu},
     {.like = &cli_opt_verbose, .help = "whole evidence values and each finding's source"},
     {.like = &cli_opt_timeout},
+    {.name = "quiet",
+     .short_name = 'q',
+     .id = OPT_QUIET,
+     .help = "no progress on standard error (shown on a terminal)"},
     {.name = "no-compile", .id = OPT_NO_COMPILE, .help = "leave out the compile-and-run proof"},
     {.name = "no-frameworks",
      .id = OPT_NO_FRAMEWORKS,
@@ -72,6 +76,21 @@ const struct cli_cmd cli_cmd_doctor = {
 
 enum { MAX_FACTS = 256 << 20 };
 
+/* Progress on standard error, for a terminal: each part of the work as it
+ * is done, and a child still running after a second. */
+static void progress(void *ctx, int event, const char *what)
+{
+        (void)ctx;
+        fprintf(stderr, event == CUDNNCTL_PROGRESS_WAITING ? "  ... waiting for %s\n" : "  - %s\n", what);
+        fflush(stderr);
+}
+
+void cli_progress(int quiet, cudnnctl_progress_fn *fn, void **ctx)
+{
+        *fn = !quiet && cli_isatty(2) ? progress : NULL;
+        *ctx = NULL;
+}
+
 static int cmd_doctor(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env *env)
 {
         struct cli_machine cm = {0};
@@ -83,7 +102,7 @@ static int cmd_doctor(int argc, char **argv, const struct cli_cmd *cmd, struct c
         const char *facts = NULL, *from = NULL;
         const char **ids = NULL;
         size_t nids = 0;
-        int json = 0, verbose = 0, id, status = CLI_OK, r, fix = 0, dry = 0, yes = 0;
+        int json = 0, verbose = 0, id, status = CLI_OK, r, fix = 0, dry = 0, yes = 0, quiet = 0;
 
         memset(&o, 0, sizeof(o));
         cli_parser_init(&p, argc, argv);
@@ -108,6 +127,9 @@ static int cmd_doctor(int argc, char **argv, const struct cli_cmd *cmd, struct c
                         break;
                 case OPT_NO_FRAMEWORKS:
                         o.no_frameworks = 1;
+                        break;
+                case OPT_QUIET:
+                        quiet = 1;
                         break;
                 case CLI_OPT_VERBOSE:
                         verbose = 1;
@@ -247,6 +269,7 @@ static int cmd_doctor(int argc, char **argv, const struct cli_cmd *cmd, struct c
                 status = cli_machine_open(&cm, cmd, &m);
                 if (status != CLI_OK)
                         goto done;
+                cli_progress(quiet, &o.progress, &o.progress_ctx);
                 if (cudnnctl_doctor(m, &o, &doc, &err) < 0) {
                         status = cli_fail(cmd, &err, CLI_SRC_MACHINE);
                         goto done;

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_PYTHON = 1, OPT_EXPECT };
+enum { OPT_PYTHON = 1, OPT_EXPECT, OPT_QUIET };
 enum { MAX_PYTHON = 16 };
 
 static const struct cli_opt opts[] = {
@@ -18,6 +18,10 @@ static const struct cli_opt opts[] = {
     {.like = &cli_opt_gpu, .help = "the GPU call is wanted (default: when the framework sees a GPU)"},
     {.like = &cli_opt_no_gpu, .help = "no GPU call: what is mapped after import"},
     {.like = &cli_opt_timeout, .help = "time limit of each child (default 60)"},
+    {.name = "quiet",
+     .short_name = 'q',
+     .id = OPT_QUIET,
+     .help = "no progress on standard error (shown on a terminal)"},
     {.name = "expect",
      .arg = "INSTALL",
      .id = OPT_EXPECT,
@@ -61,7 +65,7 @@ static int cmd_frameworks(int argc, char **argv, const struct cli_cmd *cmd, stru
         cudnnctl_error err = {0};
         struct cli_parser p;
         const char *python[MAX_PYTHON];
-        int json = 0, verbose = 0, id, status = CLI_OK, r;
+        int json = 0, verbose = 0, id, status = CLI_OK, r, quiet = 0;
 
         memset(&o, 0, sizeof(o));
         cli_parser_init(&p, argc, argv);
@@ -95,6 +99,9 @@ static int cmd_frameworks(int argc, char **argv, const struct cli_cmd *cmd, stru
                 case OPT_EXPECT:
                         o.expect = p.arg;
                         break;
+                case OPT_QUIET:
+                        quiet = 1;
+                        break;
                 case CLI_OPT_VERBOSE:
                         verbose = 1;
                         break;
@@ -124,6 +131,7 @@ static int cmd_frameworks(int argc, char **argv, const struct cli_cmd *cmd, stru
         /* What the interpreters do is reported in the document; the call
          * itself fails only in the tool's own work (its private directory for
          * the probe script, starting children) or for what it cannot do. */
+        cli_progress(quiet, &o.progress, &o.progress_ctx);
         if (cudnnctl_frameworks(m, &o, &doc, &err) < 0) {
                 status = cli_fail(cmd, &err, CLI_SRC_TOOL);
                 goto done;

@@ -140,6 +140,7 @@ SCENARIOS = [
     ("nvrtc-missing", "nvrtc-missing", "warning"),
     ("no-driver", "not-initialized", "warning"),
     ("driver-too-old", "driver-too-old", "error"),
+    ("driver-too-old-runtime", "driver-too-old", "error"),
     ("header-missing", "header-missing", "warning"),
     ("header-lib-mismatch", "header-lib-mismatch", "error"),
     ("renamed-so", "renamed-dll", None),
@@ -169,6 +170,13 @@ check("/opt/cudnn/lib" in (f.get("fix") or ""), "libcudnn-not-found: fix %r" % f
 doc = docs.get("driver-too-old") or {}
 f = next((f for f in doc.get("findings", []) if f["id"] == "driver-too-old"), {})
 check("450.80.02" in f.get("summary", "") and "CUDA 12" in f.get("summary", ""), "driver-too-old: %r" % f.get("summary"))
+# the driver read from its files against the CUDA runtime a plain program loads, not only cuDNN's build
+doc = docs.get("driver-too-old-runtime") or {}
+fs = [f for f in doc.get("findings", []) if f["id"] == "driver-too-old"]
+check(len(fs) == 1 and "535.104.05" in fs[0].get("summary", "") and "CUDA 13 runtime" in fs[0].get("summary", "") and
+      fs[0].get("evidence", {}).get("runtime_cuda") == 13 and
+      fs[0].get("evidence", {}).get("runtime", "").endswith("libcudart.so.13"),
+      "driver-too-old-runtime: %r" % [(f.get("summary"), f.get("evidence")) for f in fs])
 doc = docs.get("path-writable-dir") or {}
 f = next((f for f in doc.get("findings", []) if f["id"] == "path-writable-dir"), {})
 # one finding for a repeated condition: each entry is an instance with its own evidence

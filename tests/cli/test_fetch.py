@@ -376,8 +376,9 @@ def main():
         c.named("cached: exit 0, status cached", r.rc == 0 and doc and doc["status"] == "cached", r.err_text + r.out_text)
         c.named("cached: no request at all (full version, manifest cached)", len(site.requests) == before,
                 site.requests[before:])
-        if not win:
-            c.named("cached: answered in under 0.25 s (%.3f s)" % r.wall, r.wall < 0.25)
+        # the speed of a cached answer is bench/fetch.sh's (a timed test fails on a loaded machine): here
+        # what makes it fast, no byte downloaded
+        c.named("cached: nothing downloaded", doc and doc.get("downloaded_bytes") == 0, doc)
         if doc:
             for k in ("schema_version", "command", "source", "index", "version", "cuda_major", "system", "arch",
                       "file", "url", "size", "sha256", "manifest", "path", "status", "downloaded_bytes",

@@ -812,6 +812,143 @@ with scenario("7b GPU call"):
               "gpu %s text: %r" % (call, text))
         same_fails("gpu " + call, doc, text)
 
+# ---- 7c. children side by side: the document as when one ran after another, a hang holds up only itself ------------
+
+
+def timeless(v):
+    """A document without what depends on timing (wall times, import seconds, output sizes, the
+    milliseconds a timed-out child ran)."""
+    if isinstance(v, dict):
+        return {k: timeless(x) for k, x in v.items()
+                if k not in ("wall_ms", "seconds", "printed_bytes", "gather_ms", "generated_at")}
+    if isinstance(v, list):
+        return [timeless(x) for x in v]
+    if isinstance(v, str):
+        # and the private directories of the children (a new name each run)
+        v = re.sub(r"after \d+ ms", "after N ms", v)
+        return re.sub(r"/cudnnctl-([a-z]+)-(?:\d+-)?[A-Za-z0-9]{6}\b", r"/cudnnctl-\1-XXXXXX", v)
+    return v
+
+
+def first_diff(a, b, at=""):
+    """Where two documents first differ (a path), or None."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in sorted(set(a) | set(b)):
+            d = first_diff(a.get(k), b.get(k), at + "/" + k)
+            if d:
+                return d
+        return None
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for i, (x, y) in enumerate(zip(a, b)):
+            d = first_diff(x, y, "%s/%d" % (at, i))
+            if d:
+                return d
+        return None
+    return None if a == b else "%s: %r != %r" % (at, str(a)[:300], str(b)[:300])
+
+
+with scenario("7c side by side"):
+    pys = []
+    for i in range(4):
+        sp = venv(os.path.join(TMP, "side%d" % i))
+        wl = cudnn_wheel(sp)
+        fws = {"torch": dict(GOOD_TORCH, libs=[wl["libcudnn.so.9"]])}
+        if i == 1:
+            fws["tensorflow"] = {"hang": True}
+        if i == 2:
+            fws = {}  # an interpreter without a framework
+        site(sp, fws)
+        pys.append(vpython(sp))
+    argv = [a for py in pys for a in ("--python", py)] + ["--timeout", "3"]
+    t0 = time.monotonic()
+    rc1, serial = fw_json("one at a time", argv, env={"CUDNNCTL_JOBS": "1"})
+    t_serial = time.monotonic() - t0
+    names = [[f.get("name") for f in it.get("frameworks", [])] for it in serial.get("interpreters", [])]
+    check(names == [["torch"], ["torch", "tensorflow"], [], ["torch"]], "side by side: frameworks %r" % names)
+    walls = []
+    rounds = int(os.environ.get("CC_SIDE_ROUNDS", "20"))
+    for n in range(rounds):
+        t0 = time.monotonic()
+        rc, doc = fw_json("side by side %d" % n, argv, env={"CUDNNCTL_JOBS": "4"})
+        walls.append(time.monotonic() - t0)
+        check(rc == rc1 and timeless(doc.get("interpreters")) == timeless(serial.get("interpreters")) and
+              timeless(doc.get("summary")) == timeless(serial.get("summary")),
+              "side by side %d: the document differs from the serial one's: %s" %
+              (n, first_diff(timeless(serial), timeless(doc))))
+        tf = framework(doc, "tensorflow", pys[1])
+        check(tf.get("state") == "timed-out" and 2500 <= tf.get("probe", {}).get("wall_ms", 0) < 30000,
+              "side by side %d: the hung child %r %r" % (n, tf.get("state"), tf.get("probe")))
+    # timing is not asserted (these machines are noisy); it is printed
+    print("  side by side: one at a time %.2f s, four at once %.2f s (best of %d)" % (t_serial, min(walls), rounds))
+
+    # The doctor: its framework children run while the installations are verified; the document (areas,
+    # findings, facts) is the serial one's. Its interpreters: the environment's, and all of this machine's.
+    # No hang here: the time limit is long enough for a real import of torch (the system's python3 may have
+    # it) on a loaded machine, which a short one would cut in one run and not in another.
+    denv = {"VIRTUAL_ENV": os.path.dirname(os.path.dirname(pys[2])), "CONDA_PREFIX": os.path.dirname(os.path.dirname(pys[3])),
+            "PATH": os.path.dirname(pys[0]) + os.pathsep + os.environ.get("PATH", "")}
+
+    def doctor(label, jobs):
+        t0 = time.monotonic()
+        r = EXE.run(["doctor", "--json", "--no-gpu", "--timeout", "60"], env=dict(denv, CUDNNCTL_JOBS=jobs))
+        wall = time.monotonic() - t0
+        doc, why = cliutil.parse_json(r.out)
+        check(doc is not None and doc.get("command") == "doctor", "%s: not a doctor document (%s): %r / %r" %
+              (label, why, r.out[:300], r.err[:300]))
+        return r.rc, doc or {}, wall
+
+    rc1, dserial, t_dserial = doctor("doctor one at a time", "1")
+    its = dserial.get("facts", {}).get("frameworks", {}).get("interpreters", [])
+    check(len(its) >= 3, "doctor: its interpreters %r" % [it.get("path") for it in its])
+    dwalls = []
+    for n in range(rounds):
+        rc, doc, wall = doctor("doctor side by side %d" % n, "4")
+        dwalls.append(wall)
+        a, b = timeless(dserial), timeless(doc)
+        check(rc == rc1 and a == b, "doctor side by side %d: the document differs from the serial one's: %s" %
+              (n, first_diff(a, b)))
+        check([f.get("id") for f in doc.get("findings", [])] == [f.get("id") for f in dserial.get("findings", [])],
+              "doctor side by side %d: the findings' order" % n)
+    print("  doctor: one at a time %.2f s, four at once %.2f s (best of %d)" % (t_dserial, min(dwalls), rounds))
+
+with scenario("7d progress on a terminal"):
+    import pty
+
+    def on_tty(args, env=None):
+        """(rc, stdout, what a terminal on standard error showed)."""
+        master, slave = pty.openpty()
+        p = subprocess.Popen(EXE.cmd + args, stdout=subprocess.PIPE, stderr=slave, env=EXE.environ(env))
+        os.close(slave)
+        seen = b""
+        while True:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:  # the child closed its end
+                break
+            if not chunk:
+                break
+            seen += chunk
+        out = p.communicate(timeout=120)[0]
+        os.close(master)
+        return p.returncode, out, seen.decode("utf-8", "replace")
+
+    hang = pys[1]  # its tensorflow hangs until the time limit
+    fargs = ["frameworks", "--python", hang, "--timeout", "3", "--no-gpu"]
+    rc, out, tty = on_tty(fargs)
+    check(("waiting for %s importing tensorflow" % hang) in tty,
+          "progress: the hung child is not named on the terminal: %r" % tty[:600])
+    check("tensorflow" in out.decode("utf-8", "replace") and "waiting for" not in out.decode("utf-8", "replace"),
+          "progress: the report on standard output %r" % out[:300])
+    rc, out, tty = on_tty(fargs + ["--quiet"])
+    check("waiting for" not in tty and "  - " not in tty, "progress: --quiet still shows %r" % tty[:300])
+    r = EXE.run(fargs)  # standard error a pipe: no progress
+    check(b"waiting for" not in r.err, "progress: shown on a pipe: %r" % r.err[:300])
+    rc, out, tty = on_tty(["doctor", "--no-gpu", "--timeout", "3"],
+                          env=dict(denv, VIRTUAL_ENV=os.path.dirname(os.path.dirname(hang))))
+    for part in ("read the host", "listed ", "verified installation", "read the dependencies", "asked "):
+        check(part in tty, "doctor progress: no %r in %r" % (part, tty[:800]))
+    check(("waiting for %s importing tensorflow" % hang) in tty, "doctor progress: the hung child %r" % tty[:800])
+
 with scenario("8 crash"):
     crash = venv(os.path.join(TMP, "crash"))
     site(crash, {"jax": {"crash": True}})

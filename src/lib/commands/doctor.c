@@ -11,6 +11,7 @@
 
 #include "../formats/json.h"
 #include "../frameworks/frameworks.h"
+#include "../probe/progress.h"
 #include "../machine/machine.h"
 #include "../platform/platform.h"
 #include "toolkits.h"
@@ -853,7 +854,7 @@ static const char *plain_path(const cudnnctl_value *w)
 }
 
 static cc_value *verify_facts(cc_machine *m, const cudnnctl_doctor_options *o, const cc_value *list, int64_t plain,
-                              cc_error *err)
+                              cc_progress *pg, cc_error *err)
 {
         cc_vw_list_doc ld;
         cc_value *arr = cc_v_array(err), *driver = NULL; /* one driver probe for all */
@@ -875,6 +876,8 @@ static cc_value *verify_facts(cc_machine *m, const cudnnctl_doctor_options *o, c
                         cc_error ve = {0};
                         char ids[32];
                         cc_value *e;
+                        long slot;
+                        int rc;
 
                         cc_vw_installation_at(ld.installations, i, &in, NULL);
                         id = in.id;
@@ -894,7 +897,12 @@ static cc_value *verify_facts(cc_machine *m, const cudnnctl_doctor_options *o, c
                         TRY(cc_v_set_str(e, CC_K(verify_entry, role),
                                          first ? (plain ? "plain-program" : "first-found") : "other", err));
                         done++;
-                        TRY(set_document(e, cc_verify_listed(m, &vo, list, &driver, &doc, &ve), &doc, &ve, err));
+                        slot = cc_progress_begin(pg, "installation %lld (its probes%s)", (long long)id,
+                                                 vo.no_compile ? "" : " and the compile proof");
+                        rc = cc_verify_listed(m, &vo, list, &driver, &doc, &ve);
+                        cc_progress_end(pg, slot);
+                        TRY(set_document(e, rc, &doc, &ve, err));
+                        cc_progress_done(pg, "verified installation %lld", (long long)id);
                 }
         cc_v_free(driver);
         return arr;
@@ -941,15 +949,38 @@ fail:
 }
 
 /* The frameworks of the machine's Python interpreters (judged later, with
- * the checks); with a root, or when left out, why not. */
-static cc_value *frameworks_facts(cc_machine *m, const cudnnctl_doctor_options *o, const cc_value *list, cc_error *err)
+ * the checks); with a root, or when left out, why not. In two halves:
+ * frameworks_start starts their children (with more than one job, before
+ * the installations are verified, so both run at once), frameworks_facts
+ * waits for them. */
+static int frameworks_skipped(const cc_machine *m, const cudnnctl_doctor_options *o)
+{
+        return !m->live || o->no_frameworks;
+}
+
+static cc_fw_run *frameworks_start(cc_machine *m, const cudnnctl_doctor_options *o, const cc_value *list,
+                                   cc_progress *pg, cc_error *ge)
 {
         cudnnctl_frameworks_options fo;
-        cc_value *f = cc_v_object(err), *its;
 
-        if (f == NULL)
+        if (frameworks_skipped(m, o))
                 return NULL;
-        if (!m->live || o->no_frameworks) {
+        memset(&fo, 0, sizeof(fo));
+        fo.gpu = o->gpu;
+        fo.timeout_ms = o->timeout_ms;
+        return cc_fw_start(m, &fo, list, pg, ge); /* the options are copied */
+}
+
+static cc_value *frameworks_facts(cc_machine *m, const cudnnctl_doctor_options *o, cc_fw_run *run, cc_error *ge,
+                                  cc_error *err)
+{
+        cc_value *f = cc_v_object(err), *its = NULL;
+
+        if (f == NULL) {
+                (void)cc_fw_finish(run, NULL);
+                return NULL;
+        }
+        if (frameworks_skipped(m, o)) {
                 if (cc_v_set_str(f, "reason",
                                  o->no_frameworks ? "not checked (--no-frameworks)"
                                                   : "not checked (static check: no interpreter is run)",
@@ -959,25 +990,19 @@ static cc_value *frameworks_facts(cc_machine *m, const cudnnctl_doctor_options *
                 }
                 return f;
         }
-        memset(&fo, 0, sizeof(fo));
-        fo.gpu = o->gpu;
-        fo.timeout_ms = o->timeout_ms;
-        {
-                cc_error ge = {0};
-
-                its = cc_fw_gather(m, &fo, list, &ge);
-                if (its == NULL && ge.code != CC_ERR_NOMEM) {
-                        /* no private directory for the probe (a full or read-only disk): the
-                         * rest of the check-up goes on, and the area says why */
-                        if (cc_v_set(f, "reason", cc_v_strf(err, "not checked: %s", ge.msg), err) < 0) {
-                                cc_v_free(f);
-                                return NULL;
-                        }
-                        return f;
+        if (run != NULL)
+                its = cc_fw_finish(run, ge);
+        if (its == NULL && ge->code != CC_ERR_NOMEM) {
+                /* no private directory for the probe (a full or read-only disk): the
+                 * rest of the check-up goes on, and the area says why */
+                if (cc_v_set(f, "reason", cc_v_strf(err, "not checked: %s", ge->msg), err) < 0) {
+                        cc_v_free(f);
+                        return NULL;
                 }
-                if (its == NULL)
-                        *err = ge;
+                return f;
         }
+        if (its == NULL)
+                *err = *ge;
         if (its == NULL || cc_v_set_null(f, "expect", err) < 0 || cc_v_set(f, "interpreters", its, err) < 0) {
                 cc_v_free(f);
                 return NULL;
@@ -996,6 +1021,10 @@ int cudnnctl_doctor(cudnnctl_machine *m, const cudnnctl_doctor_options *opts, cu
         cudnnctl_which_options wo;
         cc_vw_host hv;
         cc_vw_doctor_facts fv;
+        cc_fw_run *fw = NULL;
+        cc_error ge = {0};
+        cc_value *f;
+        cc_progress *pg = NULL;
 
         if (out == NULL || m == NULL)
                 return cc_err(err, CC_ERR_USAGE, "cudnnctl_doctor: no machine or no place for the result");
@@ -1014,16 +1043,24 @@ int cudnnctl_doctor(cudnnctl_machine *m, const cudnnctl_doctor_options *opts, cu
                          : opts->gpu == CUDNNCTL_GPU_OFF ? "off"
                                                          : "auto",
                          err));
+        pg = cc_progress_new(opts->progress, opts->progress_ctx);
         host = host_facts(m, err);
         if (host == NULL)
                 goto fail;
+        cc_progress_done(pg, "read the host: toolkits, driver files, search paths");
         if (cudnnctl_list(m, NULL, &list, err) < 0)
                 goto fail;
+        /* the framework children run while the installations are verified
+         * (their results are read in a fixed order: the document is the same) */
+        cc_progress_done(pg, "listed %zu cuDNN installation%s", cc_v_len(cc_v_get(list, "installations")),
+                         cc_v_len(cc_v_get(list, "installations")) == 1 ? "" : "s");
+        if (cc_fw_jobs(m) > 1)
+                fw = frameworks_start(m, opts, list, pg, &ge);
         memset(&wo, 0, sizeof(wo));
         if (cudnnctl_which(m, names, 1, &wo, &w0, err) < 0)
                 goto fail;
         plain = plain_install(w0);
-        verify = verify_facts(m, opts, list, plain, err);
+        verify = verify_facts(m, opts, list, plain, pg, err);
         if (verify == NULL)
                 goto fail;
         cc_vw_host_read(host, &hv, NULL);
@@ -1038,14 +1075,25 @@ int cudnnctl_doctor(cudnnctl_machine *m, const cudnnctl_doctor_options *opts, cu
         which = NULL;
         cc_vw_doctor_facts_read(facts, &fv, NULL); /* fv.list: the list, now in facts */
         TRY(cc_v_set(facts, CC_K(doctor_facts, deps), deps_facts(m, fv.list, plain, plain_path(w0), err), err));
+        cc_progress_done(pg, "read the dependencies of each installation");
         cc_v_free(w0);
         w0 = NULL;
         TRY(cc_v_set(facts, "verify", verify, err));
         verify = NULL;
-        TRY(cc_v_set(facts, CC_K(doctor_facts, frameworks), frameworks_facts(m, opts, fv.list, err), err));
+        if (cc_fw_jobs(m) <= 1)
+                fw = frameworks_start(m, opts, fv.list, pg, &ge);
+        f = frameworks_facts(m, opts, fw, &ge, err);
+        fw = NULL;
+        if (!frameworks_skipped(m, opts))
+                cc_progress_done(pg, "asked %zu Python interpreter%s about their frameworks",
+                                 cc_v_len(cc_v_get(f, "interpreters")),
+                                 cc_v_len(cc_v_get(f, "interpreters")) == 1 ? "" : "s");
+        TRY(cc_v_set(facts, CC_K(doctor_facts, frameworks), f, err));
         TRY(cc_v_set_int(facts, "gather_ms", (cc_monotonic_us() - t0) / 1000, err));
         TRY(cc_v_set(doc, "facts", facts, err));
         facts = NULL;
+        cc_progress_free(pg); /* all children are done */
+        pg = NULL;
         TRY(cc_doctor_run_checks(doc, err));
         /* the summary the checks wrote, to complete: the view's is read-only */
         TRY(cc_v_set_int(cc_v_getm(doc, CC_K(doctor, summary)), CC_K(doctor_summary, wall_ms),
@@ -1060,6 +1108,8 @@ fail:
         cc_v_free(verify);
         cc_v_free(which);
         cc_v_free(w0);
+        (void)cc_fw_finish(fw, NULL);
+        cc_progress_free(pg);
         return -1;
 }
 

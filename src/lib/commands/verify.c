@@ -289,7 +289,8 @@ int cc_verify_listed(cc_machine *m, const cudnnctl_verify_options *opts, const c
         cc_vw_provenance pv;
         int64_t t0 = cc_monotonic_us();
         const char *verdict;
-        int rc, rv = -1;
+        int rc, rv = -1, started = 0;
+        struct cc_vf_compile comp;
 
         if (out == NULL || m == NULL)
                 return cc_err(err, CC_ERR_USAGE, "cudnnctl_verify: no machine or no place for the result");
@@ -343,8 +344,11 @@ int cc_verify_listed(cc_machine *m, const cudnnctl_verify_options *opts, const c
                                                          : "auto",
                          err));
         TRY(cc_vf_layer_static(&v, err));
+        started = 1; /* from here the fail path ends the job and frees it */
+        TRY(cc_vf_compile_start(&v, &comp, err));
         TRY(cc_vf_layer_runtime(&v, doc, &dnn, err));
-        TRY(cc_vf_layer_compile(&v, doc, dnn, err));
+        started = 0;
+        TRY(cc_vf_layer_compile(&v, doc, dnn, &comp, err));
         TRY(cc_v_set(doc, CC_K(verify_doc, layers), v.layers, err));
         v.layers = NULL;
         summary = cc_v_object(err);
@@ -361,6 +365,8 @@ int cc_verify_listed(cc_machine *m, const cudnnctl_verify_options *opts, const c
         doc = NULL;
         rv = 0;
 fail:
+        if (started) /* the compile proof's child ends before its strings go */
+                (void)cc_vf_layer_compile(NULL, NULL, NULL, &comp, NULL);
         cc_v_free(list);
         cc_v_free(doc);
         cc_v_free(chosen_by);

@@ -10,74 +10,108 @@
 #include <stdlib.h>
 #include <string.h>
 
-int cc_vf_layer_compile(struct cc_vctx *v, cc_value *doc, const cc_value *dnn, cc_error *err)
+static void compile_thread(void *arg)
 {
-        cc_value *checks = cc_v_array(err), *res = NULL;
-        cc_strv incs = {0};
-        char *implib_dir = NULL;
-        cc_compile_opts co;
+        struct cc_vf_compile *c = arg;
+
+        c->rc = cc_compile_probe(&c->co, &c->res, &c->e);
+}
+
+int cc_vf_compile_start(struct cc_vctx *v, struct cc_vf_compile *c, cc_error *err)
+{
         const char *prefix = v->iv.prefix;
         const char *home = cc_machine_getenv(v->m, "CUDA_HOME"), *cpath = cc_machine_getenv(v->m, "CUDA_PATH");
-        cc_vw_compile cr;
-        cc_vw_compile_printed pr;
-        const char *st, *reason;
         size_t i;
 
-        if (checks == NULL)
-                return -1;
+        memset(c, 0, sizeof(*c));
+        c->rc = -1;
         if (!v->m->live || v->o->no_compile) {
-                TRY(cc_vf_add(v, checks, "compile", "the guide's program compiles, links and runs", "not-checked", NULL,
-                              err, "%s", v->o->no_compile ? "--no-compile" : "--root: nothing from that tree is run"));
-                return cc_vf_add_layer(v, "compile", "compile, link and run", checks, err);
+                c->skip = 1;
+                return 0;
         }
         /* Where cuda_runtime_api.h may be: the installation itself (a CUDA
          * toolkit), the wheel's sibling CUDA headers, the toolkit's. */
         if (v->include_dir != NULL)
-                TRY(cc_strv_push(&incs, v->include_dir, err));
+                TRY_RET(cc_strv_push(&c->incs, v->include_dir, err));
         if (prefix != NULL) {
-                TRY(cc_strv_pushf(&incs, 1, err, "%s/../cu13/include", prefix));
-                TRY(cc_strv_pushf(&incs, 1, err, "%s/../cuda_runtime/include", prefix));
-                TRY(cc_strv_pushf(&incs, 1, err, "%s/../cu12/include", prefix));
+                TRY_RET(cc_strv_pushf(&c->incs, 1, err, "%s/../cu13/include", prefix));
+                TRY_RET(cc_strv_pushf(&c->incs, 1, err, "%s/../cuda_runtime/include", prefix));
+                TRY_RET(cc_strv_pushf(&c->incs, 1, err, "%s/../cu12/include", prefix));
         }
         if (home != NULL)
-                TRY(cc_strv_pushf(&incs, 1, err, "%s/include", home));
+                TRY_RET(cc_strv_pushf(&c->incs, 1, err, "%s/include", home));
         if (cpath != NULL)
-                TRY(cc_strv_pushf(&incs, 1, err, "%s%cinclude", cpath, v->windows ? '\\' : '/'));
+                TRY_RET(cc_strv_pushf(&c->incs, 1, err, "%s%cinclude", cpath, v->windows ? '\\' : '/'));
         if (!v->windows) {
-                TRY(cc_strv_pushf(&incs, 1, err, "/usr/local/cuda/include"));
-                TRY(cc_strv_pushf(&incs, 1, err, "/usr/include"));
+                TRY_RET(cc_strv_pushf(&c->incs, 1, err, "/usr/local/cuda/include"));
+                TRY_RET(cc_strv_pushf(&c->incs, 1, err, "/usr/include"));
         }
-        for (i = 0; i < incs.n;) {
+        for (i = 0; i < c->incs.n;) {
                 cc_stat sst;
 
-                if (cc_stat_path(incs.v[i], &sst, NULL) == 0 && sst.type == CC_FT_DIR) {
+                if (cc_stat_path(c->incs.v[i], &sst, NULL) == 0 && sst.type == CC_FT_DIR) {
                         i++;
                 } else {
-                        free(incs.v[i]);
-                        memmove(&incs.v[i], &incs.v[i + 1], (incs.n - i - 1) * sizeof(*incs.v));
-                        incs.n--;
+                        free(c->incs.v[i]);
+                        memmove(&c->incs.v[i], &c->incs.v[i + 1], (c->incs.n - i - 1) * sizeof(*c->incs.v));
+                        c->incs.n--;
                 }
         }
-        memset(&co, 0, sizeof(co));
-        co.include_dir = v->include_dir;
-        co.lib_dir = v->lib_dir;
-        co.dll_dir = v->lib_dir;
+        c->co.include_dir = v->include_dir;
+        c->co.lib_dir = v->lib_dir;
+        c->co.dll_dir = v->lib_dir;
         /* Windows links against the import library (NVIDIA's zip: lib\x64\cudnn.lib),
          * not in bin\ with the DLLs. */
         if (v->windows && cc_vf_find_file(v, "cudnn.lib") != NULL) {
-                implib_dir = cc_dirname(cc_vf_find_file(v, "cudnn.lib"), 1, err);
-                if (implib_dir == NULL)
-                        goto fail;
-                co.lib_dir = implib_dir;
+                c->implib_dir = cc_dirname(cc_vf_find_file(v, "cudnn.lib"), 1, err);
+                if (c->implib_dir == NULL)
+                        return -1;
+                c->co.lib_dir = c->implib_dir;
         }
-        co.cuda_include_dirs = (const char *const *)incs.v;
-        co.ncuda_include_dirs = incs.n;
-        co.major = v->major;
-        co.path_env = cc_machine_getenv(v->m, "PATH");
-        co.timeout_ms = v->o->timeout_ms > 0 ? v->o->timeout_ms : 60000;
-        co.windows = v->windows;
-        if (cc_compile_probe(&co, &res, err) < 0)
+        c->co.cuda_include_dirs = (const char *const *)c->incs.v;
+        c->co.ncuda_include_dirs = c->incs.n;
+        c->co.major = v->major;
+        c->co.path_env = cc_machine_getenv(v->m, "PATH");
+        c->co.timeout_ms = v->o->timeout_ms > 0 ? v->o->timeout_ms : 60000;
+        c->co.windows = v->windows;
+        /* beside the run-time probes when more than one child may run; else
+         * here, before them, as it always ran */
+        if (cc_machine_jobs(v->m, 2) > 1 && cc_thread_start(compile_thread, c, &c->th, NULL) == 0)
+                return 0;
+        c->th = NULL;
+        compile_thread(c);
+        return 0;
+}
+
+int cc_vf_layer_compile(struct cc_vctx *v, cc_value *doc, const cc_value *dnn, struct cc_vf_compile *c, cc_error *err)
+{
+        cc_value *checks = NULL, *res = NULL;
+        cc_vw_compile cr;
+        cc_vw_compile_printed pr;
+        const char *st, *reason;
+
+        if (c->th != NULL)
+                cc_thread_join(c->th);
+        c->th = NULL;
+        res = c->res;
+        c->res = NULL;
+        cc_strv_free(&c->incs);
+        free(c->implib_dir);
+        c->implib_dir = NULL;
+        if (v == NULL) /* only the job to end and free */
                 goto fail;
+        checks = cc_v_array(err);
+        if (checks == NULL)
+                goto fail;
+        if (c->skip) {
+                TRY(cc_vf_add(v, checks, "compile", "the guide's program compiles, links and runs", "not-checked", NULL,
+                              err, "%s", v->o->no_compile ? "--no-compile" : "--root: nothing from that tree is run"));
+                return cc_vf_add_layer(v, "compile", "compile, link and run", checks, err);
+        }
+        if (c->rc < 0) {
+                *err = c->e;
+                goto fail;
+        }
         cc_vw_compile_read(res, &cr, NULL);
         cc_vw_compile_printed_read(cr.printed, &pr, NULL);
         st = cr.status;
@@ -129,14 +163,9 @@ int cc_vf_layer_compile(struct cc_vctx *v, cc_value *doc, const cc_value *dnn, c
                             pr.create_status_name ? " " : "", pr.create_status_name ? pr.create_status_name : ""));
         }
         TRY(cc_v_set(doc, CC_K(verify_doc, compile), res, err));
-        res = NULL;
-        cc_strv_free(&incs);
-        free(implib_dir);
         return cc_vf_add_layer(v, "compile", "compile, link and run", checks, err);
 fail:
         cc_v_free(checks);
         cc_v_free(res);
-        cc_strv_free(&incs);
-        free(implib_dir);
         return -1;
 }

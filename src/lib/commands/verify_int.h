@@ -10,6 +10,7 @@
 
 #include "verify.h"
 
+#include "../probe/compile.h"
 #include "../facts/views.h"
 
 /* One verify run. */
@@ -53,7 +54,23 @@ const char *cc_vf_find_file(const struct cc_vctx *v, const char *name);
 int cc_vf_layer_static(struct cc_vctx *v, cc_error *err);
 /* *cudnn_probe: the cuDNN probe's answer (caller frees), for layer 3. */
 int cc_vf_layer_runtime(struct cc_vctx *v, cc_value *doc, cc_value **cudnn_probe, cc_error *err);
-int cc_vf_layer_compile(struct cc_vctx *v, cc_value *doc, const cc_value *dnn, cc_error *err);
+/* The compile proof's child starts before the run-time probes and, with
+ * more than one job (cc_machine_jobs), runs beside them in a thread of its
+ * own; cc_vf_layer_compile waits for it and judges its answer against the
+ * probe's. cc_vf_compile_start fails only when out of memory; the layer
+ * then frees the job. */
+struct cc_vf_compile {
+        int skip;           /* not run: --no-compile or a --root tree */
+        cc_compile_opts co; /* its strings: incs, implib_dir and the installation's */
+        cc_strv incs;
+        char *implib_dir;
+        cc_thread *th; /* NULL: it ran in cc_vf_compile_start, or not at all */
+        cc_value *res;
+        int rc;
+        cc_error e;
+};
+int cc_vf_compile_start(struct cc_vctx *v, struct cc_vf_compile *c, cc_error *err);
+int cc_vf_layer_compile(struct cc_vctx *v, cc_value *doc, const cc_value *dnn, struct cc_vf_compile *c, cc_error *err);
 
 /* ---- layer 2's probes (verify_probes.c) -------------------------------------- */
 

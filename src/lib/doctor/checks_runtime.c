@@ -68,8 +68,41 @@ static long pkg_cuda(const char *s, const char *mark)
         return v >= 7 && v < 100 ? v : 0;
 }
 
+/* The CUDA major a library's file name says it belongs to: libcublasLt.so.12,
+ * libnvrtc.so.12, libcudart.so.11.0, cublasLt64_12.dll, nvrtc64_120_0.dll,
+ * cudart64_110.dll (11), cudart64_12.dll; 0 when none. */
+static int starts_nocase(const char *s, const char *prefix)
+{
+        return cc_strncasecmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static long cuda_of_name(const char *n)
+{
+        static const char *const so[] = {"libcublasLt.so.", "libnvrtc.so.", "libcudart.so.", "libcublas.so."};
+        static const char *const dll[] = {"cublasLt64_", "nvrtc64_", "cudart64_", "cublas64_"};
+        size_t i;
+        long v;
+
+        if (n == NULL)
+                return 0;
+        for (i = 0; i < CC_ARRAY_LEN(so); i++)
+                if (cc_starts_with(n, so[i]))
+                        return pkg_cuda(n, ".so.");
+        for (i = 0; i < CC_ARRAY_LEN(dll); i++) {
+                if (!starts_nocase(n, dll[i]))
+                        continue;
+                v = pkg_cuda(n + strlen(dll[i]) - 1, "_");
+                /* nvrtc64_120_0.dll, cudart64_110.dll: the major and minor run together */
+                while (v >= 100)
+                        v /= 10;
+                return v >= 7 ? v : 0;
+        }
+        return 0;
+}
+
 /* The CUDA major the cuDNN libraries of installation id load at run time
- * (libcublasLt.so.12, libnvrtc.so.12 named in them: the deps facts); 0. */
+ * (libcublasLt.so.12, libnvrtc.so.12, cublasLt64_12.dll named in them: the
+ * deps facts); 0. */
 static long deps_cuda(const struct cc_dctx *d, int64_t id)
 {
         cc_vw_deps_doc deps;
@@ -78,22 +111,18 @@ static long deps_cuda(const struct cc_dctx *d, int64_t id)
         cc_vw_deps_doc_read(cc_dx_deps_of(d, id), &deps, NULL);
         for (i = 0; i < cc_v_len(deps.nodes); i++) {
                 cc_vw_node node;
+                const char *b;
 
                 cc_vw_node_at(deps.nodes, i, &node, NULL);
-                if (node.path == NULL || !cc_starts_with(cc_basename(node.path), "libcudnn"))
+                b = node.path ? cc_basename(node.path) : NULL;
+                if (b == NULL || !(cc_starts_with(b, "libcudnn") || starts_nocase(b, "cudnn")))
                         continue;
                 for (k = 0; k < cc_v_len(node.edges); k++) {
                         cc_vw_edge edge;
-                        const char *n;
                         long v;
 
                         cc_vw_edge_at(node.edges, k, &edge, NULL);
-                        n = edge.name;
-
-                        if (n == NULL || !(cc_starts_with(n, "libcublasLt.so.") || cc_starts_with(n, "libnvrtc.so.")))
-                                continue;
-                        v = pkg_cuda(n, ".so.");
-                        if (v > 0)
+                        if ((v = cuda_of_name(edge.name)) > 0)
                                 return v;
                 }
         }
@@ -140,7 +169,9 @@ static void built_for(const struct cc_dctx *d, const cc_vw_installation *inst, c
                         return;
                 }
         }
-        if ((m = deps_cuda(d, inst->id)) > 0) {
+        /* NVIDIA's archive unpacked where it was: cudnn-linux-x86_64-9.1.0.70_cuda12-archive */
+        if (((m = deps_cuda(d, inst->id)) > 0) || (inst->prefix != NULL && strstr(inst->prefix, "-archive") != NULL &&
+                                                   (m = pkg_cuda(inst->prefix, "_cuda")) > 0)) {
                 cuda->n = 1;
                 cuda->part[0] = m;
         }
@@ -346,6 +377,35 @@ static int driver_static(struct cc_dctx *d, enum cc_fid fid)
                 TRY_RET(cc_finding_ev_str(f, "driver_version", dv, d->err));
                 TRY_RET(cc_finding_ev_str(f, "built_for_cuda", b, d->err));
                 TRY_RET(cc_finding_ev(f, "installation", cc_v_int(in.id, d->err), d->err));
+                TRY_RET(cc_finding_ev_str(f, "source", a.source, d->err));
+                TRY_RET(cc_finding_fix(f, d->err, "update the NVIDIA driver (%s)", a.reason));
+        }
+        /* the CUDA runtime a plain program loads (which: libcudart.so.N, cudart64_NN.dll) */
+        for (i = 0; i < cc_v_len(d->v.which.results) && fid == CC_F_DRIVER_TOO_OLD; i++) {
+                cc_vw_resolution w;
+                cudnnctl_ver cuda = {0};
+                cc_kb_answer a;
+                long major;
+                cc_value *f;
+
+                cc_vw_resolution_at(d->v.which.results, i, &w, NULL);
+                if (!w.found || w.path == NULL || w.name == NULL ||
+                    !(cc_starts_with(w.name, "libcudart.so.") || starts_nocase(w.name, "cudart64_")) ||
+                    (major = cuda_of_name(w.name)) <= 0)
+                        continue;
+                cuda.n = 2;
+                cuda.part[0] = major;
+                memset(&a, 0, sizeof(a));
+                if (cc_kb_driver_runs_cuda(&drv, &cuda, d->windows ? CUDNNCTL_SYSTEM_WINDOWS : CUDNNCTL_SYSTEM_LINUX,
+                                           &a) != CC_KB_NO)
+                        continue;
+                f = cc_finding(d, CC_F_DRIVER_TOO_OLD, "error", "driver",
+                               "driver %s (from its files) is too old for the CUDA %ld runtime a plain program loads "
+                               "(%s): %s",
+                               dv, major, w.path, a.reason);
+                TRY_RET(cc_finding_ev_str(f, "driver_version", dv, d->err));
+                TRY_RET(cc_finding_ev(f, "runtime_cuda", cc_v_int(major, d->err), d->err));
+                TRY_RET(cc_finding_ev_str(f, "runtime", w.path, d->err));
                 TRY_RET(cc_finding_ev_str(f, "source", a.source, d->err));
                 TRY_RET(cc_finding_fix(f, d->err, "update the NVIDIA driver (%s)", a.reason));
         }

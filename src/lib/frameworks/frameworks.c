@@ -36,9 +36,10 @@ static const char *const probe_env[] = {
 struct fwctx {
         cc_machine *m;
         const cudnnctl_frameworks_options *o;
-        char *dir;    /* the private directory holding the script */
-        char *script; /* its path */
-        cc_strv env;  /* the children's env_set */
+        char *dir;       /* the private directory holding the script */
+        char *script;    /* its path */
+        cc_strv env;     /* the children's env_set */
+        cc_progress *pg; /* the children still running after a second, named */
 };
 
 /* ---- candidates ------------------------------------------------------------ */
@@ -385,23 +386,25 @@ static int dist_of(const char *fw, const char *dist)
         return 0;
 }
 
-/* One framework of an interpreter: its distributions, how its child went and
- * what it answered, copied as it came. fws: the interpreter's frameworks;
- * dists and found: its distributions and its found ({NAME: entry}). */
-static int framework_entry(struct fwctx *x, cc_value *fws, const cc_value *dists, const cc_value *found,
-                           const char *python, const char *name, cc_error *err)
+/* One framework of an interpreter: its distributions, how its child went
+ * (r, its run: freed here) and what it answered, copied as it came. fws:
+ * the interpreter's frameworks; dists and found: its distributions and its
+ * found ({NAME: entry}). */
+static int framework_entry(cc_value *fws, const cc_value *dists, const cc_value *found, const char *name, cc_value *r,
+                           cc_error *err)
 {
-        const char *args[3];
-        cc_value *fw = cc_v_object(err), *r = NULL, *others;
+        cc_value *fw = cc_v_object(err), *others;
         cc_vw_fw_found f;
         cc_vw_probe run_;
         cc_vw_fwprobe pf;
         cc_vw_fw_import imp;
         const char *state;
-        size_t i, nargs = 2;
+        size_t i;
 
-        if (fw == NULL || cc_v_push(fws, fw, err) < 0)
+        if (fw == NULL || cc_v_push(fws, fw, err) < 0) {
+                cc_v_free(r);
                 return -1;
+        }
         TRY(cc_v_set_str(fw, CC_K(framework, name), name, err));
         cc_vw_fw_found_read(cc_v_get(found, name), &f, NULL);
         TRY(cc_v_set_str(fw, CC_K(framework, origin), f.origin, err));
@@ -414,13 +417,6 @@ static int framework_entry(struct fwctx *x, cc_value *fws, const cc_value *dists
                 if (d.name != NULL && dist_of(name, d.name))
                         TRY(cc_v_push(others, cc_v_copy(d.node_, err), err));
         }
-        args[0] = "framework";
-        args[1] = name;
-        if (x->o->gpu != CUDNNCTL_GPU_OFF)
-                args[nargs++] = "--gpu";
-        r = run(x, python, args, nargs, err);
-        if (r == NULL)
-                goto fail;
         TRY(cc_v_set(fw, CC_K(framework, probe), run_summary(r, err), err));
         cc_vw_probe_read(r, &run_, NULL);
         cc_vw_fwprobe_read(run_.facts, &pf, NULL);
@@ -530,23 +526,21 @@ static int canonical_locations(cc_value *dists, cc_error *err)
         return 0;
 }
 
-/* One candidate (an INTERPRETER's path and sources): its survey, then a
- * child per framework it can import; or, when it is one already probed
- * under another path, that one's alias. */
-static int interpreter(struct fwctx *x, cc_value *interps, const cc_value *cand, cc_error *err)
+/* One candidate (an INTERPRETER's path and sources) from its survey (r,
+ * freed here): a new interpreter, whose importable frameworks go to
+ * *probe (bits of framework_names) for a child each; or, when it is one
+ * already seen under another path, that one's alias. */
+static int interpreter(cc_value *interps, const cc_value *cand, cc_value *r, unsigned *probe, cc_error *err)
 {
-        const char *args[] = {"survey"};
-        cc_value *it = NULL, *r = NULL, *dup, *dists, *fws;
+        cc_value *it = NULL, *dup, *dists, *fws;
         cc_vw_interpreter c;
         cc_vw_probe run_;
         cc_vw_fwprobe pf; /* python and found: NULL when not objects (no answer) */
         cc_vw_python py;
         size_t i;
 
+        *probe = 0;
         cc_vw_interpreter_read(cand, &c, NULL);
-        r = run(x, c.path, args, 1, err);
-        if (r == NULL)
-                return -1;
         cc_vw_probe_read(r, &run_, NULL);
         cc_vw_fwprobe_read(run_.facts, &pf, NULL);
         cc_vw_python_read(pf.python, &py, NULL);
@@ -598,7 +592,7 @@ static int interpreter(struct fwctx *x, cc_value *interps, const cc_value *cand,
 
                 cc_vw_fw_found_read(cc_v_get(pf.found, framework_names[i]), &f, NULL);
                 if (f.importable)
-                        TRY(framework_entry(x, fws, dists, pf.found, c.path, framework_names[i], err));
+                        *probe |= 1u << i;
         }
         cc_v_free(r);
         return 0;
@@ -607,39 +601,296 @@ fail:
         return -1;
 }
 
-cc_value *cc_fw_gather(cc_machine *m, const cudnnctl_frameworks_options *o, const cc_value *list, cc_error *err)
-{
-        struct fwctx x;
-        cc_value *cands = NULL, *interps = NULL;
-        size_t i;
+/* ---- the children, side by side ------------------------------------------- */
 
-        memset(&x, 0, sizeof(x));
-        x.m = m;
-        x.o = o;
-        if (setup(&x, err) < 0)
-                goto fail;
-        cands = candidates(&x, list, err);
-        interps = cc_v_array(err);
-        if (cands == NULL || interps == NULL)
-                goto fail;
-        for (i = 0; i < cc_v_len(cands); i++)
-                if (interpreter(&x, interps, cc_v_at(cands, i), err) < 0)
-                        goto fail;
-        goto done;
-fail:
-        cc_v_free(interps);
-        interps = NULL;
-done:
-        cc_v_free(cands);
-        if (x.dir != NULL) {
+/* Every child is a job: the survey of each candidate, then one per
+ * framework an interpreter can import. Workers (as many as CPUs, at most
+ * MAX_WORKERS; one on Windows, where a child started beside another could
+ * inherit the other's pipe ends; CUDNNCTL_JOBS=N sets it) take a framework job first (the longest),
+ * else the next survey; with the GPU asked for, one framework child at a
+ * time (their GPU memory is not known). The calling thread reads the
+ * results in the candidates' order, so the document does not depend on
+ * which child ended first. */
+enum { MAX_WORKERS = 8 };
+
+enum { JOB_SURVEY, JOB_FRAMEWORK };
+
+struct job {
+        int kind;
+        const char *python; /* the candidate's path (cands outlives the pool) */
+        int fw;             /* JOB_FRAMEWORK: framework_names[fw] */
+        size_t interp;      /* JOB_FRAMEWORK: the interpreter's index in interps */
+        int state;          /* 0 waiting, 1 running, 2 done */
+        cc_value *r;        /* done: its run (NULL: out of memory, e) */
+        cc_error e;
+};
+
+struct pool {
+        struct fwctx *x;
+        cc_sync *s;
+        struct job *jobs;
+        size_t n, cap;
+        int no_more;    /* no job will be added */
+        int abandon;    /* the waiting jobs are not wanted */
+        int fw_running; /* framework children running */
+};
+
+static int job_add(struct pool *p, int kind, const char *python, int fw, size_t interp, cc_error *err)
+{
+        struct job *nv;
+        int rc = 0;
+
+        cc_sync_lock(p->s);
+        if (p->n == p->cap) {
+                size_t ncap = p->cap ? p->cap * 2 : 16;
+
+                nv = cc_realloc(err, p->jobs, ncap * sizeof(*nv));
+                if (nv == NULL) {
+                        rc = -1;
+                        goto out;
+                }
+                p->jobs = nv;
+                p->cap = ncap;
+        }
+        memset(&p->jobs[p->n], 0, sizeof(p->jobs[p->n]));
+        p->jobs[p->n].kind = kind;
+        p->jobs[p->n].python = python;
+        p->jobs[p->n].fw = fw;
+        p->jobs[p->n].interp = interp;
+        p->n++;
+        cc_sync_wake(p->s);
+out:
+        cc_sync_unlock(p->s);
+        return rc;
+}
+
+/* The next job a worker may start (called locked), or -1. */
+static long job_next(const struct pool *p)
+{
+        size_t i;
+        long survey = -1;
+
+        for (i = 0; i < p->n; i++) {
+                if (p->jobs[i].state != 0)
+                        continue;
+                if (p->jobs[i].kind == JOB_FRAMEWORK) {
+                        if (p->x->o->gpu == CUDNNCTL_GPU_OFF || p->fw_running == 0)
+                                return (long)i;
+                } else if (survey < 0) {
+                        survey = (long)i;
+                }
+        }
+        return survey;
+}
+
+static void worker(void *arg)
+{
+        struct pool *p = arg;
+
+        cc_sync_lock(p->s);
+        for (;;) {
+                long i = p->abandon ? -1 : job_next(p);
+                const char *args[3], *python;
+                size_t nargs = 1;
+                long slot;
+                int fw;
+                cc_value *r;
                 cc_error e = {0};
 
-                (void)cc_remove_tree(x.dir, &e);
+                if (i < 0) {
+                        if (p->no_more || p->abandon)
+                                break;
+                        cc_sync_wait(p->s);
+                        continue;
+                }
+                p->jobs[i].state = 1;
+                fw = p->jobs[i].kind == JOB_FRAMEWORK;
+                p->fw_running += fw;
+                python = p->jobs[i].python;
+                args[0] = "survey";
+                if (fw) {
+                        args[0] = "framework";
+                        args[1] = framework_names[p->jobs[i].fw];
+                        nargs = 2;
+                        if (p->x->o->gpu != CUDNNCTL_GPU_OFF)
+                                args[nargs++] = "--gpu";
+                }
+                cc_sync_unlock(p->s);
+                slot = fw ? cc_progress_begin(p->x->pg, "%s importing %s", python, args[1])
+                          : cc_progress_begin(p->x->pg, "%s (the survey of its packages)", python);
+                r = run(p->x, python, args, nargs, &e);
+                cc_progress_end(p->x->pg, slot);
+                cc_sync_lock(p->s);
+                p->jobs[i].r = r;
+                p->jobs[i].e = e;
+                p->jobs[i].state = 2;
+                p->fw_running -= fw;
+                cc_sync_wake(p->s);
         }
-        free(x.dir);
-        free(x.script);
-        cc_strv_free(&x.env);
+        cc_sync_wake(p->s);
+        cc_sync_unlock(p->s);
+}
+
+/* Wait for job i and take its run; NULL: out of memory (err). */
+static cc_value *job_take(struct pool *p, size_t i, cc_error *err)
+{
+        cc_value *r;
+
+        cc_sync_lock(p->s);
+        while (p->jobs[i].state != 2)
+                cc_sync_wait(p->s);
+        r = p->jobs[i].r;
+        p->jobs[i].r = NULL;
+        if (r == NULL)
+                *err = p->jobs[i].e;
+        cc_sync_unlock(p->s);
+        return r;
+}
+
+static int gather(struct pool *p, const cc_value *cands, cc_value *interps, cc_error *err)
+{
+        size_t i, k, nsurvey = cc_v_len(cands);
+
+        for (i = 0; i < nsurvey; i++)
+                TRY_RET(job_add(p, JOB_SURVEY, cc_v_get_str(cc_v_at(cands, i), CC_K(interpreter, path)), 0, 0, err));
+        for (i = 0; i < nsurvey; i++) {
+                cc_value *r = job_take(p, i, err);
+                size_t before = cc_v_len(interps);
+                unsigned probe = 0;
+
+                if (r == NULL || interpreter(interps, cc_v_at(cands, i), r, &probe, err) < 0)
+                        return -1;
+                for (k = 0; k < CC_ARRAY_LEN(framework_names); k++)
+                        if (probe & (1u << k))
+                                TRY_RET(job_add(p, JOB_FRAMEWORK, p->jobs[i].python, (int)k, before, err));
+        }
+        cc_sync_lock(p->s);
+        p->no_more = 1;
+        cc_sync_wake(p->s);
+        cc_sync_unlock(p->s);
+        for (i = nsurvey; i < p->n; i++) {
+                cc_value *it = cc_v_atm(interps, p->jobs[i].interp), *r = job_take(p, i, err);
+
+                if (r == NULL ||
+                    framework_entry(cc_v_getm(it, CC_K(interpreter, frameworks)),
+                                    cc_v_get(it, CC_K(interpreter, distributions)),
+                                    cc_v_get(it, CC_K(interpreter, found)), framework_names[p->jobs[i].fw], r, err) < 0)
+                        return -1;
+        }
+        return 0;
+}
+
+int cc_fw_jobs(const cc_machine *m)
+{
+        return cc_machine_jobs(m, MAX_WORKERS);
+}
+
+struct cc_fw_run {
+        cudnnctl_frameworks_options o; /* a copy: the caller's may be gone by the end */
+        struct fwctx x;
+        struct pool p;
+        cc_thread *th[MAX_WORKERS];
+        int nw;
+        cc_thread *coord; /* runs gather() while the caller does other work */
+        cc_value *cands, *interps;
+        int rc;
+        cc_error e;
+};
+
+static void coordinate(void *arg)
+{
+        cc_fw_run *r = arg;
+
+        r->rc = gather(&r->p, r->cands, r->interps, &r->e);
+}
+
+cc_fw_run *cc_fw_start(cc_machine *m, const cudnnctl_frameworks_options *o, const cc_value *list, cc_progress *pg,
+                       cc_error *err)
+{
+        cc_fw_run *r = cc_calloc(err, 1, sizeof(*r));
+        int want;
+
+        if (r == NULL)
+                return NULL;
+        r->o = *o;
+        r->x.m = m;
+        r->x.o = &r->o;
+        r->x.pg = pg;
+        r->p.x = &r->x;
+        r->rc = -1;
+        /* everything that reads the machine's tree happens here, in the
+         * caller's thread: the tree's caches are not shared across threads */
+        if (setup(&r->x, err) < 0)
+                goto fail;
+        r->cands = candidates(&r->x, list, err);
+        r->interps = cc_v_array(err);
+        if (r->cands == NULL || r->interps == NULL || cc_sync_new(&r->p.s, err) < 0)
+                goto fail;
+        want = cc_fw_jobs(m);
+        for (r->nw = 0; r->nw < want; r->nw++)
+                if (cc_thread_start(worker, &r->p, &r->th[r->nw], err) < 0)
+                        break;
+        if (r->nw == 0)
+                goto fail;
+        cc_err_clear(err); /* fewer workers than wanted: still some */
+        if (cc_thread_start(coordinate, r, &r->coord, err) < 0)
+                goto fail;
+        return r;
+fail:
+        r->rc = -1;
+        (void)cc_fw_finish(r, NULL);
+        return NULL;
+}
+
+cc_value *cc_fw_finish(cc_fw_run *r, cc_error *err)
+{
+        cc_value *interps = NULL;
+        size_t i;
+
+        if (r == NULL)
+                return NULL;
+        if (r->coord != NULL)
+                cc_thread_join(r->coord);
+        if (r->rc == 0) {
+                interps = r->interps;
+                r->interps = NULL;
+        } else if (err != NULL) {
+                *err = r->e;
+        }
+        if (r->p.s != NULL) {
+                cc_sync_lock(r->p.s);
+                r->p.no_more = r->p.abandon = 1;
+                cc_sync_wake(r->p.s);
+                cc_sync_unlock(r->p.s);
+                for (i = 0; i < (size_t)r->nw; i++)
+                        cc_thread_join(r->th[i]);
+                cc_sync_free(r->p.s);
+        }
+        for (i = 0; i < r->p.n; i++)
+                cc_v_free(r->p.jobs[i].r);
+        free(r->p.jobs);
+        cc_v_free(r->cands);
+        cc_v_free(r->interps);
+        if (r->x.dir != NULL) {
+                cc_error e = {0};
+
+                (void)cc_remove_tree(r->x.dir, &e);
+        }
+        free(r->x.dir);
+        free(r->x.script);
+        cc_strv_free(&r->x.env);
+        free(r);
         return interps;
+}
+
+cc_value *cc_fw_gather(cc_machine *m, const cudnnctl_frameworks_options *o, const cc_value *list, cc_error *err)
+{
+        cc_progress *pg = cc_progress_new(o->progress, o->progress_ctx);
+        cc_fw_run *r = cc_fw_start(m, o, list, pg, err);
+        cc_value *its = r != NULL ? cc_fw_finish(r, err) : NULL;
+
+        cc_progress_free(pg);
+        return its;
 }
 
 /* ---- the summary ----------------------------------------------------------- */

@@ -3,12 +3,28 @@
 #ifndef CC_FRAMEWORKS_H
 #define CC_FRAMEWORKS_H
 
+#include "../probe/progress.h"
 #include "../machine/machine.h"
 
 /* The interpreters' facts (the "interpreters" array of the frameworks
  * document), gathered on the live machine. `list` is the list document
  * (for the environments discovery found). */
 cc_value *cc_fw_gather(cc_machine *m, const cudnnctl_frameworks_options *o, const cc_value *list, cc_error *err);
+
+/* The same in two halves, so a caller can do other work while the
+ * children run: cc_fw_start reads the machine (in the calling thread) and
+ * starts the children; cc_fw_finish waits for them and gives what
+ * cc_fw_gather gives (and frees run). Between the two, the machine's tree
+ * is not read by the run. NULL from cc_fw_start: err says why. pg (or
+ * NULL) names the children still running after a second. */
+typedef struct cc_fw_run cc_fw_run;
+cc_fw_run *cc_fw_start(cc_machine *m, const cudnnctl_frameworks_options *o, const cc_value *list, cc_progress *pg,
+                       cc_error *err);
+cc_value *cc_fw_finish(cc_fw_run *run, cc_error *err);
+
+/* How many children run at once (CPUs, at most 8; CUDNNCTL_JOBS=N; 1 on
+ * Windows). 1 also makes the doctor run its areas one after another. */
+int cc_fw_jobs(const cc_machine *m);
 
 /* Decide, from facts alone (so the doctor can decide again on facts from
  * another machine): for every framework of every interpreter in

@@ -1,6 +1,8 @@
 /* The machine a command looks at (machine.h). */
 #include "machine.h"
 
+#include "../platform/platform.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -114,6 +116,22 @@ char *cc_machine_abs(const cc_machine *m, const char *vpath, cc_error *err)
 const char *cc_machine_getenv(const cc_machine *m, const char *key)
 {
         return cc_env_get(&m->env, key);
+}
+
+int cc_machine_jobs(const cc_machine *m, int max)
+{
+        int want = cc_cpu_count();
+        const char *j = cc_machine_getenv(m, "CUDNNCTL_JOBS");
+
+        if (j != NULL && atoi(j) >= 1)
+                want = atoi(j);
+#if defined(_WIN32)
+        /* a child started beside another could inherit the other's pipe ends */
+        want = 1;
+#endif
+        if (want > max)
+                want = max;
+        return want < 1 ? 1 : want;
 }
 
 cc_value *cc_machine_facts(const cc_machine *m, cc_error *err)

@@ -29,6 +29,10 @@ typedef struct cudnnctl_machine cc_machine;
 char *cc_machine_abs(const cc_machine *m, const char *vpath, cc_error *err);
 /* The environment variable, or NULL. */
 const char *cc_machine_getenv(const cc_machine *m, const char *key);
+/* How many children a command runs at once, at most max: the CPUs, or
+ * CUDNNCTL_JOBS=N (1: one after another, and the doctor's areas too); 1 on
+ * Windows. */
+int cc_machine_jobs(const cc_machine *m, int max);
 /* The machine's setup as facts: system, root, live, cwd and its source,
  * environment source, notes. */
 cc_value *cc_machine_facts(const cc_machine *m, cc_error *err);

@@ -301,6 +301,8 @@ typedef struct cc_thread cc_thread;
 int cc_thread_start(void (*fn)(void *), void *arg, cc_thread **out, cc_error *err);
 /* Wait for the thread to end, and free it (NULL: nothing). */
 void cc_thread_join(cc_thread *t);
+/* The CPUs this process may run on (at least 1). */
+int cc_cpu_count(void);
 typedef struct cc_sync cc_sync;
 int cc_sync_new(cc_sync **out, cc_error *err);
 void cc_sync_free(cc_sync *s);
@@ -309,6 +311,8 @@ void cc_sync_unlock(cc_sync *s);
 /* Called locked: release the lock, sleep until cc_sync_wake, lock again
  * (it may also wake without a cause: the caller loops on its condition). */
 void cc_sync_wait(cc_sync *s);
+/* The same, waking after ms milliseconds at the latest. */
+void cc_sync_wait_ms(cc_sync *s, int ms);
 void cc_sync_wake(cc_sync *s);
 
 /* ---- dynamic loading (only ever in a probe child) ------------------------- */

@@ -536,6 +536,11 @@ int cc_cleanup_install(cc_error *err)
 
 /* In the child between fork and exec: only async-signal-safe calls. mask:
  * the signal mask to give the program (the parent's before the fork). */
+/* posix_thread.c: in a thread of cc_thread_start, the mask of the thread
+ * that started it (a child spawned there gets that, not the thread's own,
+ * which blocks every signal); else NULL. */
+const sigset_t *cc_posix_thread_child_mask(void);
+
 static void child_exec(const cc_spawn_opts *o, char **envp, int out_w, int err_w, int report_w, pid_t parent,
                        const sigset_t *mask)
 {
@@ -643,7 +648,8 @@ int cc_spawn_run(const cc_spawn_opts *o, cc_spawn_result *r, cc_error *err)
         start = cc_monotonic_us();
         pid = fork();
         if (pid == 0)
-                child_exec(o, envp, outp[1], errp[1], rep[1], parent, &mask);
+                child_exec(o, envp, outp[1], errp[1], rep[1], parent,
+                           cc_posix_thread_child_mask() ? cc_posix_thread_child_mask() : &mask);
         if (pid > 0)
                 ATOMIC_STORE(&live_pid[slot], pid);
         sigprocmask(SIG_SETMASK, &mask, NULL);
@@ -767,6 +773,42 @@ char *cc_self_exe(cc_error *err)
         return cc_strndup(err, buf, (size_t)n);
 }
 
+/* The private directories of runs that were killed (kill -9 runs no
+ * handler): PREFIX-PID-XXXXXX in tmp, of this user, whose process is gone
+ * and that were last changed over an hour ago (a process of another PID
+ * namespace sharing tmp may look gone: the hour is its margin). At most
+ * 4096 names are looked at; nothing is said of what cannot be removed. */
+static void sweep_stale(const char *tmp, const char *prefix)
+{
+        size_t pl = strlen(prefix), seen = 0;
+        time_t now = time(NULL);
+        struct dirent *e;
+        DIR *d = opendir(tmp);
+
+        if (d == NULL)
+                return;
+        while ((e = readdir(d)) != NULL && seen++ < 4096) {
+                const char *q = e->d_name + pl + 1;
+                char *end, *path;
+                long pid;
+                struct stat st;
+                cc_error ignore = {0};
+
+                if (strncmp(e->d_name, prefix, pl) != 0 || e->d_name[pl] != '-' || *q < '1' || *q > '9')
+                        continue;
+                pid = strtol(q, &end, 10);
+                if (*end != '-' || strlen(end + 1) != 6 || pid <= 0 || pid == (long)getpid() ||
+                    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+                        continue;
+                path = cc_asprintf(NULL, "%s/%s", tmp, e->d_name);
+                if (path != NULL && lstat(path, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
+                    now - st.st_mtime > 3600)
+                        (void)cc_remove_tree(path, &ignore);
+                free(path);
+        }
+        closedir(d);
+}
+
 char *cc_make_temp_dir(const char *prefix, cc_error *err)
 {
         const char *tmp = getenv("TMPDIR");
@@ -774,7 +816,11 @@ char *cc_make_temp_dir(const char *prefix, cc_error *err)
 
         if (tmp == NULL || tmp[0] != '/')
                 tmp = "/tmp";
-        tmpl = cc_asprintf(err, "%s/%s-XXXXXX", tmp, prefix ? prefix : "cudnnctl");
+        if (prefix == NULL)
+                prefix = "cudnnctl";
+        sweep_stale(tmp, prefix);
+        /* the PID in the name: a later run removes it if this one is killed */
+        tmpl = cc_asprintf(err, "%s/%s-%ld-XXXXXX", tmp, prefix, (long)getpid());
         if (tmpl == NULL)
                 return NULL;
         {

@@ -5,6 +5,8 @@
 #include "platform.h"
 
 #include <pthread.h>
+#include <time.h>
+#include <unistd.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +15,18 @@ struct cc_thread {
         pthread_t id;
         void (*fn)(void *);
         void *arg;
+        sigset_t before; /* the starting thread's mask: what a child it spawns gets (posix_proc.c) */
 };
+
+/* Set in a thread of cc_thread_start: the mask children started there get
+ * (the thread itself blocks every signal). */
+static _Thread_local const sigset_t *child_mask;
+
+const sigset_t *cc_posix_thread_child_mask(void);
+const sigset_t *cc_posix_thread_child_mask(void)
+{
+        return child_mask;
+}
 
 struct cc_sync {
         pthread_mutex_t m;
@@ -24,6 +37,7 @@ static void *trampoline(void *p)
 {
         cc_thread *t = p;
 
+        child_mask = &t->before;
         t->fn(t->arg);
         return NULL;
 }
@@ -44,6 +58,7 @@ int cc_thread_start(void (*fn)(void *), void *arg, cc_thread **out, cc_error *er
          * main thread, whose handlers clean up and re-raise. */
         sigfillset(&all);
         pthread_sigmask(SIG_SETMASK, &all, &old);
+        t->before = old;
         e = pthread_create(&t->id, NULL, trampoline, t);
         pthread_sigmask(SIG_SETMASK, &old, NULL);
         if (e != 0) {
@@ -106,10 +121,31 @@ void cc_sync_wait(cc_sync *s)
         pthread_cond_wait(&s->c, &s->m);
 }
 
+void cc_sync_wait_ms(cc_sync *s, int ms)
+{
+        struct timespec ts;
+
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_sec += ms / 1000;
+        ts.tv_nsec += (long)(ms % 1000) * 1000000L;
+        if (ts.tv_nsec >= 1000000000L) {
+                ts.tv_sec++;
+                ts.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&s->c, &s->m, &ts);
+}
+
 void cc_sync_wake(cc_sync *s)
 {
         pthread_cond_broadcast(&s->c);
 }
+int cc_cpu_count(void)
+{
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+        return n < 1 ? 1 : n > 1024 ? 1024 : (int)n;
+}
+
 #endif
 
 /* Keeps the translation unit non-empty on the other system. */

@@ -89,10 +89,23 @@ void cc_sync_wait(cc_sync *s)
         SleepConditionVariableSRW(&s->c, &s->l, INFINITE, 0);
 }
 
+void cc_sync_wait_ms(cc_sync *s, int ms)
+{
+        SleepConditionVariableSRW(&s->c, &s->l, (DWORD)ms, 0);
+}
+
 void cc_sync_wake(cc_sync *s)
 {
         WakeAllConditionVariable(&s->c);
 }
+int cc_cpu_count(void)
+{
+        SYSTEM_INFO si;
+
+        GetSystemInfo(&si);
+        return si.dwNumberOfProcessors < 1 ? 1 : si.dwNumberOfProcessors > 1024 ? 1024 : (int)si.dwNumberOfProcessors;
+}
+
 #endif
 
 /* Keeps the translation unit non-empty on the other system. */

@@ -595,6 +595,71 @@ with scenario("5b odd paths"):
 
 # ---- 15a. a virtual environment found through VIRTUAL_ENV; its wheel is list's installation ----------------------
 
+with scenario("15c interpreters without a framework are not started"):
+    # Each environment's python3 is a small program that notes its start in a log, then runs the real one:
+    # the log counts the children the tool started.
+    log = os.path.join(TMP, "starts.log")
+    src = os.path.join(TMP, "logpy.c")
+    write(src, '#include <stdio.h>\n#include <stdlib.h>\n#include <unistd.h>\n'
+          'int main(int argc, char **argv) { FILE *f = fopen(getenv("CC_PYLOG"), "a");\n'
+          ' (void)argc; if (f) { fprintf(f, "%s\\n", argv[0]); fclose(f); }\n'
+          ' execv("' + PY + '", argv); return 127; }\n')
+    logpy = os.path.join(TMP, "logpy")
+    built = subprocess.run(["cc", "-O1", "-o", logpy, src], capture_output=True)
+    check(built.returncode == 0, "logpy: %r" % built.stderr[-300:])
+    envs = {}
+    for name, fws in (("none", {}), ("torch", {"torch": dict(GOOD_TORCH, libs=[])}), ("pth", None)):
+        d = os.path.join(TMP, "count-" + name)
+        sp = venv(d)
+        os.unlink(os.path.join(d, "bin", "python3"))
+        shutil.copy(logpy, os.path.join(d, "bin", "python3"))
+        if fws is not None:
+            site(sp, fws)
+        else:
+            # a .pth file naming a directory that holds a framework: started
+            extra = os.path.join(TMP, "count-extra")
+            os.makedirs(os.path.join(extra, "jax"), exist_ok=True)
+            write(os.path.join(sp, "extra.pth"), extra + "\n")
+        envs[name] = d
+    base = {"HOME": HOME, "CC_PYLOG": log, "PATH": "/nonexistent"}
+    for name, want in (("none", False), ("torch", True), ("pth", True)):
+        if os.path.exists(log):
+            os.unlink(log)
+        py = os.path.join(envs[name], "bin", "python3")
+        rc, doc = fw_json("count " + name, [], env=dict(base, VIRTUAL_ENV=envs[name]))
+        starts = open(log).read().split() if os.path.exists(log) else []
+        mine = [a for a in starts if a == py]
+        it = interp(doc, py)
+        if want:
+            check(len(mine) >= 1 and it.get("state") == "probed",
+                  "count %s: started %d times, state %r" % (name, len(mine), it.get("state")))
+        else:
+            check(mine == [] and it.get("state") == "skipped" and
+                  os.path.join(envs[name], "lib") in (it.get("reason") or ""),
+                  "count %s: started %d times (want 0), state %r reason %r" %
+                  (name, len(mine), it.get("state"), it.get("reason")))
+            check(it.get("frameworks") == [] and it.get("probe", {}).get("ran") is False,
+                  "count %s: %r" % (name, it))
+            # the text folds it to a line under a count; --verbose gives its block with the reason
+            rc, text, err = fw_text("count " + name, [], env=dict(base, VIRTUAL_ENV=envs[name]))
+            folded = re.search(r"^(\d+) interpreters? not started, their files holding no framework "
+                               r"\(--verbose for why\):\n((?:  .*\n)+)", text, re.M)
+            nskipped = sum(1 for x in doc.get("interpreters", []) if x.get("state") == "skipped")
+            check(folded is not None and int(folded.group(1)) == nskipped and
+                  "  " + py + "\n" in folded.group(2) and "not started: " not in text,
+                  "count %s folded text: %r" % (name, text[-800:]))
+            rc, text, err = fw_text("count " + name, ["--verbose"], env=dict(base, VIRTUAL_ENV=envs[name]))
+            check("not started: no framework in " + os.path.join(envs[name], "lib") in text and
+                  "not started, their files" not in text, "count %s --verbose text: %r" % (name, text[:500]))
+    # given with --python it is started whatever its files hold
+    if os.path.exists(log):
+        os.unlink(log)
+    py = os.path.join(envs["none"], "bin", "python3")
+    rc, doc = fw_json("count --python", ["--python", py], env=base)
+    starts = open(log).read().split() if os.path.exists(log) else []
+    check(starts.count(py) == 1 and interp(doc, py).get("state") == "probed",
+          "count --python: started %d times, state %r" % (starts.count(py), interp(doc, py).get("state")))
+
 with scenario("15a venv discovery + installation"):
     venvdir = os.path.join(TMP, "venv-torch")
     vsite = venv(venvdir)
@@ -945,7 +1010,7 @@ with scenario("7d progress on a terminal"):
     check(b"waiting for" not in r.err, "progress: shown on a pipe: %r" % r.err[:300])
     rc, out, tty = on_tty(["doctor", "--no-gpu", "--timeout", "3"],
                           env=dict(denv, VIRTUAL_ENV=os.path.dirname(os.path.dirname(hang))))
-    for part in ("read the host", "listed ", "verified installation", "read the dependencies", "asked "):
+    for part in ("read the host", "listed ", "verified installation", "read the dependencies", "Python interpreters about"):
         check(part in tty, "doctor progress: no %r in %r" % (part, tty[:800]))
     check(("waiting for %s importing tensorflow" % hang) in tty, "doctor progress: the hung child %r" % tty[:800])
 

@@ -37,30 +37,15 @@ static char *live_root;
 
 static char *mkroot(void)
 {
-        const char *tmp = getenv("TMPDIR");
-        char *p = malloc(4096);
-
-        assert_non_null(p);
-        snprintf(p, 4096, "%s/cc-pairing-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
-        assert_non_null(mkdtemp(p));
-        live_root = p;
-        return p;
-}
-
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-        (void)st;
-        (void)flag;
-        (void)ftw;
-        return remove(path);
+        live_root = tu_mkroot("pairing");
+        return live_root;
 }
 
 static void rmroot(char *root)
 {
-        nftw(root, rm_one, 32, FTW_DEPTH | FTW_PHYS);
         if (root == live_root)
                 live_root = NULL;
-        free(root);
+        tu_rmroot(root);
 }
 
 static int teardown(void **state)
@@ -69,24 +54,6 @@ static int teardown(void **state)
         if (live_root != NULL)
                 rmroot(live_root);
         return 0;
-}
-
-static void mkdirs(const char *path)
-{
-        char buf[4096];
-        size_t i;
-
-        snprintf(buf, sizeof(buf), "%s", path);
-        for (i = 1; buf[i]; i++) {
-                if (buf[i] == '/') {
-                        buf[i] = '\0';
-                        if (mkdir(buf, 0755) < 0 && errno != EEXIST)
-                                fail_msg("mkdir %s: %s", buf, strerror(errno));
-                        buf[i] = '/';
-                }
-        }
-        if (mkdir(buf, 0755) < 0 && errno != EEXIST)
-                fail_msg("mkdir %s: %s", buf, strerror(errno));
 }
 
 /* root/rel with these bytes (rel with '/'). */
@@ -98,7 +65,7 @@ static void put(const char *root, const char *rel, const void *data, size_t n)
         snprintf(path, sizeof(path), "%s/%s", root, rel);
         s = strrchr(path, '/');
         *s = '\0';
-        mkdirs(path);
+        tu_mkdirs(path);
         *s = '/';
         f = fopen(path, "wb");
         if (f == NULL)
@@ -263,7 +230,7 @@ static void test_no_driver(void **state)
         struct result r;
 
         (void)state;
-        mkdirs(root);
+        tu_mkdirs(root);
         release(&s, CUDA13, "9.19.0", 13, "linux");
         run(root, 0, &s, 0, &r);
         assert_string_equal(r.verdict[0], "warn");
@@ -414,7 +381,7 @@ static void test_driver_unreadable(void **state)
                 char dir[4096];
 
                 snprintf(dir, sizeof(dir), "%s/proc/driver/nvidia/version", root);
-                mkdirs(dir);
+                tu_mkdirs(dir);
         }
         run(root, 0, &s, 0, &r);
         assert_string_equal(r.verdict[0], "warn");

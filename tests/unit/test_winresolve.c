@@ -26,45 +26,7 @@ enum kind { K_X64, K_X86, K_ARM64, K_TEXT, K_DIR };
 
 static char *mkroot(void)
 {
-        const char *tmp = getenv("TMPDIR");
-        char *p = malloc(4096);
-
-        assert_non_null(p);
-        snprintf(p, 4096, "%s/cc-winresolve-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
-        assert_non_null(mkdtemp(p));
-        return p;
-}
-
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-        (void)st;
-        (void)flag;
-        (void)ftw;
-        return remove(path);
-}
-
-static void rmroot(char *root)
-{
-        nftw(root, rm_one, 32, FTW_DEPTH | FTW_PHYS);
-        free(root);
-}
-
-static void mkdirs(const char *path)
-{
-        char buf[4096];
-        size_t i;
-
-        snprintf(buf, sizeof(buf), "%s", path);
-        for (i = 1; buf[i]; i++) {
-                if (buf[i] == '/') {
-                        buf[i] = '\0';
-                        if (mkdir(buf, 0755) < 0 && errno != EEXIST)
-                                fail_msg("mkdir %s: %s", buf, strerror(errno));
-                        buf[i] = '/';
-                }
-        }
-        if (mkdir(buf, 0755) < 0 && errno != EEXIST)
-                fail_msg("mkdir %s: %s", buf, strerror(errno));
+        return tu_mkroot("winresolve");
 }
 
 static void parent_dirs(const char *path)
@@ -76,7 +38,7 @@ static void parent_dirs(const char *path)
         s = strrchr(buf, '/');
         if (s != NULL && s != buf) {
                 *s = '\0';
-                mkdirs(buf);
+                tu_mkdirs(buf);
         }
 }
 
@@ -101,7 +63,7 @@ static void put(const char *root, const char *rel, enum kind k)
 
         snprintf(path, sizeof(path), "%s/%s", root, rel);
         if (k == K_DIR) {
-                mkdirs(path);
+                tu_mkdirs(path);
                 return;
         }
         if (k == K_TEXT) {
@@ -294,7 +256,7 @@ static void test_standard_order_shadowed(void **state)
         assert_int_equal(r.ntries, 1);
         cc_resolution_free(&r);
         env_close(&e);
-        rmroot(e.root);
+        tu_rmroot(e.root);
 }
 
 /* Each place wins once everything before it is gone. */
@@ -333,7 +295,7 @@ static void test_standard_each_step(void **state)
                         assert_int_equal(r.tries[i].outcome, CC_TRY_MISSING);
                 cc_resolution_free(&r);
                 env_close(&e);
-                rmroot(e.root);
+                tu_rmroot(e.root);
         }
 }
 
@@ -368,7 +330,7 @@ static void test_not_found(void **state)
         cc_v_free(f);
         cc_resolution_free(&r);
         env_close(&e);
-        rmroot(e.root);
+        tu_rmroot(e.root);
 }
 
 /* ---- SafeDllSearchMode, SetDllDirectory --------------------------------------------- */
@@ -409,7 +371,7 @@ static void test_safe_search_off(void **state)
         assert_int_equal(r.how, CC_HOW_SYSTEM32);
         cc_resolution_free(&r);
         env_close(&e);
-        rmroot(e.root);
+        tu_rmroot(e.root);
 }
 
 static void test_set_dll_directory(void **state)
@@ -451,7 +413,7 @@ static void test_set_dll_directory(void **state)
         assert_hows(&r, empty);
         cc_resolution_free(&r);
         env_close(&e);
-        rmroot(e.root);
+        tu_rmroot(e.root);
 }
 
 /* ---- KnownDLLs, API sets ---------------------------------------------------------------- */
@@ -513,7 +475,7 @@ static void test_known_dlls(void **state)
         assert_int_equal(r.how, CC_HOW_APPDIR);
         cc_resolution_free(&r);
         env_close(&e);
-        rmroot(e.root);
+        tu_rmroot(e.root);
 }
 
 /* What a known DLL imports from System32 is known too. */
@@ -555,7 +517,7 @@ static void test_known_dll_imports(void **state)
         assert_int_equal(r.how, CC_HOW_NOT_FOUND);
         cc_resolution_free(&r);
         env_close(&e);
-        rmroot(e.root);
+        tu_rmroot(e.root);
 }
 
 static void test_api_sets(void **state)
@@ -587,7 +549,7 @@ static void test_api_sets(void **state)
                 }
                 env_close(&e);
         }
-        rmroot(e.root);
+        tu_rmroot(e.root);
 }
 
 /* ---- names -------------------------------------------------------------------------------- */
@@ -660,7 +622,7 @@ static void test_names(void **state)
         assert_path(r.path, "C:\\lib\\direct.dll");
         cc_resolution_free(&r);
         env_close(&e);
-        rmroot(e.root);
+        tu_rmroot(e.root);
 }
 
 static void test_bad_names(void **state)
@@ -677,7 +639,7 @@ static void test_bad_names(void **state)
         assert_int_equal(cc_win_resolve(e.c, "C:\\dir\\", NULL, 0, &r, &err), -1);
         assert_int_equal(cc_win_resolve(e.c, "...", NULL, 0, &r, &err), -1);
         env_close(&e);
-        rmroot(e.root);
+        tu_rmroot(e.root);
 }
 
 /* ---- the machine check: error 193 ------------------------------------------------------------ */
@@ -726,7 +688,7 @@ static void test_x86_first_193(void **state)
         assert_int_equal(r.win_error, 193);
         cc_resolution_free(&r);
         env_close(&e);
-        rmroot(e.root);
+        tu_rmroot(e.root);
 }
 
 static void test_process_machine(void **state)
@@ -780,7 +742,7 @@ static void test_process_machine(void **state)
         assert_path(r.path, "C:\\Windows\\System32\\w.dll");
         cc_resolution_free(&r);
         env_close(&e);
-        rmroot(e.root);
+        tu_rmroot(e.root);
 }
 
 static void test_not_pe_and_directory(void **state)
@@ -811,7 +773,7 @@ static void test_not_pe_and_directory(void **state)
         assert_int_equal(r.tries[0].outcome, CC_TRY_FAILED);
         cc_resolution_free(&r);
         env_close(&e);
-        rmroot(e.root);
+        tu_rmroot(e.root);
 }
 
 /* ---- LoadLibraryEx modes ------------------------------------------------------------------------ */
@@ -855,7 +817,7 @@ static void test_altered(void **state)
         assert_note(&r, "LOAD_WITH_ALTERED_SEARCH_PATH");
         cc_resolution_free(&r);
         env_close(&e);
-        rmroot(e.root);
+        tu_rmroot(e.root);
 }
 
 static void test_search_flags(void **state)
@@ -933,7 +895,7 @@ static void test_search_flags(void **state)
                 assert_int_equal(r.found, !(cases[k].flags & CUDNNCTL_WIN_SEARCH_DLL_LOAD_DIR));
                 cc_resolution_free(&r);
                 env_close(&e);
-                rmroot(e.root);
+                tu_rmroot(e.root);
         }
 }
 
@@ -1000,7 +962,7 @@ static void test_python_ignores_path(void **state)
         assert_int_equal(r.how, CC_HOW_PATH);
         cc_resolution_free(&r);
         env_close(&e);
-        rmroot(e.root);
+        tu_rmroot(e.root);
 }
 
 /* ---- the cuDNN failure modes ------------------------------------------------------------------- */
@@ -1027,7 +989,7 @@ static void test_cudnn9_installer_layout(void **state)
         assert_note(&r, "bin\\11.8");
         cc_resolution_free(&r);
         env_close(&e);
-        rmroot(e.root);
+        tu_rmroot(e.root);
 }
 
 /* catalog entry 8: a stale copy in System32 shadows the one on PATH. */
@@ -1051,7 +1013,7 @@ static void test_stale_system32(void **state)
         assert_note(&r, "stale copy");
         cc_resolution_free(&r);
         env_close(&e);
-        rmroot(e.root);
+        tu_rmroot(e.root);
 }
 
 /* catalog entry 1: zlibwapi.dll nowhere. */
@@ -1073,7 +1035,7 @@ static void test_zlibwapi_missing(void **state)
         assert_path(r.tries[5].path, "C:\\cuda\\bin\\zlibwapi.dll");
         cc_resolution_free(&r);
         env_close(&e);
-        rmroot(e.root);
+        tu_rmroot(e.root);
 }
 
 /* ---- PATH ------------------------------------------------------------------------------------------ */
@@ -1160,7 +1122,7 @@ static void test_path_entries(void **state)
         assert_string_equal(cc_v_as_str(cc_v_get(f, "machine")), "x64");
         cc_v_free(f);
         env_close(&e);
-        rmroot(e.root);
+        tu_rmroot(e.root);
 }
 
 /* 32 KiB of PATH, thousands of entries: linear, and it still finds the last one. */
@@ -1203,7 +1165,7 @@ static void test_long_path(void **state)
         assert_true((double)(clock() - t0) / CLOCKS_PER_SEC < 20.0);
         env_close(&e);
         cc_buf_free(&b);
-        rmroot(e.root);
+        tu_rmroot(e.root);
 }
 
 static void test_windows_dir(void **state)
@@ -1241,7 +1203,7 @@ static void test_windows_dir(void **state)
         assert_string_equal(cc_v_as_str(cc_v_get(f, "windows_dir")), "C:\\Windows");
         cc_v_free(f);
         env_close(&e);
-        rmroot(e.root);
+        tu_rmroot(e.root);
 }
 
 static void test_usage(void **state)
@@ -1276,7 +1238,7 @@ static void test_usage(void **state)
         assert_true(ctx_has_note(c, "standard search order"));
         cc_win_ctx_free(c);
         cudnnctl_machine_free(e.m);
-        rmroot(e.root);
+        tu_rmroot(e.root);
 }
 
 int main(void)

@@ -1,6 +1,8 @@
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700
 #include "testutil.h"
 
+#include <errno.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,4 +46,47 @@ int tu_exists(const char *path)
         struct stat st;
 
         return stat(path, &st) == 0;
+}
+
+char *tu_mkroot(const char *name)
+{
+        const char *tmp = getenv("TMPDIR");
+        char *p = malloc(4096);
+
+        assert_non_null(p);
+        snprintf(p, 4096, "%s/cc-%s-XXXXXX", tmp && tmp[0] ? tmp : "/tmp", name);
+        assert_non_null(mkdtemp(p));
+        return p;
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+        (void)st;
+        (void)flag;
+        (void)ftw;
+        return remove(path);
+}
+
+void tu_rmroot(char *root)
+{
+        nftw(root, rm_one, 32, FTW_DEPTH | FTW_PHYS);
+        free(root);
+}
+
+void tu_mkdirs(const char *path)
+{
+        char buf[4096];
+        size_t i;
+
+        snprintf(buf, sizeof(buf), "%s", path);
+        for (i = 1; buf[i]; i++) {
+                if (buf[i] == '/') {
+                        buf[i] = '\0';
+                        if (mkdir(buf, 0755) < 0 && errno != EEXIST)
+                                fail_msg("mkdir %s: %s", buf, strerror(errno));
+                        buf[i] = '/';
+                }
+        }
+        if (mkdir(buf, 0755) < 0 && errno != EEXIST)
+                fail_msg("mkdir %s: %s", buf, strerror(errno));
 }

@@ -15,5 +15,11 @@ char *tu_fixture(const char *rel);
 uint8_t *tu_read(const char *path, size_t *size);
 /* 1 if the path exists. */
 int tu_exists(const char *path);
+/* A new directory TMPDIR/cc-NAME-XXXXXX (the caller frees it with tu_rmroot,
+ * which removes it and everything under it, links not followed). */
+char *tu_mkroot(const char *name);
+void tu_rmroot(char *root);
+/* mkdir -p. */
+void tu_mkdirs(const char *path);
 
 #endif

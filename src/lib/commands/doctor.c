@@ -1084,10 +1084,20 @@ int cudnnctl_doctor(cudnnctl_machine *m, const cudnnctl_doctor_options *opts, cu
                 fw = frameworks_start(m, opts, fv.list, pg, &ge);
         f = frameworks_facts(m, opts, fw, &ge, err);
         fw = NULL;
-        if (!frameworks_skipped(m, opts))
-                cc_progress_done(pg, "asked %zu Python interpreter%s about their frameworks",
-                                 cc_v_len(cc_v_get(f, "interpreters")),
-                                 cc_v_len(cc_v_get(f, "interpreters")) == 1 ? "" : "s");
+        if (!frameworks_skipped(m, opts)) {
+                const cc_value *its = cc_v_get(f, "interpreters");
+                size_t k, started = 0;
+
+                for (k = 0; k < cc_v_len(its); k++) {
+                        const char *st = cc_v_get_str(cc_v_at(its, k), "state");
+
+                        started += st == NULL || strcmp(st, "skipped") != 0;
+                }
+                cc_progress_done(pg,
+                                 "asked %zu of %zu Python interpreters about their frameworks (the others' "
+                                 "files hold none)",
+                                 started, cc_v_len(its));
+        }
         TRY(cc_v_set(facts, CC_K(doctor_facts, frameworks), f, err));
         TRY(cc_v_set_int(facts, "gather_ms", (cc_monotonic_us() - t0) / 1000, err));
         TRY(cc_v_set(doc, "facts", facts, err));

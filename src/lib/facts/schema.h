@@ -491,6 +491,7 @@
         K(interpreter, probe, "probe", OBJ, CC_VW_REQ)                                                                 \
         K(interpreter, state, "state", STR, CC_VW_REQ)                                                                 \
         K(interpreter, error, "error", STR, CC_VW_OPT)                                                                 \
+        K(interpreter, reason, "reason", STR, CC_VW_OPT)                                                               \
         K(interpreter, output_tail, "output_tail", STR, CC_VW_OPT | CC_VW_NULL)                                        \
         K(interpreter, python, "python", OBJ, CC_VW_OPT)                                                               \
         K(interpreter, distributions, "distributions", ARR, CC_VW_OPT)                                                 \

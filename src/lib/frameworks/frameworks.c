@@ -8,6 +8,7 @@
  * (fwprobe in facts/schema.h) and of a run (probe); the interpreters and
  * frameworks are written with the schema's keys (CC_K). */
 #include "frameworks.h"
+#include "sites.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +41,9 @@ struct fwctx {
         char *script;    /* its path */
         cc_strv env;     /* the children's env_set */
         cc_progress *pg; /* the children still running after a second, named */
+        /* per candidate: why it is not started (no framework in its files), or NULL */
+        char **skip;
+        size_t nskip;
 };
 
 /* ---- candidates ------------------------------------------------------------ */
@@ -747,22 +751,90 @@ static cc_value *job_take(struct pool *p, size_t i, cc_error *err)
         return r;
 }
 
+/* A candidate not started: its files hold no framework. One whose import
+ * directories are the same (a pyenv shim and the version it runs, python
+ * and python3 of one prefix) is the first one's alias: the same
+ * environment, as far as anything here can tell. */
+static int skipped_entry(struct fwctx *x, cc_value *interps, const cc_value *cand, size_t ci, cc_error *err)
+{
+        cc_vw_interpreter c;
+        cc_value *it, *probe;
+        size_t i, k;
+
+        cc_vw_interpreter_read(cand, &c, NULL);
+        for (k = 0; k < ci; k++) {
+                if (x->skip[k] == NULL || strcmp(x->skip[k], x->skip[ci]) != 0)
+                        continue;
+                for (i = 0; i < cc_v_len(interps); i++) {
+                        cc_vw_interpreter o;
+
+                        cc_vw_interpreter_at(interps, i, &o, NULL);
+                        if (o.state != NULL && strcmp(o.state, "skipped") == 0 && o.reason != NULL &&
+                            strcmp(o.reason, x->skip[ci]) == 0 && o.path != NULL) {
+                                cc_value *dup = cc_v_atm(interps, i);
+                                cc_value *al = cc_v_getm(dup, CC_K(interpreter, aliases));
+                                cc_value *src = cc_v_getm(dup, CC_K(interpreter, sources));
+                                size_t j;
+
+                                TRY_RET(cc_v_push(al, cc_v_str(c.path, err), err));
+                                for (j = 0; j < cc_v_len(c.sources); j++)
+                                        TRY_RET(cc_v_push(src, cc_v_copy(cc_v_at(c.sources, j), err), err));
+                                return 0;
+                        }
+                }
+        }
+        it = cc_v_object(err);
+        probe = cc_v_object(err);
+        if (it == NULL || probe == NULL || cc_v_push(interps, it, err) < 0) {
+                cc_v_free(it);
+                cc_v_free(probe);
+                return -1;
+        }
+        TRY_RET(cc_v_set_bool(probe, CC_K(probe, ran), 0, err));
+        TRY_RET(cc_v_set_str(it, CC_K(interpreter, path), c.path, err));
+        TRY_RET(cc_v_set(it, CC_K(interpreter, sources), cc_v_copy(c.sources, err), err));
+        TRY_RET(cc_v_set(it, CC_K(interpreter, aliases), cc_v_array(err), err));
+        TRY_RET(cc_v_set(it, CC_K(interpreter, probe), probe, err));
+        TRY_RET(cc_v_set_str(it, CC_K(interpreter, state), "skipped", err));
+        TRY_RET(cc_v_set_str(it, CC_K(interpreter, reason), x->skip[ci], err));
+        return cc_v_set(it, CC_K(interpreter, frameworks), cc_v_array(err), err);
+}
+
 static int gather(struct pool *p, const cc_value *cands, cc_value *interps, cc_error *err)
 {
-        size_t i, k, nsurvey = cc_v_len(cands);
+        size_t i, k, ncand = cc_v_len(cands), nsurvey = 0;
+        long *jobof = cc_calloc(err, ncand ? ncand : 1, sizeof(*jobof));
+        int rc = -1;
 
-        for (i = 0; i < nsurvey; i++)
-                TRY_RET(job_add(p, JOB_SURVEY, cc_v_get_str(cc_v_at(cands, i), CC_K(interpreter, path)), 0, 0, err));
-        for (i = 0; i < nsurvey; i++) {
-                cc_value *r = job_take(p, i, err);
+        if (jobof == NULL)
+                return -1;
+        /* a survey child for each candidate whose files may hold a framework */
+        for (i = 0; i < ncand; i++) {
+                jobof[i] = -1;
+                if (i < p->x->nskip && p->x->skip[i] != NULL)
+                        continue;
+                jobof[i] = (long)p->n;
+                nsurvey++;
+                if (job_add(p, JOB_SURVEY, cc_v_get_str(cc_v_at(cands, i), CC_K(interpreter, path)), 0, 0, err) < 0)
+                        goto out;
+        }
+        for (i = 0; i < ncand; i++) {
+                cc_value *r;
                 size_t before = cc_v_len(interps);
                 unsigned probe = 0;
 
+                if (jobof[i] < 0) {
+                        if (skipped_entry(p->x, interps, cc_v_at(cands, i), i, err) < 0)
+                                goto out;
+                        continue;
+                }
+                r = job_take(p, (size_t)jobof[i], err);
                 if (r == NULL || interpreter(interps, cc_v_at(cands, i), r, &probe, err) < 0)
-                        return -1;
+                        goto out;
                 for (k = 0; k < CC_ARRAY_LEN(framework_names); k++)
                         if (probe & (1u << k))
-                                TRY_RET(job_add(p, JOB_FRAMEWORK, p->jobs[i].python, (int)k, before, err));
+                                if (job_add(p, JOB_FRAMEWORK, p->jobs[jobof[i]].python, (int)k, before, err) < 0)
+                                        goto out;
         }
         cc_sync_lock(p->s);
         p->no_more = 1;
@@ -775,14 +847,44 @@ static int gather(struct pool *p, const cc_value *cands, cc_value *interps, cc_e
                     framework_entry(cc_v_getm(it, CC_K(interpreter, frameworks)),
                                     cc_v_get(it, CC_K(interpreter, distributions)),
                                     cc_v_get(it, CC_K(interpreter, found)), framework_names[p->jobs[i].fw], r, err) < 0)
-                        return -1;
+                        goto out;
         }
-        return 0;
+        rc = 0;
+out:
+        free(jobof);
+        return rc;
 }
 
 int cc_fw_jobs(const cc_machine *m)
 {
         return cc_machine_jobs(m, MAX_WORKERS);
+}
+
+/* Which candidates are not started: those whose files surely hold no
+ * framework (sites.c; an interpreter given with --python always is). */
+static int decide_skips(struct fwctx *x, const cc_value *cands, cc_error *err)
+{
+        size_t i, n = cc_v_len(cands);
+
+        if (x->o->npython > 0 || n == 0)
+                return 0;
+        x->skip = cc_calloc(err, n, sizeof(*x->skip));
+        if (x->skip == NULL)
+                return -1;
+        x->nskip = n;
+        for (i = 0; i < n; i++) {
+                const char *py = cc_v_get_str(cc_v_at(cands, i), CC_K(interpreter, path));
+                char *why = NULL;
+                int v = py != NULL ? cc_fw_sites_verdict(x->m, py, &why, err) : 1;
+
+                if (v < 0)
+                        return -1;
+                if (v == 0)
+                        x->skip[i] = why;
+                else
+                        free(why);
+        }
+        return 0;
 }
 
 struct cc_fw_run {
@@ -824,7 +926,8 @@ cc_fw_run *cc_fw_start(cc_machine *m, const cudnnctl_frameworks_options *o, cons
                 goto fail;
         r->cands = candidates(&r->x, list, err);
         r->interps = cc_v_array(err);
-        if (r->cands == NULL || r->interps == NULL || cc_sync_new(&r->p.s, err) < 0)
+        if (r->cands == NULL || r->interps == NULL || cc_sync_new(&r->p.s, err) < 0 ||
+            decide_skips(&r->x, r->cands, err) < 0)
                 goto fail;
         want = cc_fw_jobs(m);
         for (r->nw = 0; r->nw < want; r->nw++)
@@ -879,6 +982,9 @@ cc_value *cc_fw_finish(cc_fw_run *r, cc_error *err)
         free(r->x.dir);
         free(r->x.script);
         cc_strv_free(&r->x.env);
+        for (i = 0; i < r->x.nskip; i++)
+                free(r->x.skip[i]);
+        free(r->x.skip);
         free(r);
         return interps;
 }

@@ -245,12 +245,24 @@ static int interpreter_text(struct cc_text *t, const cc_value *node, int verbose
                                cc_text_put(t, it.error) < 0 || cc_text_printf(t, "\n") < 0
                            ? -1
                            : 0;
+        if (it.state != NULL && strcmp(it.state, "skipped") == 0)
+                return cc_text_printf(t, "  not started: ") < 0 || cc_text_put(t, it.reason ? it.reason : "?") < 0 ||
+                               cc_text_printf(t, "\n") < 0
+                           ? -1
+                           : 0;
         if (cc_v_len(it.frameworks) == 0)
                 return cc_text_printf(t, "  no framework found (torch, tensorflow, jax, onnxruntime, cupy)\n");
         for (i = 0; i < cc_v_len(it.frameworks); i++)
                 if (framework_text(t, cc_v_at(it.frameworks, i), verbose) < 0)
                         return -1;
         return 0;
+}
+
+static int is_skipped(const cc_value *it)
+{
+        const char *st = cc_v_get_str(it, CC_K(interpreter, state));
+
+        return st != NULL && strcmp(st, "skipped") == 0;
 }
 
 int cudnnctl_frameworks_text(const cudnnctl_value *node, int verbose, int color, char **out, cudnnctl_error *err)
@@ -260,7 +272,7 @@ int cudnnctl_frameworks_text(const cudnnctl_value *node, int verbose, int color,
         cc_vw_fw_doc doc;
         cc_vw_fw_summary s;
         cc_vw_resolution plain;
-        size_t i;
+        size_t i, shown = 0, nskipped = 0;
 
         *out = NULL;
         cc_vw_fw_doc_read(node, &doc, NULL);
@@ -269,9 +281,27 @@ int cudnnctl_frameworks_text(const cudnnctl_value *node, int verbose, int color,
         if (cc_v_len(doc.interpreters) == 0 &&
             cc_text_printf(&t, "no Python interpreter found (give one with --python PATH)\n") < 0)
                 goto fail;
-        for (i = 0; i < cc_v_len(doc.interpreters); i++)
-                if ((i > 0 && cc_text_printf(&t, "\n") < 0) ||
-                    interpreter_text(&t, cc_v_at(doc.interpreters, i), verbose) < 0)
+        for (i = 0; i < cc_v_len(doc.interpreters); i++) {
+                const cc_value *it = cc_v_at(doc.interpreters, i);
+
+                if (!verbose && is_skipped(it)) {
+                        nskipped++;
+                        continue;
+                }
+                if ((shown++ > 0 && cc_text_printf(&t, "\n") < 0) || interpreter_text(&t, it, verbose) < 0)
+                        goto fail;
+        }
+        /* folded: the interpreters not started, one line each (--verbose: a block each, with the reason) */
+        if (nskipped > 0 &&
+            cc_text_printf(&t,
+                           "%s%zu interpreter%s not started, their files holding no framework (--verbose for why):\n",
+                           shown > 0 ? "\n" : "", nskipped, nskipped == 1 ? "" : "s") < 0)
+                goto fail;
+        for (i = 0; i < cc_v_len(doc.interpreters) && nskipped > 0; i++)
+                if (is_skipped(cc_v_at(doc.interpreters, i)) &&
+                    (cc_text_printf(&t, "  ") < 0 ||
+                     cc_text_put(&t, cc_v_get_str(cc_v_at(doc.interpreters, i), CC_K(interpreter, path))) < 0 ||
+                     cc_text_printf(&t, "\n") < 0))
                         goto fail;
         if (plain.path != NULL && (cc_text_printf(&t, "\na plain program loads ") < 0 ||
                                    cc_text_put(&t, plain.path) < 0 || cc_text_printf(&t, "\n") < 0))

@@ -214,6 +214,11 @@ typedef struct cudnnctl_which_options {
         const char *const *dll_dirs; /* AddDllDirectory / os.add_dll_directory, in call order */
         size_t ndll_dirs;
         const char *set_dll_dir; /* SetDllDirectory, or NULL */
+        /* which: 1 searches the whole machine (list's discovery) for the
+         * installation of each copy, by list's ids, and for copies on no
+         * search path; 0 does so only when a name is found nowhere, and
+         * otherwise reads only the directories of the copies found. */
+        int everywhere;
 } cudnnctl_which_options;
 
 /* Where the loader finds each of n names (a full file name, or a short cuDNN

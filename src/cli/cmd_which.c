@@ -13,7 +13,11 @@ static const struct cli_opt opts[] = {
      .help = "resolve as this program or library would (its RPATH/RUNPATH and $ORIGIN,\n"
              "its application directory)",
      .flags = CLI_FILE},
-    {.name = "all", .short_name = 'a', .id = OPT_ALL, .help = "also print every place tried"},
+    {.name = "all",
+     .short_name = 'a',
+     .id = OPT_ALL,
+     .help = "also print every place tried, and search the whole machine: the installation of\n"
+             "every copy (by the ids of 'cudnnctl list') and the copies on no search path"},
     {.like = &cli_opt_json},
     {.group = &cli_machine_group},
     {.group = &cli_resolve_group},
@@ -32,7 +36,9 @@ const struct cli_cmd cli_cmd_which = {
              "winner, how it was found (RPATH, LD_LIBRARY_PATH, RUNPATH, ld.so.cache, default directories;\n"
              "application directory, KnownDLLs, System32, Windows directory, current directory, PATH...),\n"
              "every place tried in order, every copy it shadows with its versions, and copies that are on\n"
-             "the machine but on no search path. A NAME is a file name (libcudnn.so.9, cudnn64_8.dll) or a\n"
+             "the machine but on no search path (with --all, or when a NAME is found nowhere: otherwise only\n"
+             "the directories of the copies found are read, for the installation and version they belong to).\n"
+             "A NAME is a file name (libcudnn.so.9, cudnn64_8.dll) or a\n"
              "short cuDNN name (cudnn, cudnn_ops, cudnn_cnn_infer): then the names of every major are tried.",
     .more = "Exit status 3: not found; 1: found, but the loader stops on a bad copy.",
 };
@@ -64,6 +70,7 @@ static int cmd_which(int argc, char **argv, const struct cli_cmd *cmd, struct cl
                         break;
                 case OPT_ALL:
                         all = 1;
+                        cr.o.everywhere = 1;
                         break;
                 case OPT_FROM:
                         cr.o.from = p.arg;

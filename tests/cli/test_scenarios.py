@@ -154,6 +154,8 @@ def t13_pip_not_on_path():
                     for t in r["tried"]), r and [t["path"] for t in r["tried"]][-5:])
     check("13: the site-packages copy is not on any search path (never tried)",
           r and not any(t["path"].startswith(WHEEL) for t in r["tried"]), r and r["tried"])
+    check("13: found nowhere, so the machine was searched without --all",
+          doc and doc.get("searched") == "machine", (doc or {}).get("searched"))
     ew = [e["path"] for e in (r or {}).get("elsewhere", [])]
     check("13: elsewhere lists the wheel copy", ew == [WHEEL + "/libcudnn.so.9"], ew)
     rc, ldoc = lst(s + " list", s, env)
@@ -240,6 +242,15 @@ def t15_broken_chain():
           bt and bt[0]["outcome"] == "missing" and bt[0]["how"] == "ld_library_path", bt)
     check("15: the tried entry says the link is dangling",
           bt and "dangling" in (bt[0].get("detail") or ""), bt)
+    # found: only the winner's directory was read (no copies elsewhere, no list ids) ...
+    check("15: found, so only the copies' directories were read: nothing elsewhere, no list id",
+          doc and doc.get("searched") == "directories" and r and "elsewhere" not in r
+          and r.get("installation") is None and r.get("installation_version") == "9.1.0"
+          and r.get("installation_prefix") == "/usr", ((doc or {}).get("searched"), r))
+    # ... and --all searches the machine
+    rc, doc, res = which(s + " --all", s, ["libcudnn.so.9", "--all"], env)
+    r = res.get("libcudnn.so.9")
+    check("15 --all: the machine was searched", doc and doc.get("searched") == "machine", (doc or {}).get("searched"))
     ew = [(e["path"], e["realpath"]) for e in (r or {}).get("elsewhere", [])]
     check("15: the toolkit copy (on no path) is listed elsewhere",
           any(rp == "/usr/local/cuda-12.4/lib64/libcudnn.so.9" for _, rp in ew), ew)
@@ -467,8 +478,17 @@ def t25_conda_vs_system():
           ci and ti and ci["provenance"]["kind"] == "conda-package" and ci["version"] == "8.1.0"
           and ti["provenance"]["kind"] == "cuda-toolkit" and ti["version"] == "8.6.0",
           ldoc and [(i["prefix"], i["provenance"]["kind"], i["version"]) for i in ldoc["installations"]])
+    check("25: without --all, winner and shadowed copy name their installations by prefix and version only",
+          r and sh and r.get("installation") is None and sh[0].get("installation") is None
+          and (r.get("installation_prefix"), r.get("installation_version")) == ("/opt/conda/envs/tf", "8.1.0")
+          and (sh[0].get("installation_prefix"), sh[0].get("installation_version")) == ("/usr/local/cuda-11.8", "8.6.0"),
+          r and sh and [(x.get("installation"), x.get("installation_prefix"), x.get("installation_version"))
+                        for x in (r, sh[0])])
+    rc, doc, res = which(s + " --all", s, ["libcudnn.so.8", "--all"], env)
+    r = res.get("libcudnn.so.8")
+    sh = (r or {}).get("shadowed", [])
     if ci and ti and r and sh:
-        check("25: winner and shadowed copy point at those installations",
+        check("25 --all: winner and shadowed copy point at those installations (list's ids)",
               r.get("installation") == ci["id"] and sh[0].get("installation") == ti["id"],
               (r.get("installation"), sh[0].get("installation"), ci["id"], ti["id"]))
     env2 = ["CONDA_PREFIX=/opt/conda/envs/tf", "LD_LIBRARY_PATH=%s:%s" % (cuda, conda)]
@@ -620,8 +640,11 @@ def t_32bit_first():
     t32 = tried_at(r, "/opt/cudnn32/lib/libcudnn.so.9")
     check("32-bit: the 32-bit copy is skipped (ELF 32-bit)",
           t32 and t32[0]["outcome"] == "skipped" and "32-bit" in (t32[0].get("detail") or ""), t32)
-    check("32-bit: the 32-bit copy, being on the search path, is not listed as elsewhere",
-          r and not any(e["path"] == "/opt/cudnn32/lib/libcudnn.so.9" for e in r["elsewhere"]), r and r["elsewhere"])
+    rc, doc, res = which(s + " --all", s, ["libcudnn.so.9", "--all"], env)
+    r = res.get("libcudnn.so.9")
+    check("32-bit: the 32-bit copy, being on the search path, is not listed as elsewhere (--all)",
+          r and "elsewhere" in r and not any(e["path"] == "/opt/cudnn32/lib/libcudnn.so.9" for e in r["elsewhere"]),
+          r and r.get("elsewhere"))
     rc, t = text(["which", "libcudnn.so.9"] + machine(s, env))
     check("32-bit text: names the winner", rc == 0 and "libcudnn.so.9 => /opt/cudnn/lib/libcudnn.so.9" in t, t)
 

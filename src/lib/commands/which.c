@@ -8,12 +8,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Add "versions" (and "installation") to each found/shadowed entry of a
+/* What was searched beyond the loader's places: the whole machine (`list`'s
+ * discovery, whose installation ids are list's), or only the directories
+ * of the copies the loader's search reached. */
+struct found_in {
+        const cc_discovery *d;
+        int machine;
+};
+
+/* Add "versions" (and the installation) to each found/shadowed entry of a
  * resolution's facts (a RESOLUTION, a step of its `shadowed`, an entry of its
  * `elsewhere`: the keys are the same in the three). */
-static int annotate(cc_machine *m, const cc_discovery *d, cc_value *entry, const char *path, const char *real,
+static int annotate(cc_machine *m, const struct found_in *fi, cc_value *entry, const char *path, const char *real,
                     cc_error *err)
 {
+        const cc_discovery *d = fi->d;
         cc_value *v, *problems = NULL;
         char *abs;
 
@@ -39,17 +48,19 @@ static int annotate(cc_machine *m, const cc_discovery *d, cc_value *entry, const
 
                 cc_vw_installation inst;
 
-                if (cc_v_set(entry, CC_K(resolution, installation), id ? cc_v_int(id, err) : cc_v_null(err), err) < 0)
+                if (cc_v_set(entry, CC_K(resolution, installation),
+                             id && fi->machine ? cc_v_int(id, err) : cc_v_null(err), err) < 0)
                         return -1;
                 /* the installation's summary version: what a shim without a version of its own belongs to */
                 if (id && cc_vw_installation_read(cc_discovery_install_facts(d, id), &inst, NULL) == 0 &&
-                    cc_v_set(entry, CC_K(resolution, installation_version), cc_v_str(inst.version, err), err) < 0)
+                    (cc_v_set(entry, CC_K(resolution, installation_version), cc_v_str(inst.version, err), err) < 0 ||
+                     cc_v_set(entry, CC_K(resolution, installation_prefix), cc_v_str(inst.prefix, err), err) < 0))
                         return -1;
         }
         return 0;
 }
 
-static int annotate_result(cc_machine *m, const cc_discovery *d, cc_value *res, cc_error *err)
+static int annotate_result(cc_machine *m, const struct found_in *d, cc_value *res, cc_error *err)
 {
         cc_value *sh = cc_v_getm(res, CC_K(resolution, shadowed));
         cc_vw_resolution r;
@@ -70,8 +81,9 @@ static int annotate_result(cc_machine *m, const cc_discovery *d, cc_value *res, 
 }
 
 /* Copies of name that discovery found but the search did not reach. */
-static int elsewhere(cc_machine *m, const cc_discovery *d, const cc_resolution *r, cc_value *res, cc_error *err)
+static int elsewhere(cc_machine *m, const struct found_in *fi, const cc_resolution *r, cc_value *res, cc_error *err)
 {
+        const cc_discovery *d = fi->d;
         cc_strv paths = {0};
         cc_value *arr = cc_v_array(err);
         size_t i, k;
@@ -100,7 +112,7 @@ static int elsewhere(cc_machine *m, const cc_discovery *d, const cc_resolution *
                 e = cc_v_object(err);
                 if (cc_v_push(arr, e, err) < 0 || cc_v_set_str(e, CC_K(elsewhere, path), paths.v[i], err) < 0 ||
                     cc_v_set_str(e, CC_K(elsewhere, realpath), real, err) < 0 ||
-                    annotate(m, d, e, paths.v[i], real, err) < 0) {
+                    annotate(m, fi, e, paths.v[i], real, err) < 0) {
                         free(real);
                         goto done;
                 }
@@ -114,6 +126,33 @@ done:
         return rv;
 }
 
+/* The directories of the copies the searches reached (the winners and
+ * what they shadow), each once. */
+static int found_dirs(cc_machine *m, const cc_resolution *rs, size_t n, cc_strv *dirs, cc_error *err)
+{
+        size_t i, k, j;
+
+        for (i = 0; i < n; i++)
+                for (k = 0; k < rs[i].ntries; k++) {
+                        const cc_try *t = &rs[i].tries[k];
+                        char *dir;
+                        int seen = 0;
+
+                        if (t->realpath == NULL || (t->outcome != CC_TRY_FOUND && t->outcome != CC_TRY_SHADOWED))
+                                continue;
+                        dir = cc_tree_dirname(m->tree, t->realpath, err);
+                        if (dir == NULL)
+                                return -1;
+                        for (j = 0; j < dirs->n && !seen; j++)
+                                seen = cc_tree_path_eq(m->tree, dirs->v[j], dir);
+                        if (seen)
+                                free(dir);
+                        else if (cc_strv_take(dirs, dir, err) < 0)
+                                return -1;
+                }
+        return 0;
+}
+
 int cudnnctl_which(cudnnctl_machine *m, const char *const *queries, size_t nq, const cudnnctl_which_options *opts,
                    cudnnctl_value **out, cudnnctl_error *err)
 {
@@ -123,6 +162,9 @@ int cudnnctl_which(cudnnctl_machine *m, const char *const *queries, size_t nq, c
         cc_lnx_ctx *lc = NULL;
         cc_win_ctx *wc = NULL;
         cc_discovery *disc = NULL;
+        struct found_in fi = {0};
+        cc_resolution *rs = NULL; /* per expanded name */
+        size_t nrs = 0;
         cc_lnx_obj from = {0};
         int have_from = 0, from_program = 0, any_failed = 0, rv = -1;
         size_t *owner = NULL, unsatisfied = 0; /* owner[i]: the query expanded name i came from */
@@ -210,11 +252,51 @@ int cudnnctl_which(cudnnctl_machine *m, const char *const *queries, size_t nq, c
                 if (cc_v_set(doc, CC_K(which_doc, loader), cc_win_ctx_facts(wc, err), err) < 0)
                         goto done;
         }
-        {
-                cudnnctl_list_options lo = {0};
-                cc_error derr = {0};
+        rs = cc_calloc(err, names.n ? names.n : 1, sizeof(*rs));
+        if (rs == NULL)
+                goto done;
+        for (i = 0; i < names.n; i++) {
+                int rc;
 
-                if (cc_discover(m, &lo, &disc, &derr) < 0) {
+                if (lc != NULL)
+                        rc =
+                            cc_lnx_resolve(lc, names.v[i], have_from ? &from : NULL, have_from ? 1 : 0, 1, &rs[i], err);
+                else
+                        rc =
+                            cc_win_resolve(wc, names.v[i], from_abs && !from_program ? from_abs : NULL, 1, &rs[i], err);
+                nrs = i + 1;
+                if (rc < 0)
+                        goto done;
+                if (rs[i].found)
+                        satisfied[owner[i]] = 1;
+                any_failed |=
+                    !rs[i].found && rs[i].ntried > 0 && rs[i].tries[rs[i].ntried - 1].outcome == CC_TRY_FAILED;
+        }
+        for (i = 0; i < nq; i++)
+                unsatisfied += !satisfied[i];
+        /* The whole machine when asked, or when a name is found nowhere (then
+         * the copies on no search path are the answer's most useful part);
+         * otherwise only the directories of the copies found: what they
+         * belong to, without walking every root of the machine. */
+        fi.machine = opts->everywhere || unsatisfied > 0;
+        {
+                cc_strv dirs = {0};
+                cc_error derr = {0};
+                int drc = 0;
+
+                if (!fi.machine && found_dirs(m, rs, names.n, &dirs, err) < 0) {
+                        cc_strv_free(&dirs);
+                        goto done;
+                }
+                if (fi.machine) {
+                        cudnnctl_list_options lo = {0};
+
+                        drc = cc_discover(m, &lo, &disc, &derr);
+                } else if (dirs.n > 0) {
+                        drc = cc_discover_dirs(m, &dirs, &disc, &derr);
+                }
+                cc_strv_free(&dirs);
+                if (drc < 0) {
                         if (derr.code == CC_ERR_NOMEM) {
                                 *err = derr;
                                 goto done;
@@ -223,39 +305,25 @@ int cudnnctl_which(cudnnctl_machine *m, const char *const *queries, size_t nq, c
                         if (cc_v_set_str(doc, CC_K(which_doc, discovery_error), derr.msg, err) < 0)
                                 goto done;
                 }
+                fi.d = disc;
+                if (cc_v_set_str(doc, CC_K(which_doc, searched), fi.machine ? "machine" : "directories", err) < 0)
+                        goto done;
         }
         results = cc_v_array(err);
         if (results == NULL)
                 goto done;
         for (i = 0; i < names.n; i++) {
-                cc_resolution r;
-                cc_value *f;
-                int rc;
+                cc_value *f = cc_resolution_facts(&rs[i], err);
 
-                if (lc != NULL)
-                        rc = cc_lnx_resolve(lc, names.v[i], have_from ? &from : NULL, have_from ? 1 : 0, 1, &r, err);
-                else
-                        rc = cc_win_resolve(wc, names.v[i], from_abs && !from_program ? from_abs : NULL, 1, &r, err);
-                if (rc < 0)
+                if (f == NULL || cc_v_push(results, f, err) < 0 || annotate_result(m, &fi, f, err) < 0 ||
+                    (fi.machine && elsewhere(m, &fi, &rs[i], f, err) < 0))
                         goto done;
-                if (r.found)
-                        satisfied[owner[i]] = 1;
-                any_failed |= !r.found && r.ntried > 0 && r.tries[r.ntried - 1].outcome == CC_TRY_FAILED;
-                f = cc_resolution_facts(&r, err);
-                if (f == NULL || cc_v_push(results, f, err) < 0 || annotate_result(m, disc, f, err) < 0 ||
-                    elsewhere(m, disc, &r, f, err) < 0) {
-                        cc_resolution_free(&r);
-                        goto done;
-                }
-                cc_resolution_free(&r);
         }
         if (cc_v_set(doc, CC_K(which_doc, results), results, err) < 0) {
                 results = NULL;
                 goto done;
         }
         results = NULL;
-        for (i = 0; i < nq; i++)
-                unsatisfied += !satisfied[i];
         if (cc_v_set_str(doc, CC_K(which_doc, verdict),
                          unsatisfied == 0 ? "found"
                          : any_failed     ? "fails"
@@ -272,6 +340,9 @@ done:
         cc_lnx_obj_free(&from);
         cc_lnx_ctx_free(lc);
         cc_win_ctx_free(wc);
+        for (i = 0; i < nrs; i++)
+                cc_resolution_free(&rs[i]);
+        free(rs);
         cc_discovery_free(disc);
         free(from_abs);
         free(owner);

@@ -1604,7 +1604,9 @@ void cc_discovery_free(cc_discovery *d)
         free(d);
 }
 
-int cc_discover(cc_machine *m, const cudnnctl_list_options *opts, cc_discovery **out, cc_error *err)
+/* dirs: NULL for the whole machine, or the only directories looked at. */
+static int discover(cc_machine *m, const cudnnctl_list_options *opts, const cc_strv *dirs, cc_discovery **out,
+                    cc_error *err)
 {
         cc_discovery *d;
         size_t i;
@@ -1629,7 +1631,10 @@ int cc_discover(cc_machine *m, const cudnnctl_list_options *opts, cc_discovery *
         for (i = 0; opts != NULL && i < opts->nextra_roots; i++)
                 if (add_root(d, opts->extra_roots[i], "named by the caller", CC_WALK_PREFIX, err) < 0)
                         goto fail;
-        if (collect_roots(d, err) < 0)
+        for (i = 0; dirs != NULL && i < dirs->n; i++)
+                if (add_root(d, dirs->v[i], "the directory of a copy found", CC_WALK_DIR, err) < 0)
+                        goto fail;
+        if (dirs == NULL && collect_roots(d, err) < 0)
                 goto fail;
         for (i = 0; i < d->nroots; i++)
                 if (walk_root(d, i, err) < 0)
@@ -1641,6 +1646,16 @@ int cc_discover(cc_machine *m, const cudnnctl_list_options *opts, cc_discovery *
 fail:
         cc_discovery_free(d);
         return -1;
+}
+
+int cc_discover(cc_machine *m, const cudnnctl_list_options *opts, cc_discovery **out, cc_error *err)
+{
+        return discover(m, opts, NULL, out, err);
+}
+
+int cc_discover_dirs(cc_machine *m, const cc_strv *dirs, cc_discovery **out, cc_error *err)
+{
+        return discover(m, NULL, dirs, out, err);
 }
 
 /* ---- questions ------------------------------------------------------------------ */

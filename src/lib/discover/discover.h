@@ -18,6 +18,10 @@ typedef struct cc_discovery cc_discovery;
  * not returned as errors; -1 only when out of memory or the machine cannot
  * be read at all. */
 int cc_discover(cc_machine *m, const cudnnctl_list_options *opts, cc_discovery **out, cc_error *err);
+/* The same, over these directories only (each by itself, nothing below
+ * it): the installations the files there belong to, as far as those
+ * directories tell, numbered among themselves (not as `list` numbers them). */
+int cc_discover_dirs(cc_machine *m, const cc_strv *dirs, cc_discovery **out, cc_error *err);
 void cc_discovery_free(cc_discovery *d);
 
 /* The "list" document's body (docs/json.md): roots, installations,

@@ -106,6 +106,7 @@
         K(resolution, versions, "versions", ARR, CC_VW_OPT)                                                            \
         K(resolution, installation, "installation", INT, CC_VW_OPT | CC_VW_NULL)                                       \
         K(resolution, installation_version, "installation_version", STR, CC_VW_OPT | CC_VW_NULL)                       \
+        K(resolution, installation_prefix, "installation_prefix", STR, CC_VW_OPT | CC_VW_NULL)                         \
         K(resolution, problems, "problems", ARR, CC_VW_OPT)                                                            \
         K(resolution, elsewhere, "elsewhere", ARR, CC_VW_OPT)
 
@@ -121,6 +122,7 @@
         K(step, versions, "versions", ARR, CC_VW_OPT)                                                                  \
         K(step, installation, "installation", INT, CC_VW_OPT | CC_VW_NULL)                                             \
         K(step, installation_version, "installation_version", STR, CC_VW_OPT | CC_VW_NULL)                             \
+        K(step, installation_prefix, "installation_prefix", STR, CC_VW_OPT | CC_VW_NULL)                               \
         K(step, problems, "problems", ARR, CC_VW_OPT)
 
 /* NODE of `deps`. */
@@ -318,6 +320,7 @@
         K(which_doc, names, "names", ARR, CC_VW_REQ)                                                                   \
         K(which_doc, from, "from", STR, CC_VW_OPT)                                                                     \
         K(which_doc, loader, "loader", OBJ, CC_VW_REQ)                                                                 \
+        K(which_doc, searched, "searched", STR, CC_VW_OPT)                                                             \
         K(which_doc, discovery_error, "discovery_error", STR, CC_VW_OPT)                                               \
         K(which_doc, results, "results", ARR, CC_VW_REQ)                                                               \
         K(which_doc, verdict, "verdict", STR, CC_VW_REQ)
@@ -889,6 +892,7 @@
         K(elsewhere, versions, "versions", ARR, CC_VW_REQ)                                                             \
         K(elsewhere, installation, "installation", INT, CC_VW_REQ | CC_VW_NULL)                                        \
         K(elsewhere, installation_version, "installation_version", STR, CC_VW_OPT | CC_VW_NULL)                        \
+        K(elsewhere, installation_prefix, "installation_prefix", STR, CC_VW_OPT | CC_VW_NULL)                          \
         K(elsewhere, problems, "problems", ARR, CC_VW_OPT)
 
 /* The `loader` of which and deps: the Linux loader's keys (a Windows loader

@@ -92,10 +92,16 @@ static int one_result(struct cc_text *t, const cc_value *r, int verbose)
                 if (res.realpath != NULL && res.path != NULL && strcmp(res.realpath, res.path) != 0)
                         TRY(cc_text_field(t, 2, W, "real path", res.realpath));
                 TRY(versions_field(t, 2, "versions", res.versions));
-                if (res.installation_version != NULL) {
+                if (res.installation_version != NULL && res.installation > 0) {
                         TRY(cc_text_printf(t, "  %s%-*s%s installation %lld (cuDNN %s)\n", cc_text_sgr(t, CC_SGR_DIM),
                                            W, "part of", cc_text_sgr(t, CC_SGR_OFF), (long long)res.installation,
                                            res.installation_version));
+                } else if (res.installation_version != NULL) {
+                        /* only its directory was read: no `list` id */
+                        TRY(cc_text_printf(t, "  %s%-*s%s cuDNN %s in ", cc_text_sgr(t, CC_SGR_DIM), W, "part of",
+                                           cc_text_sgr(t, CC_SGR_OFF), res.installation_version));
+                        TRY(cc_text_put(t, res.installation_prefix ? res.installation_prefix : "?"));
+                        TRY(cc_text_printf(t, "\n"));
                 }
                 for (i = 0; i < cc_v_len(res.problems); i++) {
                         TRY(cc_text_printf(t, "  %s%-*s%s %s", cc_text_sgr(t, CC_SGR_DIM), W, "problem",

@@ -100,6 +100,24 @@ void *cc_realloc(cc_error *err, void *p, size_t size)
         return q;
 }
 
+const void *cc_memmem(const void *hay, size_t h, const void *needle, size_t n)
+{
+        const unsigned char *p = hay, *end = p + h, *nd = needle;
+
+        if (n == 0)
+                return hay;
+        while (n <= (size_t)(end - p)) {
+                const unsigned char *c = memchr(p, nd[0], (size_t)(end - p) - n + 1);
+
+                if (c == NULL)
+                        return NULL;
+                if (memcmp(c + 1, nd + 1, n - 1) == 0)
+                        return c;
+                p = c + 1;
+        }
+        return NULL;
+}
+
 char *cc_strndup(cc_error *err, const char *s, size_t n)
 {
         char *p = cc_malloc(err, n + 1);

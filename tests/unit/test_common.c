@@ -136,11 +136,39 @@ static void test_errors(void **state)
         free(s);
 }
 
+/* cc_memmem against a byte-at-a-time search, over every start and length of
+ * a haystack with near misses, repeats and NUL bytes. */
+static void test_memmem(void **state)
+{
+        static const char hay[] = "aab\0abaaab release version release version 2.36\0zz";
+        static const char *needles[] = {"a", "aab", "aaab", "\0a", "release version 2.", "ver", "zz", "zzz", "q"};
+        size_t h = sizeof(hay) - 1, i, off, len;
+
+        (void)state;
+        assert_ptr_equal(cc_memmem(hay, h, "", 0), hay);
+        assert_null(cc_memmem(hay, 0, "a", 1));
+        for (i = 0; i < sizeof(needles) / sizeof(needles[0]); i++) {
+                size_t n = needles[i][0] ? strlen(needles[i]) : 2;
+
+                for (off = 0; off <= h; off++)
+                        for (len = 0; off + len <= h; len++) {
+                                const char *want = NULL, *got = cc_memmem(hay + off, len, needles[i], n);
+                                size_t k;
+
+                                for (k = 0; k + n <= len && want == NULL; k++)
+                                        if (memcmp(hay + off + k, needles[i], n) == 0)
+                                                want = hay + off + k;
+                                assert_ptr_equal(got, want);
+                        }
+        }
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(test_buf_cap), cmocka_unit_test(test_strv),    cmocka_unit_test(test_readers),
             cmocka_unit_test(test_utf8),    cmocka_unit_test(test_strings), cmocka_unit_test(test_errors),
+            cmocka_unit_test(test_memmem),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -249,22 +249,43 @@ static int skip_block_comment(struct rd *r)
 
         rd_adv(r);
         rd_adv(r);
-        while ((c = rd_peek(r)) != -1) {
+        for (;;) {
+                size_t i = r->pos;
+
+                /* a run of plain bytes at once (headers are mostly comments):
+                 * only '*', CR and a backslash (a splice) need the reader */
+                while (i < r->len && r->s[i] != '*' && r->s[i] != '\r' && r->s[i] != '\\') {
+                        r->line += r->s[i] == '\n';
+                        i++;
+                }
+                r->pos = i;
+                if ((c = rd_peek(r)) == -1)
+                        return 1;
                 rd_adv(r);
                 if (c == '*' && rd_peek(r) == '/') {
                         rd_adv(r);
                         return 0;
                 }
         }
-        return 1;
 }
 
+/* Up to the end of the line (not past it): plain bytes at once, a
+ * backslash through the reader (a splice continues the line). */
 static void skip_to_eol(struct rd *r)
 {
-        int c;
+        for (;;) {
+                size_t i = r->pos, n;
 
-        while ((c = rd_peek(r)) != -1 && c != '\n')
-                rd_adv(r);
+                while (i < r->len && r->s[i] != '\n' && r->s[i] != '\r' && r->s[i] != '\\')
+                        i++;
+                r->pos = i;
+                if (i >= r->len || r->s[i] != '\\')
+                        return;
+                n = splice_len(r, i);
+                if (n != 0)
+                        r->line++;
+                r->pos += n != 0 ? n : 1;
+        }
 }
 
 static int put_c(cc_buf *out, int *toolong, int c, cc_error *err)
@@ -594,7 +615,24 @@ int cc_header_parse(const char *text, size_t len, cc_header **out, cc_error *err
         /* a UTF-8 byte order mark */
         if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
                 r.pos = 3;
-        while ((c = rd_peek(&r)) != -1) {
+        for (;;) {
+                /* Plain code at once: blanks, punctuation and names, up to a
+                 * byte the reader must fold or that starts something (a line
+                 * end, comment, directive, literal, number or splice). */
+                size_t i = r.pos;
+
+                while (i < r.len) {
+                        unsigned char b = (unsigned char)r.s[i];
+
+                        if (b == '\\' || b == '\r' || b == '\n' || b == '/' || b == '#' || b == '"' || b == '\'' ||
+                            (is_digit(b) && (i == 0 || !is_ident_char((unsigned char)r.s[i - 1]))))
+                                break;
+                        bol &= is_hspace(b);
+                        i++;
+                }
+                r.pos = i;
+                if ((c = rd_peek(&r)) == -1)
+                        break;
                 if (c == '\n') {
                         rd_adv(&r);
                         bol = 1;

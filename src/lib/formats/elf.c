@@ -829,6 +829,21 @@ static int count_gnu_hash(struct ctx *c, uint64_t *count, int *ok)
         return 0;
 }
 
+/* An n-byte unsigned field at p, in the file's byte order. */
+static inline uint64_t ld_u(const uint8_t *p, unsigned n, int big)
+{
+        uint64_t v = 0;
+        unsigned i;
+
+        if (big)
+                for (i = 0; i < n; i++)
+                        v = v << 8 | p[i];
+        else
+                for (i = n; i-- > 0;)
+                        v = v << 8 | p[i];
+        return v;
+}
+
 static int add_syms(struct ctx *c, const struct region *tab, uint64_t entsize, uint64_t count,
                     const struct region *strtab)
 {
@@ -844,24 +859,29 @@ static int add_syms(struct ctx *c, const struct region *tab, uint64_t entsize, u
                 uint32_t name = 0;
                 uint16_t shndx = 0;
                 uint8_t info = 0, other = 0;
+                const uint8_t *p;
                 const char *s;
                 cc_elf_sym *sym;
 
-                if (!cc_range_ok(c->size, b, entsize))
+                if (!cc_range_ok(c->size, b, entsize) || entsize < (c->is64 ? 24u : 16u))
                         break;
-                rd32(c, b, &name);
+                /* the entry is inside the file (checked above): its fields read
+                 * straight from it, not through a bounds check each (libraries
+                 * have tens of thousands of symbols) */
+                p = c->d + b;
+                name = (uint32_t)ld_u(p, 4, c->big);
                 if (c->is64) {
-                        cc_rd_u8(c->d, c->size, b + 4, &info);
-                        cc_rd_u8(c->d, c->size, b + 5, &other);
-                        rd16(c, b + 6, &shndx);
-                        rdw(c, b + 8, &value);
-                        rdw(c, b + 16, &size);
+                        info = p[4];
+                        other = p[5];
+                        shndx = (uint16_t)ld_u(p + 6, 2, c->big);
+                        value = ld_u(p + 8, 8, c->big);
+                        size = ld_u(p + 16, 8, c->big);
                 } else {
-                        rdw(c, b + 4, &value);
-                        rdw(c, b + 8, &size);
-                        cc_rd_u8(c->d, c->size, b + 12, &info);
-                        cc_rd_u8(c->d, c->size, b + 13, &other);
-                        rd16(c, b + 14, &shndx);
+                        value = ld_u(p + 4, 4, c->big);
+                        size = ld_u(p + 8, 4, c->big);
+                        info = p[12];
+                        other = p[13];
+                        shndx = (uint16_t)ld_u(p + 14, 2, c->big);
                 }
                 if (shndx == 0)
                         continue;

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# On the GPU machine (device tool): build cudnnctl with what the machine has
+# (no tests) and run bench/speed.sh there with the GPU: the doctor with its
+# default options against `python3 -m torch.utils.collect_env` and against
+# the slowest child it started, `frameworks --gpu` against an import of
+# torch with one convolution on the GPU, and the rest of the table. Results
+# go to $OUT/speed-h200.txt (the checkout's path written as <checkout>).
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+out=${OUT:-/tmp/cudnnctl-device}
+mkdir -p "$out"
+root=$PWD
+exec > >(sed -u "s|$root|<checkout>|g" | tee "$out/speed-h200.txt") 2>&1
+
+echo "== machine"
+date -u
+uname -srm
+nproc
+nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader 2>&1 | head -2
+py=$(command -v python3)
+echo "python3: $py ($("$py" --version 2>&1)); torch: $("$py" -c 'import torch; print(torch.__version__, torch.backends.cudnn.version())' 2>&1 | tail -n 1)"
+
+echo "== build"
+cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUDNNCTL_TESTS=OFF >/dev/null &&
+        ninja -C build-device cudnnctl >/dev/null || exit 1
+B=$root/build-device/cudnnctl
+$B --version
+ldd "$B" | sed 's/ (0x[0-9a-f]*)//'
+
+echo "== the doctor once, as a user sees it"
+/usr/bin/time -f "doctor: %e s wall, %M KiB peak (children included)" "$B" doctor
+echo "exit status: $?"
+
+echo "== bench/speed.sh (GPU=1, 5 rounds, $py)"
+GPU=1 bash bench/speed.sh "$B" 5 "$py"

@@ -34,7 +34,15 @@ struct cc_lnx_ctx {
          * found ("" when the loader finds none), its SONAME ("" if none) */
         cc_strv pre_entry, pre_source, pre_path, pre_soname, pre_found;
         cc_strv notes; /* the setup's notes, then the preloads' */
+        /* directories looked in: DIR_MISSING when not there (ld.so's own
+         * shortcut: a directory found missing is not looked in again; the
+         * glibc-hwcaps and tls subdirectories of every search directory
+         * mostly are), DIR_THERE otherwise */
+        cc_smap dirs;
 };
+
+#define DIR_THERE ((void *)1)
+#define DIR_MISSING ((void *)2)
 
 /* ---- small helpers ----------------------------------------------------------- */
 
@@ -61,6 +69,9 @@ enum hdr_verdict {
 /* What ld.so's open_verify would make of the file at vpath. */
 static int check_candidate(cc_lnx_ctx *c, const char *vpath, char *detail, size_t dsize, char **canon, cc_error *err)
 {
+        const char *slash = strrchr(vpath, '/');
+        char *dir = NULL;
+        void *seen;
         cc_tree_res r;
         cc_map mp;
         cc_error merr = {0};
@@ -69,14 +80,26 @@ static int check_candidate(cc_lnx_ctx *c, const char *vpath, char *detail, size_
 
         detail[0] = '\0';
         *canon = NULL;
-        if (cc_tree_resolve(c->m->tree, vpath, 1, &r, err) < 0)
+        if (slash != NULL && slash != vpath) {
+                dir = cc_strndup(err, vpath, (size_t)(slash - vpath));
+                if (dir == NULL)
+                        return -1;
+                if (cc_smap_get(&c->dirs, dir, &seen) && seen == DIR_MISSING) {
+                        free(dir);
+                        return HDR_MISSING;
+                }
+        }
+        if (cc_tree_resolve(c->m->tree, vpath, 1, &r, err) < 0) {
+                free(dir);
                 return -1;
+        }
         if (r.st.type == CC_FT_NONE) {
                 cc_tree_res lr;
 
                 if (r.why[0]) {
                         int kind = r.why_kind;
 
+                        free(dir);
                         snprintf(detail, dsize, "%s", r.why);
                         cc_tree_res_free(&r);
                         if (kind == CC_WHY_NOTDIR || kind == CC_WHY_OUTSIDE)
@@ -87,18 +110,38 @@ static int check_candidate(cc_lnx_ctx *c, const char *vpath, char *detail, size_
                 }
                 cc_tree_res_free(&r);
                 /* a dangling link is "no such file" to ld.so too, but say so */
-                if (cc_tree_resolve(c->m->tree, vpath, 0, &lr, err) < 0)
+                if (cc_tree_resolve(c->m->tree, vpath, 0, &lr, err) < 0) {
+                        free(dir);
                         return -1;
+                }
                 if (lr.st.type == CC_FT_LINK) {
                         cc_error lerr = {0};
                         char *target = cc_tree_readlink(c->m->tree, vpath, &lerr);
 
                         snprintf(detail, dsize, "a dangling symbolic link (to %s)", target ? target : "?");
                         free(target);
+                } else if (dir != NULL && !cc_smap_get(&c->dirs, dir, &seen)) {
+                        /* is the directory itself missing (and plainly so: no other reason)? */
+                        cc_tree_res dr;
+                        int put = -1;
+
+                        if (cc_tree_resolve(c->m->tree, dir, 1, &dr, err) == 0) {
+                                put = cc_smap_put(&c->dirs, dir,
+                                                  dr.st.type == CC_FT_NONE && !dr.why[0] ? DIR_MISSING : DIR_THERE,
+                                                  NULL, err);
+                                cc_tree_res_free(&dr);
+                        }
+                        if (put < 0) {
+                                cc_tree_res_free(&lr);
+                                free(dir);
+                                return -1;
+                        }
                 }
                 cc_tree_res_free(&lr);
+                free(dir);
                 return HDR_MISSING;
         }
+        free(dir);
         *canon = r.canonical;
         r.canonical = NULL;
         if (r.st.type == CC_FT_DIR) {
@@ -363,6 +406,7 @@ void cc_lnx_ctx_free(cc_lnx_ctx *c)
         cc_strv_free(&c->subdirs);
         free(c->subdirs_source);
         cc_smap_free(&c->cache_index);
+        cc_smap_free(&c->dirs);
         cc_strv_free(&c->pre_entry);
         cc_strv_free(&c->pre_source);
         cc_strv_free(&c->pre_path);

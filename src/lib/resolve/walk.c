@@ -98,6 +98,28 @@ static int interesting_runtime(const char *name, int system)
         return 0;
 }
 
+/* A Linux library name: "lib...so", "lib...so.N[.N...]" or "lib...so.%d"
+ * (and no other '%'). */
+static int linux_name_ok(const char *buf)
+{
+        const char *so = strstr(buf, ".so");
+        const char *p;
+
+        if (strncmp(buf, "lib", 3) != 0 || so == NULL)
+                return 0;
+        p = so + 3;
+        if (strcmp(p, ".%d") != 0) {
+                while (*p) {
+                        if (*p != '.' || !(p[1] >= '0' && p[1] <= '9'))
+                                return 0;
+                        p++;
+                        while (*p >= '0' && *p <= '9')
+                                p++;
+                }
+        }
+        return strchr(buf, '%') == NULL || strstr(buf, ".%d") != NULL;
+}
+
 /* Library names in bytes: "lib...so[.N...]" or "lib...so.%d" (Linux) and
  * "....dll" (Windows, ASCII), each a whole NUL-terminated string. */
 static int scan_ascii_names(const uint8_t *d, size_t n, int system, cc_strv *out, cc_error *err);
@@ -138,9 +160,54 @@ static int scan_names(const uint8_t *d, size_t n, int system, cc_strv *out, cc_e
         return scan_ascii_names(d, n, system, out, err);
 }
 
+/* A byte of a name's token: what scan_ascii_names reads as one string. */
+static int is_token_char(uint8_t c)
+{
+        return is_name_char(c) || c == '.' || c == '%';
+}
+
+/* The Linux names, found from each ".so" (memmem runs through the bytes;
+ * a library is hundreds of megabytes): the token around it is taken as
+ * scan_ascii_names would take it, a whole NUL-terminated string starting
+ * at a boundary. */
+static int scan_so_names(const uint8_t *d, size_t n, cc_strv *out, cc_error *err)
+{
+        size_t i = 0;
+
+        while (i < n && out->n < MAX_RUNTIME_NAMES) {
+                const uint8_t *hit = cc_memmem(d + i, n - i, ".so", 3);
+                size_t q, s, e;
+                char buf[128];
+
+                if (hit == NULL)
+                        break;
+                q = (size_t)(hit - d);
+                /* back to the token's start (at most a name's length: a longer token is no name) */
+                s = q;
+                while (s > 0 && q - s < sizeof(buf) && is_token_char(d[s - 1]))
+                        s--;
+                e = q + 3;
+                while (e < n && is_token_char(d[e]))
+                        e++;
+                i = e + 1;
+                if (q - s >= sizeof(buf) || (s > 0 && d[s - 1] == '/') || e >= n || d[e] != 0 ||
+                    e - s > sizeof(buf) - 1 || e - s < 5 || strncmp((const char *)d + s, "lib", 3) != 0)
+                        continue;
+                memcpy(buf, d + s, e - s);
+                buf[e - s] = '\0';
+                if (linux_name_ok(buf) && !cc_strv_contains(out, buf) && interesting_runtime(buf, CC_SYS_LINUX) &&
+                    cc_strv_push(out, buf, err) < 0)
+                        return -1;
+        }
+        return 0;
+}
+
 static int scan_ascii_names(const uint8_t *d, size_t n, int system, cc_strv *out, cc_error *err)
 {
         size_t i = 0;
+
+        if (system != CC_SYS_WINDOWS)
+                return scan_so_names(d, n, out, err);
 
         while (i < n && out->n < MAX_RUNTIME_NAMES) {
                 size_t s = i, e;
@@ -149,10 +216,6 @@ static int scan_ascii_names(const uint8_t *d, size_t n, int system, cc_strv *out
                 /* a name starts at a string boundary: after a NUL or any byte
                  * that cannot be part of a file name */
                 if (i > 0 && (is_name_char(d[i - 1]) || d[i - 1] == '.' || d[i - 1] == '/' || d[i - 1] == '%')) {
-                        i++;
-                        continue;
-                }
-                if (d[i] != 'l' && system != CC_SYS_WINDOWS) {
                         i++;
                         continue;
                 }
@@ -167,30 +230,8 @@ static int scan_ascii_names(const uint8_t *d, size_t n, int system, cc_strv *out
                 memcpy(buf, d + s, e - s);
                 buf[e - s] = '\0';
                 i = e + 1;
-                if (system == CC_SYS_WINDOWS) {
-                        if (!cc_ends_with_nocase(buf, ".dll"))
-                                continue;
-                } else {
-                        char *so = strstr(buf, ".so");
-                        const char *p;
-
-                        if (strncmp(buf, "lib", 3) != 0 || so == NULL)
-                                continue;
-                        p = so + 3;
-                        if (strcmp(p, ".%d") != 0) {
-                                int ok = 1;
-
-                                while (*p && ok) {
-                                        if (*p != '.' || !(p[1] >= '0' && p[1] <= '9'))
-                                                ok = 0;
-                                        p++;
-                                        while (ok && *p >= '0' && *p <= '9')
-                                                p++;
-                                }
-                                if (!ok)
-                                        continue;
-                        }
-                }
+                if (!cc_ends_with_nocase(buf, ".dll"))
+                        continue;
                 if (strchr(buf, '%') != NULL && strstr(buf, ".%d") == NULL)
                         continue;
                 if (!interesting_runtime(buf, system) || cc_strv_contains(out, buf))

@@ -793,6 +793,7 @@ static cc_value *which_facts(cc_machine *m, const cc_value *list, const cc_value
                                 goto fail;
         }
         memset(&wo, 0, sizeof(wo));
+        wo.everywhere = 1; /* the checks name installations by list's ids */
         if (cudnnctl_which(m, (const char *const *)names.v, names.n, &wo, &w, err) < 0)
                 goto fail;
         cc_strv_free(&names);
@@ -1057,6 +1058,7 @@ int cudnnctl_doctor(cudnnctl_machine *m, const cudnnctl_doctor_options *opts, cu
         if (cc_fw_jobs(m) > 1)
                 fw = frameworks_start(m, opts, list, pg, &ge);
         memset(&wo, 0, sizeof(wo));
+        wo.everywhere = 1; /* plain_install: list's id */
         if (cudnnctl_which(m, names, 1, &wo, &w0, err) < 0)
                 goto fail;
         plain = plain_install(w0);

@@ -183,6 +183,7 @@ const cc_value *cc_pick_installation(cc_machine *m, const cc_value *list, const 
                 cc_vw_which_doc wd;
 
                 memset(&wo, 0, sizeof(wo));
+                wo.everywhere = 1; /* the installation by list's id */
                 if (cudnnctl_which(m, names, 1, &wo, &w, err) < 0)
                         return NULL;
                 cc_vw_which_doc_read(w, &wd, NULL);

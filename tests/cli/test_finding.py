@@ -111,13 +111,18 @@ def test_real_machine(tmp):
           text.count("/usr/local/cuda-13.0\n") == 1 and "cuda-toolkit, CUDA 13.0" in text and "9.19.0" in text,
           text[:800])
     # which: the file ld.so.cache gives, with its installation
-    rc, out, err = run(["which", "--json", "libcudnn.so.9"])
-    w = json.loads(out.decode("utf-8")) if rc in (0, 3) else None
-    r = w["results"][0] if w else {}
-    check("real which libcudnn.so.9: found through ld.so.cache, part of the toolkit's installation",
-          r.get("found") and r.get("how") == "ld.so.cache" and r.get("realpath", "").startswith(canon)
-          and r.get("installation") == doc["installations"].index(i) + 1 and r.get("installation_version") == "9.19.0",
-          {k: r.get(k) for k in ("found", "how", "realpath", "installation", "installation_version")})
+    # (--all: the whole machine, so the installation by list's id; without it, by its prefix)
+    for extra in ([], ["--all"]):
+        rc, out, err = run(["which", "--json", "libcudnn.so.9"] + extra)
+        w = json.loads(out.decode("utf-8")) if rc in (0, 3) else None
+        r = w["results"][0] if w else {}
+        want_id = doc["installations"].index(i) + 1 if extra else None
+        check("real which libcudnn.so.9 %s: found through ld.so.cache, part of the toolkit's installation" % extra,
+              r.get("found") and r.get("how") == "ld.so.cache" and r.get("realpath", "").startswith(canon)
+              and r.get("installation") == want_id and r.get("installation_version") == "9.19.0"
+              and r.get("installation_prefix") == i["prefix"],
+              {k: r.get(k) for k in ("found", "how", "realpath", "installation", "installation_version",
+                                     "installation_prefix")})
     # deps: with no NVIDIA driver here, libcuda.so.1 is missing, and the note says what that means
     rc, out, err = run(["which", "--json", "libcuda.so.1"])
     driver = json.loads(out.decode("utf-8"))["results"][0]["found"] if rc in (0, 3) else True

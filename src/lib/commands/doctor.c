@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../discover/discover.h"
 #include "../formats/json.h"
 #include "../frameworks/frameworks.h"
 #include "../probe/progress.h"
@@ -1011,7 +1012,8 @@ static cc_value *frameworks_facts(cc_machine *m, const cudnnctl_doctor_options *
         return f;
 }
 
-int cudnnctl_doctor(cudnnctl_machine *m, const cudnnctl_doctor_options *opts, cudnnctl_value **out, cudnnctl_error *err)
+static int doctor_run(cudnnctl_machine *m, const cudnnctl_doctor_options *opts, cudnnctl_value **out,
+                      cudnnctl_error *err)
 {
         cudnnctl_doctor_options defaults;
         cc_value *doc = NULL, *facts = NULL, *host = NULL, *verify = NULL, *which = NULL;
@@ -1123,6 +1125,20 @@ fail:
         (void)cc_fw_finish(fw, NULL);
         cc_progress_free(pg);
         return -1;
+}
+
+/* The doctor writes nothing: its list, its which and its checks share one
+ * machine-wide discovery (three walks of the machine before). */
+int cudnnctl_doctor(cudnnctl_machine *m, const cudnnctl_doctor_options *opts, cudnnctl_value **out, cudnnctl_error *err)
+{
+        int rc;
+
+        if (m == NULL)
+                return cc_err(err, CC_ERR_USAGE, "cudnnctl_doctor: no machine or no place for the result");
+        cc_discover_share(m, 1);
+        rc = doctor_run(m, opts, out, err);
+        cc_discover_share(m, 0);
+        return rc;
 }
 
 int cudnnctl_doctor_recheck(const cudnnctl_value *in, cudnnctl_value **out, cudnnctl_error *err)

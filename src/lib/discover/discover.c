@@ -1578,7 +1578,7 @@ void cc_discovery_free(cc_discovery *d)
 {
         size_t i;
 
-        if (d == NULL)
+        if (d == NULL || d->lent)
                 return;
         for (i = 0; i < d->nroots; i++)
                 root_free(d->roots[i]);
@@ -1604,6 +1604,27 @@ void cc_discovery_free(cc_discovery *d)
         free(d);
 }
 
+static int shareable(const cc_machine *m, const cudnnctl_list_options *opts, const cc_strv *dirs)
+{
+        return m->share_discovery && dirs == NULL && (opts == NULL || (opts->max_dirs == 0 && opts->nextra_roots == 0));
+}
+
+static void free_shared(void *p)
+{
+        cc_discovery *d = p;
+
+        d->lent = 0;
+        cc_discovery_free(d);
+}
+
+void cc_discover_share(cc_machine *m, int on)
+{
+        if (m->shared_discovery != NULL)
+                free_shared(m->shared_discovery);
+        m->shared_discovery = NULL;
+        m->share_discovery = on;
+}
+
 /* dirs: NULL for the whole machine, or the only directories looked at. */
 static int discover(cc_machine *m, const cudnnctl_list_options *opts, const cc_strv *dirs, cc_discovery **out,
                     cc_error *err)
@@ -1612,6 +1633,10 @@ static int discover(cc_machine *m, const cudnnctl_list_options *opts, const cc_s
         size_t i;
 
         *out = NULL;
+        if (shareable(m, opts, dirs) && m->shared_discovery != NULL) {
+                *out = m->shared_discovery;
+                return 0;
+        }
         d = cc_calloc(err, 1, sizeof(*d));
         if (d == NULL)
                 return -1;
@@ -1641,6 +1666,11 @@ static int discover(cc_machine *m, const cudnnctl_list_options *opts, const cc_s
                         goto fail;
         if (cc_disc_group(d, err) < 0)
                 goto fail;
+        if (shareable(m, opts, dirs)) {
+                d->lent = 1;
+                m->shared_discovery = d;
+                m->shared_discovery_free = free_shared;
+        }
         *out = d;
         return 0;
 fail:

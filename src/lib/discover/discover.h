@@ -22,7 +22,14 @@ int cc_discover(cc_machine *m, const cudnnctl_list_options *opts, cc_discovery *
  * it): the installations the files there belong to, as far as those
  * directories tell, numbered among themselves (not as `list` numbers them). */
 int cc_discover_dirs(cc_machine *m, const cc_strv *dirs, cc_discovery **out, cc_error *err);
+/* Freed, unless it is the one the machine lends (below). */
 void cc_discovery_free(cc_discovery *d);
+/* on: from now on cc_discover with the default options (NULL or all
+ * zero) makes the machine-wide discovery once and lends that one to each
+ * caller (the doctor's list, which and checks read the machine once).
+ * off: the one lent is freed and each call makes its own again. Only for a
+ * run that writes nothing meanwhile. */
+void cc_discover_share(cc_machine *m, int on);
 
 /* The "list" document's body (docs/json.md): roots, installations,
  * skipped, stats. */
@@ -133,6 +140,7 @@ typedef struct cc_dinst {
 
 struct cc_discovery {
         cc_machine *m;
+        int lent; /* the machine's shared one: cc_discovery_free leaves it */
         cc_tree *t;
         int system;
         int nocase;

@@ -98,6 +98,8 @@ void cudnnctl_machine_free(cudnnctl_machine *m)
 {
         if (m == NULL)
                 return;
+        if (m->shared_discovery_free != NULL && m->shared_discovery != NULL)
+                m->shared_discovery_free(m->shared_discovery);
         if (m->elf_cache_free)
                 cc_smap_each(&m->elf_cache, m->elf_cache_free, NULL);
         cc_smap_free(&m->elf_cache);

@@ -22,6 +22,11 @@ struct cudnnctl_machine {
         cc_strv notes;          /* how this view was set up, one line each */
         cc_smap elf_cache;      /* internal: resolve/linux.c keeps parsed objects here */
         void (*elf_cache_free)(void *ctx, const char *key, void *value);
+        /* internal: while share_discovery is on (discover.c, cc_discover_share),
+         * the machine-wide discovery is made once and lent to each command */
+        int share_discovery;
+        void *shared_discovery;
+        void (*shared_discovery_free)(void *d);
 };
 typedef struct cudnnctl_machine cc_machine;
 

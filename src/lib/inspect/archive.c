@@ -33,11 +33,9 @@
 #endif
 
 #if CC_HAVE_LIBARCHIVE
-#include <archive.h>
-#include <archive_entry.h>
-#if CC_HAVE_LZMA_MT
-#include <lzma.h>
-#endif
+/* <archive.h>, <archive_entry.h>, <lzma.h>, and their functions through
+ * tables loaded when first needed (cc_libarchive_load, cc_liblzma_load) */
+#include "libarchive_dl.h"
 #endif
 
 int cc_archive_is(const uint8_t *data, size_t size)
@@ -1125,9 +1123,13 @@ static const char *xz_msg(lzma_ret r)
 static int xz_start(struct ar_state *st)
 {
         lzma_mt mt;
-        uint32_t cpus = lzma_cputhreads();
+        uint32_t cpus;
         lzma_stream init = LZMA_STREAM_INIT;
 
+        /* without liblzma, libarchive decompresses it itself */
+        if (cc_liblzma_load(NULL) < 0)
+                return -1;
+        cpus = lzma_cputhreads();
         memset(&mt, 0, sizeof(mt));
         mt.flags = LZMA_CONCATENATED;
         mt.threads = cpus == 0 ? 1 : cpus > AR_XZ_THREADS ? AR_XZ_THREADS : cpus;
@@ -1301,6 +1303,20 @@ static int inspect_archive(struct ar_state *st, cc_value *obj, cc_error *err)
         char *damage = NULL;
         int rv = -1;
         size_t i;
+        cc_error lerr;
+
+        /* libarchive is loaded by the first archive read. Without it the
+         * archive cannot be read: its "error" says why, as in a build
+         * without libarchive; an install's read (tapped) stops there. */
+        memset(&lerr, 0, sizeof(lerr));
+        if (cc_libarchive_load(&lerr) < 0) {
+                if (st->tap != NULL) {
+                        st->tap->sha256[0] = '\0';
+                        st->tap->file_size = 0;
+                        return cc_err(err, lerr.code, "%s", lerr.msg);
+                }
+                return cc_v_set_str(obj, CC_K(ins_facts, error), lerr.msg, err);
+        }
 
         st->members = cc_v_array(err);
         st->unsafe = cc_v_array(err);

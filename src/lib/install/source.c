@@ -30,8 +30,9 @@
 #endif
 
 #if CC_HAVE_LIBARCHIVE
-#include <archive.h>
-#include <archive_entry.h>
+/* <archive.h>, <archive_entry.h>, and libarchive's functions through a
+ * table loaded when first needed (cc_libarchive_load) */
+#include "../inspect/libarchive_dl.h"
 #endif
 
 #define MiB ((uint64_t)1024 * 1024)
@@ -1414,6 +1415,8 @@ static int read_archive(const cc_source *s, const unsigned char *want, const cc_
 
         if (last == SIZE_MAX)
                 return 0;
+        if (cc_libarchive_load(err) < 0)
+                return -1;
         if (cc_stat_path(s->path, &st, err) < 0)
                 return -1;
         if (st.type != CC_FT_FILE || st.size != s->file_size_ || st.mtime != s->file_mtime_) {

@@ -9,7 +9,9 @@
 #if !defined(_WIN32)
 
 #if CC_HAVE_CURL
-#include <curl/curl.h>
+/* <curl/curl.h>, and libcurl's functions through a table loaded when
+ * first needed (cc_libcurl_load) */
+#include "libcurl_dl.h"
 
 struct xfer {
         const cc_http_opts *o;
@@ -30,6 +32,9 @@ static int global_init(cc_error *err)
         /* The CLI is single-threaded when it first asks; the library's
          * callers are told to call it from one thread (curl's own rule). */
         if (!once_done) {
+                /* loaded by the first request: every command that never
+                 * downloads runs without it */
+                TRY_RET(cc_libcurl_load(err));
                 if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
                         return cc_err(err, CC_ERR_IO, "libcurl could not be initialised");
                 once_done = 1;
@@ -47,7 +52,11 @@ const char *cc_http_backend(void)
         static char name[64];
 
         if (name[0] == '\0') {
-                const curl_version_info_data *v = curl_version_info(CURLVERSION_NOW);
+                const curl_version_info_data *v;
+
+                if (cc_libcurl_load(NULL) < 0)
+                        return "libcurl (cannot be loaded)";
+                v = curl_version_info(CURLVERSION_NOW);
 
                 snprintf(name, sizeof(name), "libcurl/%s", v && v->version ? v->version : "?");
         }

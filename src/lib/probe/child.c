@@ -507,6 +507,10 @@ static void modules(const char *key)
                 fact(key, cc_v_strf(&err, "cannot list: %s", err.msg));
                 return;
         }
+        /* by name, not by address: where the loader maps a library late
+         * (libz, now that nothing loads it at start-up) moves with address
+         * space randomisation, and two runs must give the same document */
+        cc_strv_sort(&mods);
         arr = cc_v_array(&err);
         for (i = 0; arr != NULL && i < mods.n; i++) {
                 const char *b = cc_basename(mods.v[i]);

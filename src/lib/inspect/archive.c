@@ -25,18 +25,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef CC_HAVE_LIBARCHIVE
-#define CC_HAVE_LIBARCHIVE 0
-#endif
-#ifndef CC_HAVE_LZMA_MT
-#define CC_HAVE_LZMA_MT 0
-#endif
-
-#if CC_HAVE_LIBARCHIVE
-/* <archive.h>, <archive_entry.h>, <lzma.h>, and their functions through
- * tables loaded when first needed (cc_libarchive_load, cc_liblzma_load) */
+/* CC_HAVE_LIBARCHIVE and CC_HAVE_LZMA_MT (0 when not set); <archive.h>,
+ * <archive_entry.h>, <lzma.h> and their functions through tables loaded
+ * when first needed (cc_libarchive_load, cc_liblzma_load) */
 #include "libarchive_dl.h"
-#endif
 
 int cc_archive_is(const uint8_t *data, size_t size)
 {

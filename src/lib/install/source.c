@@ -25,15 +25,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef CC_HAVE_LIBARCHIVE
-#define CC_HAVE_LIBARCHIVE 0
-#endif
-
-#if CC_HAVE_LIBARCHIVE
-/* <archive.h>, <archive_entry.h>, and libarchive's functions through a
- * table loaded when first needed (cc_libarchive_load) */
+/* CC_HAVE_LIBARCHIVE (0 when not set); <archive.h>, <archive_entry.h> and
+ * libarchive's functions through a table loaded when first needed
+ * (cc_libarchive_load) */
 #include "../inspect/libarchive_dl.h"
-#endif
 
 #define MiB ((uint64_t)1024 * 1024)
 #define SRC_MAX_MEMBERS 100000                    /* as inspect's archive listing */

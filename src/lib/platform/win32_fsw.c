@@ -315,10 +315,19 @@ int cc_fs_lock_take(const char *path, cc_fs_lock **out, cc_error *err)
         free(w);
         if (h == INVALID_HANDLE_VALUE)
                 return cc_win_err(err, GetLastError(), "cannot open the lock", path);
-        memset(&ov, 0, sizeof(ov));
-        if (!LockFileEx(h, LOCKFILE_EXCLUSIVE_LOCK | LOCKFILE_FAIL_IMMEDIATELY, 0, 1, 0, &ov)) {
-                CloseHandle(h);
-                return cc_err(err, CC_ERR_IO, "%s: another cudnnctl is changing this target", path);
+        /* A process that ended holding the lock (killed, crashed) has it let
+         * go by the system "after a time that depends on available system
+         * resources" (LockFileEx's documentation), not at once as flock's is:
+         * a second, in 50 ms tries, before saying someone holds it. */
+        for (int tries = 0;; tries++) {
+                memset(&ov, 0, sizeof(ov));
+                if (LockFileEx(h, LOCKFILE_EXCLUSIVE_LOCK | LOCKFILE_FAIL_IMMEDIATELY, 0, 1, 0, &ov))
+                        break;
+                if (GetLastError() != ERROR_LOCK_VIOLATION || tries == 20) {
+                        CloseHandle(h);
+                        return cc_err(err, CC_ERR_IO, "%s: another cudnnctl is changing this target", path);
+                }
+                Sleep(50);
         }
         l = cc_calloc(err, 1, sizeof(*l));
         if (l == NULL) {

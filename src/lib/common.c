@@ -158,6 +158,39 @@ char *cc_vasprintf(cc_error *err, const char *fmt, va_list ap)
         return cc_buf_steal(&b);
 }
 
+char *cc_cat(cc_error *err, ...)
+{
+        va_list ap;
+        const char *s;
+        size_t n = 0, l;
+        char *r, *w;
+
+        va_start(ap, err);
+        while ((s = va_arg(ap, const char *)) != NULL) {
+                l = strlen(s);
+                if (l > SIZE_MAX - 1 - n) {
+                        va_end(ap);
+                        cc_err(err, CC_ERR_LIMIT, "a string too long to build");
+                        return NULL;
+                }
+                n += l;
+        }
+        va_end(ap);
+        r = cc_malloc(err, n + 1);
+        if (r == NULL)
+                return NULL;
+        w = r;
+        va_start(ap, err);
+        while ((s = va_arg(ap, const char *)) != NULL) {
+                l = strlen(s);
+                memcpy(w, s, l);
+                w += l;
+        }
+        va_end(ap);
+        *w = '\0';
+        return r;
+}
+
 static int buf_reserve(cc_buf *b, size_t extra, cc_error *err)
 {
         size_t max = b->max ? b->max : CC_BUF_DEFAULT_MAX;

@@ -163,12 +163,26 @@ static void test_memmem(void **state)
         }
 }
 
+static void test_cat(void **state)
+{
+        cc_error err = {0};
+        char *s;
+
+        (void)state;
+        s = cc_cat(&err, (char *)NULL);
+        assert_string_equal(s, "");
+        free(s);
+        s = cc_cat(&err, "/usr/lib", "/", "", "glibc-hwcaps/x86-64-v3", "/", "libz.so.1", (char *)NULL);
+        assert_string_equal(s, "/usr/lib/glibc-hwcaps/x86-64-v3/libz.so.1");
+        free(s);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(test_buf_cap), cmocka_unit_test(test_strv),    cmocka_unit_test(test_readers),
             cmocka_unit_test(test_utf8),    cmocka_unit_test(test_strings), cmocka_unit_test(test_errors),
-            cmocka_unit_test(test_memmem),
+            cmocka_unit_test(test_memmem),  cmocka_unit_test(test_cat),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

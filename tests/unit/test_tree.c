@@ -212,6 +212,31 @@ static void test_linux_strings(void **state)
         free(a);
         assert_null(cc_tree_abs(t, NULL, "rel", &err));
         assert_int_equal(err.code, CC_ERR_USAGE);
+        {
+                /* paths kept as they are (the quick way) and those rebuilt */
+                static const char *const cases[][2] = {{"/", "/"},
+                                                       {"/a", "/a"},
+                                                       {"/a/b.so.9", "/a/b.so.9"},
+                                                       {"/.a/..b/...", "/.a/..b/..."},
+                                                       {"/a/..", "/a/.."},
+                                                       {"/a/", "/a"},
+                                                       {"/a//b", "/a/b"},
+                                                       {"//a", "/a"},
+                                                       {"/./a", "/a"},
+                                                       {"/a/.", "/a"},
+                                                       {"/a/./b/", "/a/b"},
+                                                       {"///", "/"},
+                                                       {"/a/b/.//", "/a/b"},
+                                                       {"/lib/x.", "/lib/x."}};
+                size_t i;
+
+                for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+                        a = cc_tree_abs(t, NULL, cases[i][0], &err);
+                        assert_non_null(a);
+                        assert_string_equal(a, cases[i][1]);
+                        free(a);
+                }
+        }
         a = cc_tree_dirname(t, "/a", &err);
         assert_string_equal(a, "/");
         free(a);

@@ -15,10 +15,21 @@
 
 #define DEFAULT_MAX_DEPTH 32
 
+/* Each node's versions from the bytes the walk mapped (one mapping and one
+ * page-in of each file, not two) */
+static int node_versions(struct cc_walk *w, struct cc_dnode *d, const uint8_t *data, size_t size, cc_error *err)
+{
+        (void)w;
+        if (d->realpath == NULL)
+                return 0; /* named by the file's own name only: node_facts reads it */
+        d->versions = cc_bytes_versions(cc_basename(d->realpath), data, size, err);
+        return d->versions ? 0 : -1;
+}
+
 static cc_value *node_facts(struct cc_walk *w, size_t i, cc_error *err)
 {
         struct cc_dnode *d = &w->nodes[i];
-        cc_value *o = cc_v_object(err);
+        cc_value *o = cc_v_object(err), *vers;
 
         if (o == NULL)
                 return NULL;
@@ -31,8 +42,11 @@ static cc_value *node_facts(struct cc_walk *w, size_t i, cc_error *err)
                      d->parent == (size_t)-1 ? cc_v_null(err) : cc_v_int((int64_t)d->parent, err), err) < 0 ||
             cc_v_set_bool(o, CC_K(node, interpreter), d->interp, err) < 0 ||
             cc_v_set_bool(o, CC_K(node, preload), d->preload, err) < 0 ||
-            cc_v_set(o, CC_K(node, error), cc_v_str(d->error, err), err) < 0 ||
-            cc_v_set(o, CC_K(node, versions), cc_file_versions(w->m, d->path, err), err) < 0)
+            cc_v_set(o, CC_K(node, error), cc_v_str(d->error, err), err) < 0)
+                goto fail;
+        vers = d->versions ? d->versions : cc_file_versions(w->m, d->path, err);
+        d->versions = NULL;
+        if (cc_v_set(o, CC_K(node, versions), vers, err) < 0)
                 goto fail;
         if (d->release[0] > 0 &&
             cc_v_set(o, CC_K(node, release), cc_v_strf(err, "%d.%d.%d", d->release[0], d->release[1], d->release[2]),
@@ -342,6 +356,7 @@ int cudnnctl_deps(cudnnctl_machine *m, const char *target, const cudnnctl_deps_o
         w.opts = opts;
         w.max_depth = opts->max_depth > 0 ? opts->max_depth : DEFAULT_MAX_DEPTH;
         w.cuda_major = -1;
+        w.on_bytes = node_versions;
         doc = cc_doc_new("deps", m, err);
         if (doc == NULL || cc_v_set_str(doc, CC_K(deps_doc, target), target, err) < 0)
                 goto done;

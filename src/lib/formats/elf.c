@@ -832,9 +832,33 @@ static int count_gnu_hash(struct ctx *c, uint64_t *count, int *ok)
 /* An n-byte unsigned field at p, in the file's byte order. */
 static inline uint64_t ld_u(const uint8_t *p, unsigned n, int big)
 {
+        /* fixed sizes as one load (and a byte swap when the file's order is
+         * not this machine's): the loop a byte at a time was a quarter of
+         * reading a library's symbols */
+        static const union {
+                uint16_t u;
+                uint8_t b[2];
+        } host = {1};
+        int swap = big != (host.b[0] == 0);
         uint64_t v = 0;
         unsigned i;
 
+        if (n == 8) {
+                memcpy(&v, p, 8);
+                return swap ? __builtin_bswap64(v) : v;
+        }
+        if (n == 4) {
+                uint32_t w;
+
+                memcpy(&w, p, 4);
+                return swap ? __builtin_bswap32(w) : w;
+        }
+        if (n == 2) {
+                uint16_t h;
+
+                memcpy(&h, p, 2);
+                return swap ? __builtin_bswap16(h) : h;
+        }
         if (big)
                 for (i = 0; i < n; i++)
                         v = v << 8 | p[i];
@@ -850,10 +874,14 @@ static int add_syms(struct ctx *c, const struct region *tab, uint64_t entsize, u
         cc_elf *e = c->e;
         size_t cap = 0;
         uint64_t i, badnames = 0;
+        int terminated;
 
         if (count > MAX_SYMS)
                 return cc_err(c->err, CC_ERR_LIMIT, "too many dynamic symbols (%llu, limit %u)",
                               (unsigned long long)count, MAX_SYMS);
+        /* the string table inside the file (as the caller checked) and ending in NUL */
+        terminated = strtab->len > 0 && cc_range_ok(c->size, strtab->off, strtab->len) &&
+                     c->d[strtab->off + strtab->len - 1] == '\0';
         for (i = 1; i < count; i++) {
                 uint64_t b = tab->off + i * entsize, value = 0, size = 0;
                 uint32_t name = 0;
@@ -889,10 +917,17 @@ static int add_syms(struct ctx *c, const struct region *tab, uint64_t entsize, u
                         continue;
                 if ((other & 3) != STV_DEFAULT && (other & 3) != STV_PROTECTED)
                         continue;
-                s = str_at(c, strtab, name, &c->name_scanned);
-                if (c->name_scanned > NAME_SCAN_BUDGET)
-                        return cc_err(c->err, CC_ERR_LIMIT, "symbol names: more than %llu bytes scanned",
-                                      (unsigned long long)NAME_SCAN_BUDGET);
+                if (terminated) {
+                        /* every offset inside a table that ends in NUL starts a
+                         * terminated name: nothing to scan for the names the
+                         * caller does not keep (most of them) */
+                        s = name < strtab->len ? (const char *)(c->d + strtab->off + name) : NULL;
+                } else {
+                        s = str_at(c, strtab, name, &c->name_scanned);
+                        if (c->name_scanned > NAME_SCAN_BUDGET)
+                                return cc_err(c->err, CC_ERR_LIMIT, "symbol names: more than %llu bytes scanned",
+                                              (unsigned long long)NAME_SCAN_BUDGET);
+                }
                 if (s == NULL) {
                         badnames++;
                         continue;
@@ -902,6 +937,12 @@ static int add_syms(struct ctx *c, const struct region *tab, uint64_t entsize, u
                 e->nexports++;
                 if (c->keep != NULL && !c->keep(c->keep_ctx, s))
                         continue;
+                if (terminated && memchr(s, '\0', MAX_STRLEN + 1) == NULL) {
+                        /* kept, but longer than a name may be */
+                        e->nexports--;
+                        badnames++;
+                        continue;
+                }
                 c->name_alloced += strlen(s) + 1;
                 if (c->name_alloced > NAME_ALLOC_BUDGET)
                         return cc_err(c->err, CC_ERR_LIMIT, "symbol names: more than %llu bytes in all",

@@ -25,8 +25,8 @@ enum cc_ldcache_format {
 
 typedef struct cc_ldcache_entry {
         int32_t flags;
-        char *key;   /* the library name (SONAME), owned */
-        char *value; /* the path, owned */
+        char *key;   /* the library name (SONAME), in the cache's string blocks */
+        char *value; /* the path, in the cache's string blocks */
         uint32_t osversion;
         uint64_t hwcap;     /* 0 in the old format */
         int hwcaps_index;   /* index into cc_ldcache.hwcaps when the entry uses the glibc-hwcaps
@@ -47,6 +47,7 @@ typedef struct cc_ldcache {
                              from the file offsets the loader uses ("" where none is usable) */
         char *generator;  /* generator extension ("ldconfig (GNU libc) stable release version 2.36"), or NULL */
         cc_strv warnings; /* problems that did not stop parsing, one line each */
+        struct cc_ldcache_block *blocks; /* the entries' strings, a few large allocations */
 } cc_ldcache;
 
 /* 1 if the bytes start with either magic. */

@@ -291,7 +291,7 @@ static int elf_keep_sym(void *ctx, const char *name)
 
         if (k->all)
                 return 1;
-        if (!cc_starts_with(name, "cudnn"))
+        if (name[0] != 'c' || strncmp(name, "cudnn", 5) != 0)
                 return 0;
         for (i = 0; i < CC_ARRAY_LEN(cudnn_entry_points); i++) {
                 if (strcmp(name, cudnn_entry_points[i]) == 0) {

@@ -20,6 +20,10 @@ cc_value *cc_file_versions(cc_machine *m, const char *vpath, cc_error *err);
  * name and content disagree about (a cudnn64_8.dll that says 7.6.5). */
 cc_value *cc_file_versions_ex(cc_machine *m, const char *vpath, cc_value **problems, cc_error *err);
 
+/* The versions of a file's bytes already read (name: the file's own name,
+ * not a link's), as cc_file_versions gives them. */
+cc_value *cc_bytes_versions(const char *name, const uint8_t *data, size_t size, cc_error *err);
+
 /* 1 if the file is a program (an ELF with PT_INTERP, a PE that is not a
  * DLL) rather than a library; 0 otherwise or when it cannot be read. */
 int cc_is_program(cc_machine *m, const char *vpath);

@@ -113,6 +113,19 @@ cc_value *cc_file_versions_ex(cc_machine *m, const char *vpath, cc_value **probl
         return v ? v : cc_v_array(err);
 }
 
+cc_value *cc_bytes_versions(const char *name, const uint8_t *data, size_t size, cc_error *err)
+{
+        cc_value *obj = cc_v_object(err), *v;
+
+        if (obj == NULL || cc_inspect_bytes(name, data, size, CUDNNCTL_INSPECT_NO_ARCHIVE_MEMBERS, obj, err) < 0) {
+                cc_v_free(obj);
+                return NULL;
+        }
+        v = cc_v_take(obj, CC_K(ins_facts, versions));
+        cc_v_free(obj);
+        return v ? v : cc_v_array(err);
+}
+
 cc_value *cc_file_versions(cc_machine *m, const char *vpath, cc_error *err)
 {
         return cc_file_versions_ex(m, vpath, NULL, err);

@@ -59,8 +59,11 @@ static int find_sysdirs(const uint8_t *d, size_t n, cc_strv *out, cc_error *err)
                 cc_strv_free(&run);
                 i = j > i ? j : i + 1;
                 /* skip to the next string start */
-                while (i < n && d[i] != '/')
-                        i++;
+                if (i < n) {
+                        const uint8_t *q = memchr(d + i, '/', n - i);
+
+                        i = q != NULL ? (size_t)(q - d) : n;
+                }
                 if (i > 0 && i < n && d[i - 1] != 0) {
                         i++;
                         continue;
@@ -253,7 +256,19 @@ static int read_loader(cc_ldso *l, cc_machine *m, cc_error *err)
                 if (p == NULL)
                         return -1;
                 if (cc_tree_map(m->tree, p, (size_t)64 << 20, &mp, &merr) == 0) {
-                        if (find_glibc_version(mp.data, mp.size, &l->glibc_minor, buf, sizeof(buf))) {
+                        /* the string is in .rodata: read there first, not
+                         * through the 1.4 MB of code before it (each page
+                         * touched is a fault), then the whole file */
+                        cc_elf *e = NULL;
+                        cc_error eerr = {0};
+                        int hit = 0;
+
+                        if (cc_elf_parse_opts(mp.data, mp.size, CC_ELF_NO_SYMBOLS, &e, &eerr) == 0 &&
+                            e->rodata_size > 0)
+                                hit = find_glibc_version(mp.data + e->rodata_off, (size_t)e->rodata_size,
+                                                         &l->glibc_minor, buf, sizeof(buf));
+                        cc_elf_free(e);
+                        if (hit || find_glibc_version(mp.data, mp.size, &l->glibc_minor, buf, sizeof(buf))) {
                                 if (cc_map_changed(&mp)) {
                                         l->glibc_minor = -1; /* read from a file that changed meanwhile */
                                 } else {

@@ -233,12 +233,36 @@ fail:
         return NULL;
 }
 
+/* A POSIX path that cc_tree_abs would give back as it is: absolute, with no
+ * empty or "." component and no separator at the end ("/" alone is one). */
+static int posix_clean(const char *p)
+{
+        size_t comps = 0;
+
+        if (p[0] != '/')
+                return 0;
+        if (p[1] == '\0')
+                return 1;
+        while (*p == '/') {
+                const char *s = ++p;
+
+                p += strcspn(p, "/");
+                if (p == s || (p - s == 1 && s[0] == '.') || ++comps > MAX_COMPONENTS)
+                        return 0;
+        }
+        return 1;
+}
+
 char *cc_tree_abs(const cc_tree *t, const char *cwd, const char *vpath, cc_error *err)
 {
         cc_strv comps = {0};
         char drive = 0;
         char *r = NULL;
 
+        /* the common case (a directory and a name the resolver joined) without
+         * splitting it into components and joining them again */
+        if (t->system != CC_SYS_WINDOWS && posix_clean(vpath))
+                return cc_strdup(err, vpath);
         if (cc_tree_is_abs(t, vpath)) {
                 if (vsplit(t, vpath, &drive, &comps, err) < 0)
                         goto fail;

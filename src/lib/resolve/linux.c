@@ -705,8 +705,8 @@ static int search_list(struct search *s, const char *list, const char *origin_di
                 for (k = 0; k < s->c->subdirs.n && (!s->done || s->shadowed); k++) {
                         const char *sub = s->c->subdirs.v[k];
                         /* as ld.so builds it: an empty element gives a bare relative name */
-                        char *p = cc_asprintf(err, "%s%s%s%s%s", strcmp(dir, "/") == 0 ? "" : dir, dir[0] ? "/" : "",
-                                              sub, sub[0] ? "/" : "", s->name);
+                        char *p = cc_cat(err, strcmp(dir, "/") == 0 ? "" : dir, dir[0] ? "/" : "", sub,
+                                         sub[0] ? "/" : "", s->name, (char *)NULL);
 
                         if (p == NULL || try_file(s, p, how, origin, err) < 0) {
                                 free(p);

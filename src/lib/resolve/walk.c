@@ -36,6 +36,7 @@ static void node_free(struct cc_dnode *d)
         cc_strv_free(&d->runtime);
         free(d->error);
         cc_v_free(d->edges);
+        cc_v_free(d->versions);
 }
 
 struct cc_dnode *cc_walk_add_node(struct cc_walk *w, const char *path, int depth, size_t parent, cc_error *err)
@@ -512,11 +513,15 @@ static int read_node(struct cc_walk *w, struct cc_dnode *d, cc_error *err)
                 }
                 cc_pe_free(pe);
         }
+        if (w->on_bytes != NULL && w->on_bytes(w, d, mp.data, mp.size, err) < 0)
+                goto done;
         if (cc_map_changed(&mp)) {
                 /* truncated or rewritten while read: nothing read from it is kept */
                 cc_strv_free(&d->needed);
                 cc_strv_free(&d->delay);
                 cc_strv_free(&d->runtime);
+                cc_v_free(d->versions);
+                d->versions = NULL;
                 d->error = cc_asprintf(err, "%s: changed while read", d->path);
                 rv = d->error ? 0 : -1;
                 goto done;

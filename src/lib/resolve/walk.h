@@ -23,14 +23,15 @@ struct cc_dnode {
         char *error;     /* the file could not be read */
         cc_value *edges;
         int expanded;
-        int preload;      /* LD_PRELOAD / /etc/ld.so.preload */
-        int program;      /* Linux: the main program (its $ORIGIN: cc_lnx_program_origin) */
-        int standard;     /* Windows: loaded by a plain LoadLibrary (a run-time load), so its own imports
-                             are searched in the standard order whatever the top-level mode */
-        size_t load_root; /* Windows: the DLL whose directory is the DLL load directory for this node's
-                             imports (the one named in the LoadLibraryEx call) */
-        int release[3];   /* Linux, cuDNN 9's shim and graph library: the release its code names what it
-                             loads by (formats/loadnames.h); release[0] 0: not read */
+        int preload;        /* LD_PRELOAD / /etc/ld.so.preload */
+        int program;        /* Linux: the main program (its $ORIGIN: cc_lnx_program_origin) */
+        int standard;       /* Windows: loaded by a plain LoadLibrary (a run-time load), so its own imports
+                               are searched in the standard order whatever the top-level mode */
+        size_t load_root;   /* Windows: the DLL whose directory is the DLL load directory for this node's
+                               imports (the one named in the LoadLibraryEx call) */
+        int release[3];     /* Linux, cuDNN 9's shim and graph library: the release its code names what it
+                               loads by (formats/loadnames.h); release[0] 0: not read */
+        cc_value *versions; /* what the walk's on_bytes made of its bytes (NULL: nothing) */
 };
 
 /* One walk: the machine, its loader contexts, the nodes in load order and
@@ -47,6 +48,11 @@ struct cc_walk {
         size_t missing, runtime_missing, failed, edges, unreadable;
         int cuda_major; /* from run-time names and RUNPATHs, for "libnvrtc.so.%d"; -1 unknown */
         cc_strv notes;
+        /* Called with each node's bytes while the walk has them mapped (the
+         * caller's reading of the same file without mapping it again): sets
+         * d->versions or leaves it NULL; -1 only when out of memory. The
+         * versions are dropped when the file changed while read. */
+        int (*on_bytes)(struct cc_walk *w, struct cc_dnode *d, const uint8_t *data, size_t size, cc_error *err);
 };
 
 /* Append a node (path copied); NULL when out of memory or over the node

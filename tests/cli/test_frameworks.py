@@ -946,6 +946,27 @@ with scenario("7c side by side"):
     # timing is not asserted (these machines are noisy); it is printed
     print("  side by side: one at a time %.2f s, four at once %.2f s (best of %d)" % (t_serial, min(walls), rounds))
 
+    # With the GPU: framework children side by side too; one that ran out of GPU memory beside another is
+    # run again alone, and its answer is the one it gives then (the fake GPU holds one call at a time).
+    gpus, glog, glock = [], os.path.join(TMP, "gpu-memory.log"), os.path.join(TMP, "gpu-memory.lock")
+    for i in range(2):
+        sp = venv(os.path.join(TMP, "gpumem%d" % i))
+        site(sp, {"torch": dict(GOOD_TORCH, libs=[], gpu={"name": "NVIDIA H100 80GB HBM3", "capability": [9, 0],
+                                                           "call": "memory", "lock": glock, "log": glog})})
+        gpus.append(vpython(sp))
+    gargv = [a for py in gpus for a in ("--python", py)] + ["--gpu"]
+    rc, doc = fw_json("gpu memory", gargv, env={"CUDNNCTL_JOBS": "4"})
+    calls = open(glog).read().split() if os.path.exists(glog) else []
+    for py in gpus:
+        g = framework(doc, "torch", py).get("gpu_call", {})
+        check(rc == 0 and g.get("ok") is True, "gpu memory: %s: exit %d, gpu_call %r" % (py, rc, g))
+    check(sorted(calls) == ["ok", "ok", "out-of-memory"],
+          "gpu memory: the calls %r (want: the two side by side, one out of memory, then it again alone)" % calls)
+    os.remove(glog)
+    rc, doc = fw_json("gpu memory, one at a time", gargv, env={"CUDNNCTL_JOBS": "1"})
+    check(rc == 0 and open(glog).read().split() == ["ok", "ok"], "gpu memory, one at a time: exit %d, calls %r" %
+          (rc, open(glog).read().split()))
+
     # The doctor: its framework children run while the installations are verified; the document (areas,
     # findings, facts) is the serial one's. Its interpreters: the environment's, and all of this machine's.
     # No hang here: the time limit is long enough for a real import of torch (the system's python3 may have

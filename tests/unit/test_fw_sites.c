@@ -19,6 +19,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "formats/json.h"
+#include "frameworks/frameworks.h"
 #include "frameworks/sites.h"
 #include "machine/machine.h"
 
@@ -531,13 +533,57 @@ static void test_live(void **state)
         print_message("live pyenv interpreters checked: %zu\n", checked);
 }
 
+/* A framework child that ran beside others is run again alone when its
+ * run says the GPU's memory ran out, and only then. */
+static void test_out_of_gpu_memory(void **state)
+{
+        static const struct {
+                const char *run;
+                int oom;
+        } cases[] = {
+            {"{\"ran\":true,\"facts\":{\"gpu_call\":{\"ok\":false,\"error\":\"torch.OutOfMemoryError: CUDA out of "
+             "memory. Tried to allocate 2.00 MiB\"}}}",
+             1},
+            {"{\"ran\":true,\"facts\":{\"gpu_call\":{\"ok\":false,\"error\":\"cuDNN error: "
+             "CUDNN_STATUS_ALLOC_FAILED\"}}}",
+             1},
+            {"{\"ran\":true,\"crashed\":true,\"output_tail\":\"jaxlib.xla_extension.XlaRuntimeError: "
+             "RESOURCE_EXHAUSTED: Failed to allocate\"}",
+             1},
+            {"{\"ran\":true,\"facts\":{\"query_error\":\"cudaErrorMemoryAllocation\"}}", 1},
+            {"{\"ran\":true,\"facts\":{\"gpu_call\":{\"ok\":false,\"error\":\"CUDA error: an illegal memory access "
+             "was encountered\"}}}",
+             0},
+            {"{\"ran\":true,\"facts\":{\"gpu_call\":{\"ok\":true}}}", 0},
+            {"{\"ran\":false,\"error\":\"cannot start\"}", 0},
+        };
+        size_t i;
+
+        (void)state;
+        for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+                cc_value *r = NULL;
+                cc_error err = {0};
+
+                assert_int_equal(cc_json_parse(cases[i].run, strlen(cases[i].run), 16, &r, &err), 0);
+                assert_int_equal(cc_fw_out_of_gpu_memory(r), cases[i].oom);
+                cc_v_free(r);
+        }
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
-            cmocka_unit_test(test_venv),        cmocka_unit_test(test_pth),       cmocka_unit_test(test_system_site),
-            cmocka_unit_test(test_environment), cmocka_unit_test(test_pyenv),     cmocka_unit_test(test_scripts),
-            cmocka_unit_test(test_windows),     cmocka_unit_test(test_user_site), cmocka_unit_test(test_no_sites),
+            cmocka_unit_test(test_venv),
+            cmocka_unit_test(test_pth),
+            cmocka_unit_test(test_system_site),
+            cmocka_unit_test(test_environment),
+            cmocka_unit_test(test_pyenv),
+            cmocka_unit_test(test_scripts),
+            cmocka_unit_test(test_windows),
+            cmocka_unit_test(test_user_site),
+            cmocka_unit_test(test_no_sites),
             cmocka_unit_test(test_live),
+            cmocka_unit_test(test_out_of_gpu_memory),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);

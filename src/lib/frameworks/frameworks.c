@@ -611,10 +611,14 @@ fail:
  * framework an interpreter can import. Workers (as many as CPUs, at most
  * MAX_WORKERS; one on Windows, where a child started beside another could
  * inherit the other's pipe ends; CUDNNCTL_JOBS=N sets it) take a framework job first (the longest),
- * else the next survey; with the GPU asked for, one framework child at a
- * time (their GPU memory is not known). The calling thread reads the
- * results in the candidates' order, so the document does not depend on
- * which child ended first. */
+ * else the next survey. With the GPU asked for, framework children run
+ * side by side too (each makes a CUDA context and one small call, and the
+ * probe's environment turns off JAX's and TensorFlow's preallocation), and
+ * the GPU's memory bounds them as it answers: a child that ran beside
+ * another and failed for GPU memory is run again alone, and what it says
+ * then is its answer. The calling thread reads the results in the
+ * candidates' order, so the document does not depend on which child ended
+ * first. */
 enum { MAX_WORKERS = 8 };
 
 enum { JOB_SURVEY, JOB_FRAMEWORK };
@@ -625,6 +629,8 @@ struct job {
         int fw;             /* JOB_FRAMEWORK: framework_names[fw] */
         size_t interp;      /* JOB_FRAMEWORK: the interpreter's index in interps */
         int state;          /* 0 waiting, 1 running, 2 done */
+        int beside;         /* a framework child ran beside this one (GPU: its memory was shared) */
+        int alone;          /* run again alone: it failed for GPU memory beside others */
         cc_value *r;        /* done: its run (NULL: out of memory, e) */
         cc_error e;
 };
@@ -634,9 +640,10 @@ struct pool {
         cc_sync *s;
         struct job *jobs;
         size_t n, cap;
-        int no_more;    /* no job will be added */
-        int abandon;    /* the waiting jobs are not wanted */
-        int fw_running; /* framework children running */
+        int no_more;       /* no job will be added */
+        int abandon;       /* the waiting jobs are not wanted */
+        int fw_running;    /* framework children running */
+        int alone_running; /* a framework child that must run alone is running */
 };
 
 static int job_add(struct pool *p, int kind, const char *python, int fw, size_t interp, cc_error *err)
@@ -678,7 +685,7 @@ static long job_next(const struct pool *p)
                 if (p->jobs[i].state != 0)
                         continue;
                 if (p->jobs[i].kind == JOB_FRAMEWORK) {
-                        if (p->x->o->gpu == CUDNNCTL_GPU_OFF || p->fw_running == 0)
+                        if (!p->alone_running && (!p->jobs[i].alone || p->fw_running == 0))
                                 return (long)i;
                 } else if (survey < 0) {
                         survey = (long)i;
@@ -709,7 +716,16 @@ static void worker(void *arg)
                 }
                 p->jobs[i].state = 1;
                 fw = p->jobs[i].kind == JOB_FRAMEWORK;
+                if (fw && p->fw_running > 0) {
+                        size_t k;
+
+                        p->jobs[i].beside = 1;
+                        for (k = 0; k < p->n; k++)
+                                if (p->jobs[k].state == 1 && p->jobs[k].kind == JOB_FRAMEWORK)
+                                        p->jobs[k].beside = 1;
+                }
                 p->fw_running += fw;
+                p->alone_running |= fw && p->jobs[i].alone;
                 python = p->jobs[i].python;
                 args[0] = "survey";
                 if (fw) {
@@ -725,14 +741,62 @@ static void worker(void *arg)
                 r = run(p->x, python, args, nargs, &e);
                 cc_progress_end(p->x->pg, slot);
                 cc_sync_lock(p->s);
+                p->fw_running -= fw;
+                if (fw && p->jobs[i].alone)
+                        p->alone_running = 0;
+                if (fw && p->x->o->gpu != CUDNNCTL_GPU_OFF && p->jobs[i].beside && !p->jobs[i].alone && r != NULL &&
+                    !p->abandon && cc_fw_out_of_gpu_memory(r)) {
+                        /* its GPU memory went to the others: again, alone */
+                        cc_v_free(r);
+                        p->jobs[i].alone = 1;
+                        p->jobs[i].state = 0;
+                        cc_sync_wake(p->s);
+                        continue;
+                }
                 p->jobs[i].r = r;
                 p->jobs[i].e = e;
                 p->jobs[i].state = 2;
-                p->fw_running -= fw;
                 cc_sync_wake(p->s);
         }
         cc_sync_wake(p->s);
         cc_sync_unlock(p->s);
+}
+
+int cc_fw_out_of_gpu_memory(const cc_value *r)
+{
+        /* CUDA's, cuDNN's, XLA's and PyTorch's words for it */
+        static const char *const words[] = {"out of memory", "out_of_memory", "alloc_failed", "resource_exhausted",
+                                            "memoryallocation"};
+        cc_vw_probe run_;
+        cc_vw_fwprobe pf;
+        cc_error e = {0};
+        const char *texts[3];
+        size_t i, k;
+
+        cc_vw_probe_read(r, &run_, NULL);
+        cc_vw_fwprobe_read(run_.facts, &pf, NULL);
+        texts[0] = cc_v_get_str(pf.gpu_call, CC_K(gpu_call, error));
+        texts[1] = cc_v_as_str(pf.query_error);
+        texts[2] = run_.output_tail;
+        for (i = 0; i < CC_ARRAY_LEN(texts); i++) {
+                char *low;
+                size_t j;
+
+                if (texts[i] == NULL)
+                        continue;
+                low = cc_strdup(&e, texts[i]);
+                if (low == NULL)
+                        return 0; /* not known: its answer stands */
+                for (j = 0; low[j]; j++)
+                        low[j] = (char)cc_ascii_tolower((unsigned char)low[j]);
+                for (k = 0; k < CC_ARRAY_LEN(words); k++)
+                        if (strstr(low, words[k]) != NULL) {
+                                free(low);
+                                return 1;
+                        }
+                free(low);
+        }
+        return 0;
 }
 
 /* Wait for job i and take its run; NULL: out of memory (err). */

@@ -25,6 +25,9 @@ cc_value *cc_fw_finish(cc_fw_run *run, cc_error *err);
 /* How many children run at once (CPUs, at most 8; CUDNNCTL_JOBS=N; 1 on
  * Windows). 1 also makes the doctor run its areas one after another. */
 int cc_fw_jobs(const cc_machine *m);
+/* 1 if a framework child's run (a PROBE) failed for want of GPU memory:
+ * its GPU call's error, its query error or its last output says so. */
+int cc_fw_out_of_gpu_memory(const cc_value *r);
 
 /* Decide, from facts alone (so the doctor can decide again on facts from
  * another machine): for every framework of every interpreter in

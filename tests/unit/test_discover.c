@@ -293,6 +293,58 @@ static void test_distro(void **state)
         cudnnctl_value_free(doc);
 }
 
+/* A file list not named for cuDNN is still read when files are unowned, and a
+ * stanza that "Package: NAME" does not find (it is spelled "Package:NAME")
+ * still gives its version: the same answer as reading everything. */
+static void test_distro_odd(void **state)
+{
+        cudnnctl_value *doc = list_tree("distro-odd", CUDNNCTL_SYSTEM_LINUX, NULL, 0);
+        const cc_value *in, *pk, *ev;
+        size_t i;
+        int lib = 0, dev = 0, lists = 0;
+
+        (void)state;
+        in = inst_by_prefix(doc, "/usr");
+        assert_string_equal(vstr(in, "provenance/kind"), "distro-package");
+        assert_null(cc_v_path(in, "provenance/unowned"));
+        pk = cc_v_path(in, "provenance/packages");
+        assert_int_equal(cc_v_len(pk), 2);
+        for (i = 0; i < cc_v_len(pk); i++) {
+                const cc_value *p = cc_v_at(pk, i);
+
+                if (strcmp(cc_v_get_str(p, "name"), "libcudnn9-cuda-12") == 0) {
+                        assert_string_equal(cc_v_get_str(p, "version"), "9.14.0.64-1");
+                        assert_string_equal(cc_v_get_str(p, "status"), "install ok installed");
+                        lib = 1;
+                } else {
+                        assert_string_equal(cc_v_get_str(p, "name"), "nv-dnn-headers");
+                        assert_string_equal(cc_v_get_str(p, "version"), "9.14.0.64-2");
+                        dev = 1;
+                }
+        }
+        assert_true(lib && dev);
+        ev = cc_v_path(in, "provenance/evidence");
+        for (i = 0; i < cc_v_len(ev); i++)
+                lists |= strstr(cc_v_as_str(cc_v_at(ev, i)), "(3 package file lists read)") != NULL;
+        assert_true(lists);
+        cudnnctl_value_free(doc);
+}
+
+/* The cuDNN-named lists own every file: the others (libc6's) are not read. */
+static void test_distro_lists_read(void **state)
+{
+        cudnnctl_value *doc = list_tree("distro", CUDNNCTL_SYSTEM_LINUX, NULL, 0);
+        const cc_value *in = inst_by_prefix(doc, "/usr"), *ev = cc_v_path(in, "provenance/evidence");
+        size_t i;
+        int lists = 0;
+
+        (void)state;
+        for (i = 0; i < cc_v_len(ev); i++)
+                lists |= strstr(cc_v_as_str(cc_v_at(ev, i)), "(2 package file lists read)") != NULL;
+        assert_true(lists);
+        cudnnctl_value_free(doc);
+}
+
 static void test_rpm(void **state)
 {
         cudnnctl_value *doc = list_tree("rpm", CUDNNCTL_SYSTEM_LINUX, NULL, 0);
@@ -815,6 +867,8 @@ int main(void)
             cmocka_unit_test(test_toolkit),
             cmocka_unit_test(test_questions),
             cmocka_unit_test(test_distro),
+            cmocka_unit_test(test_distro_odd),
+            cmocka_unit_test(test_distro_lists_read),
             cmocka_unit_test(test_rpm),
             cmocka_unit_test(test_pip),
             cmocka_unit_test(test_conda),

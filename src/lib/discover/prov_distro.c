@@ -1,7 +1,9 @@
-/* Provenance of a distro package: the dpkg database (status and each
- * package's file list, read once per discovery) says which package owns each
+/* Provenance of a distro package: the dpkg database (status and the
+ * packages' file lists, read once per discovery) says which package owns each
  * file of /usr (a link update-alternatives made is owned through its target);
- * files no package owns were copied there. An rpm database is noted, not
+ * files no package owns were copied there. The file lists of packages named
+ * for cuDNN are read first and the others (thousands on a desktop, 30x the
+ * time) only when a file is still unowned. An rpm database is noted, not
  * read. */
 #include "group.h"
 
@@ -12,12 +14,17 @@
 #include <string.h>
 
 struct dpkg_db {
-        cc_dpkg_status *status;
-        cc_smap owner; /* listed path of a cuDNN file -> package index + 1 */
-        cc_strv pkgs;  /* package names */
-        cc_strv archs; /* their architectures ("" none) */
-        size_t lists;  /* .list files read */
-        int rpm;       /* no dpkg, but an RPM database */
+        char *text; /* the status file, parsed on demand */
+        size_t len;
+        cc_dpkg_status *status; /* all of it, once a package was not found by its "Package:" line */
+        int status_bad;         /* it could not be parsed (noted once) */
+        cc_smap owner;          /* listed path of a cuDNN file -> package index + 1 */
+        cc_strv pkgs;           /* package names */
+        cc_strv archs;          /* their architectures ("" none) */
+        cc_strv names;          /* the .list files of /var/lib/dpkg/info */
+        size_t lists;           /* .list files read */
+        int tier;               /* lists read: 0 none, 1 those named for cuDNN, 2 all */
+        int rpm;                /* no dpkg, but an RPM database */
 };
 
 void cc_disc_dpkg_free(void *p)
@@ -26,10 +33,12 @@ void cc_disc_dpkg_free(void *p)
 
         if (db == NULL)
                 return;
+        free(db->text);
         cc_dpkg_status_free(db->status);
         cc_smap_free(&db->owner);
         cc_strv_free(&db->pkgs);
         cc_strv_free(&db->archs);
+        cc_strv_free(&db->names);
         free(db);
 }
 
@@ -55,59 +64,24 @@ static int list_line(void *ctx, const char *path, size_t n)
         return 0;
 }
 
-static int dpkg_load(cc_discovery *d, cc_error *err)
+/* The file lists of tier 1 (packages named for cuDNN) or 2 (the others). */
+static int dpkg_read_lists(cc_discovery *d, struct dpkg_db *db, int tier, cc_error *err)
 {
-        struct dpkg_db *db;
         char *text = NULL;
         size_t len, i;
-        cc_strv names = {0};
-        cc_error lerr = {0};
         int rv = -1;
 
-        if (d->dpkg_state != 0)
+        if (db->tier >= tier)
                 return 0;
-        db = cc_calloc(err, 1, sizeof(*db));
-        if (db == NULL)
-                return -1;
-        d->dpkg = db;
-        d->dpkg_state = -1;
-        TRY(cc_disc_read_small(d, "/var/lib/dpkg/status", (size_t)256 << 20, &text, &len, err));
-        if (text == NULL) {
-                int r1 = cc_disc_exists(d, "/var/lib/rpm", err), r2 = cc_disc_exists(d, "/usr/lib/sysimage/rpm", err);
-
-                if (r1 < 0 || r2 < 0)
-                        goto fail;
-                db->rpm = r1 || r2;
-                rv = 0;
-                goto fail;
-        }
-        if (cc_dpkg_status_parse(text, len, &db->status, &lerr) < 0) {
-                if (lerr.code == CC_ERR_NOMEM) {
-                        *err = lerr;
-                        goto fail;
-                }
-                TRY(cc_strv_push(&d->notes, "the dpkg status file could not be read; package versions are unknown",
-                                 err));
-                db->status = NULL;
-        }
-        free(text);
-        text = NULL;
-        d->dpkg_state = 1;
-        if (cc_tree_list(d->t, "/var/lib/dpkg/info", 0, &names, &lerr) < 0) {
-                if (lerr.code == CC_ERR_NOMEM) {
-                        *err = lerr;
-                        goto fail;
-                }
-                rv = 0;
-                goto fail;
-        }
-        for (i = 0; i < names.n; i++) {
+        db->tier = tier;
+        for (i = 0; i < db->names.n; i++) {
                 char pkg[256], arch[64], *p;
                 struct list_ctx lc;
 
-                if (cc_dpkg_list_name(names.v[i], pkg, sizeof(pkg), arch, sizeof(arch)) < 0)
+                if (cc_dpkg_list_name(db->names.v[i], pkg, sizeof(pkg), arch, sizeof(arch)) < 0 ||
+                    (strstr(pkg, "cudnn") != NULL) != (tier == 1))
                         continue;
-                p = cc_disc_join(d, "/var/lib/dpkg/info", names.v[i], err);
+                p = cc_disc_join(d, "/var/lib/dpkg/info", db->names.v[i], err);
                 if (p == NULL)
                         goto fail;
                 if (cc_disc_read_small(d, p, (size_t)64 << 20, &text, &len, err) < 0) {
@@ -136,7 +110,137 @@ static int dpkg_load(cc_discovery *d, cc_error *err)
         rv = 0;
 fail:
         free(text);
-        cc_strv_free(&names);
+        return rv;
+}
+
+/* The status file and the names of the file lists (read by tier on demand). */
+static int dpkg_load(cc_discovery *d, cc_error *err)
+{
+        struct dpkg_db *db;
+        char *text = NULL;
+        size_t len;
+        cc_error lerr = {0};
+        int rv = -1;
+
+        if (d->dpkg_state != 0)
+                return 0;
+        db = cc_calloc(err, 1, sizeof(*db));
+        if (db == NULL)
+                return -1;
+        d->dpkg = db;
+        d->dpkg_state = -1;
+        TRY(cc_disc_read_small(d, "/var/lib/dpkg/status", (size_t)256 << 20, &text, &len, err));
+        if (text == NULL) {
+                int r1 = cc_disc_exists(d, "/var/lib/rpm", err), r2 = cc_disc_exists(d, "/usr/lib/sysimage/rpm", err);
+
+                if (r1 < 0 || r2 < 0)
+                        goto fail;
+                db->rpm = r1 || r2;
+                rv = 0;
+                goto fail;
+        }
+        db->text = text;
+        db->len = len;
+        text = NULL;
+        d->dpkg_state = 1;
+        if (cc_tree_list(d->t, "/var/lib/dpkg/info", 0, &db->names, &lerr) < 0) {
+                cc_strv_free(&db->names);
+                if (lerr.code == CC_ERR_NOMEM) {
+                        *err = lerr;
+                        goto fail;
+                }
+        }
+        rv = 0;
+fail:
+        free(text);
+        return rv;
+}
+
+/* Parse a status text; one that cannot be parsed is noted once and gives
+ * NULL (versions unknown). -1 only when out of memory. */
+static int status_parse(cc_discovery *d, struct dpkg_db *db, const char *text, size_t len, cc_dpkg_status **out,
+                        cc_error *err)
+{
+        cc_error lerr = {0};
+
+        if (cc_dpkg_status_parse(text, len, out, &lerr) == 0)
+                return 0;
+        *out = NULL;
+        if (lerr.code == CC_ERR_NOMEM) {
+                *err = lerr;
+                return -1;
+        }
+        if (db->status_bad)
+                return 0;
+        db->status_bad = 1;
+        return cc_strv_push(&d->notes, "the dpkg status file could not be read; package versions are unknown", err);
+}
+
+/* The stanzas of the packages in want, parsed: found by the "Package: NAME"
+ * line dpkg writes (a memmem over the file, where parsing all of it costs
+ * milliseconds on a desktop); when one is not found that way, the whole file
+ * (dpkg accepts other spellings). *all = 1 when the result is
+ * db->status (not to be freed). */
+static int status_of(cc_discovery *d, struct dpkg_db *db, const cc_strv *want, cc_dpkg_status **out, int *all,
+                     cc_error *err)
+{
+        cc_buf b = {0};
+        size_t i;
+        int rv = -1;
+
+        *out = NULL;
+        *all = 0;
+        if (db->text == NULL)
+                return 0;
+        for (i = 0; db->status == NULL && !db->status_bad && i < want->n; i++) {
+                char *needle = cc_cat(err, "\nPackage: ", want->v[i], "\n", (char *)NULL);
+                const char *text = db->text, *hit;
+                size_t nl, at = 0, start, stop;
+                int found = 0;
+
+                if (needle == NULL)
+                        goto fail;
+                nl = strlen(needle);
+                for (;;) {
+                        /* the first stanza has no newline before it */
+                        if (at == 0 && db->len >= nl - 1 && memcmp(text, needle + 1, nl - 1) == 0) {
+                                start = 0;
+                        } else {
+                                hit = cc_memmem(text + at, db->len - at, needle, nl);
+                                if (hit == NULL)
+                                        break;
+                                start = (size_t)(hit - text) + 1;
+                                /* back to the stanza's first line, where Package is not the first field */
+                                while (start > at + 1 && !(text[start - 1] == '\n' && text[start - 2] == '\n'))
+                                        start--;
+                        }
+                        hit = cc_memmem(text + start, db->len - start, "\n\n", 2);
+                        stop = hit ? (size_t)(hit - text) + 1 : db->len;
+                        if (cc_buf_append(&b, text + start, stop - start, err) < 0 ||
+                            cc_buf_append(&b, "\n\n", 2, err) < 0) {
+                                free(needle);
+                                goto fail;
+                        }
+                        found = 1;
+                        at = stop;
+                        if (at >= db->len)
+                                break;
+                }
+                free(needle);
+                if (!found) {
+                        TRY(status_parse(d, db, db->text, db->len, &db->status, err));
+                        break;
+                }
+        }
+        if (db->status != NULL || db->status_bad) {
+                *out = db->status;
+                *all = 1;
+                rv = 0;
+                goto fail;
+        }
+        rv = status_parse(d, db, b.data ? b.data : "", b.len, out, err);
+fail:
+        cc_buf_free(&b);
         return rv;
 }
 
@@ -178,8 +282,9 @@ int cc_disc_prov_distro(struct cc_dprov *c, int *matched)
         cc_dinst *in = c->in;
         struct dpkg_db *db;
         size_t *count = NULL, i, k, owned = 0;
-        cc_strv unowned = {0};
-        int rv = -1;
+        cc_strv unowned = {0}, want = {0};
+        cc_dpkg_status *st = NULL;
+        int rv = -1, tier, st_all = 0;
 
         *matched = 0;
         if (d->system != CC_SYS_LINUX || (strcmp(in->prefix, "/usr") != 0 && strcmp(in->prefix, "/") != 0))
@@ -200,34 +305,47 @@ int cc_disc_prov_distro(struct cc_dprov *c, int *matched)
                 rv = 0;
                 goto fail;
         }
-        count = cc_calloc(err, db->pkgs.n + 1, sizeof(*count));
-        if (count == NULL)
-                goto fail;
-        for (i = 0; i < in->nfiles; i++) {
-                const cc_dfile *f = d->files[in->files[i]];
-                const cc_ddir *dd = d->dirs[f->dir];
-                long o = dpkg_owner(db, f->canonical, err);
-                char *p;
-
-                for (k = 0; o == -1 && k <= dd->aliases.n; k++) {
-                        p = cc_disc_join(d, k == 0 ? dd->first : dd->aliases.v[k - 1], f->name, err);
-                        if (p == NULL)
-                                goto fail;
-                        o = dpkg_owner(db, p, err);
-                        free(p);
-                }
-                /* a link update-alternatives made: owned through its target */
-                if (o == -1 && f->type == CC_FT_LINK && f->resolves_to)
-                        o = dpkg_owner(db, f->resolves_to, err);
-                if (o < -1)
+        /* the lists named for cuDNN first; all of them when a file is still unowned */
+        for (tier = 1; tier <= 2; tier++) {
+                TRY(dpkg_read_lists(d, db, tier, err));
+                free(count);
+                cc_strv_free(&unowned);
+                owned = 0;
+                count = cc_calloc(err, db->pkgs.n + 1, sizeof(*count));
+                if (count == NULL)
                         goto fail;
-                if (o >= 0) {
-                        count[o]++;
-                        owned++;
-                } else {
-                        TRY(cc_strv_push(&unowned, f->canonical, err));
+                for (i = 0; i < in->nfiles; i++) {
+                        const cc_dfile *f = d->files[in->files[i]];
+                        const cc_ddir *dd = d->dirs[f->dir];
+                        long o = dpkg_owner(db, f->canonical, err);
+                        char *p;
+
+                        for (k = 0; o == -1 && k <= dd->aliases.n; k++) {
+                                p = cc_disc_join(d, k == 0 ? dd->first : dd->aliases.v[k - 1], f->name, err);
+                                if (p == NULL)
+                                        goto fail;
+                                o = dpkg_owner(db, p, err);
+                                free(p);
+                        }
+                        /* a link update-alternatives made: owned through its target */
+                        if (o == -1 && f->type == CC_FT_LINK && f->resolves_to)
+                                o = dpkg_owner(db, f->resolves_to, err);
+                        if (o < -1)
+                                goto fail;
+                        if (o >= 0) {
+                                count[o]++;
+                                owned++;
+                        } else {
+                                TRY(cc_strv_push(&unowned, f->canonical, err));
+                        }
                 }
+                if (unowned.n == 0)
+                        break;
         }
+        for (i = 0; i < db->pkgs.n; i++)
+                if (count[i] > 0)
+                        TRY(cc_strv_push(&want, db->pkgs.v[i], err));
+        TRY(status_of(d, db, &want, &st, &st_all, err));
         TRY(cc_disc_evidence(c, "/var/lib/dpkg/info/*.list (%zu package file lists read)", db->lists));
         for (i = 0; i < db->pkgs.n; i++) {
                 const cc_dpkg_pkg *pk;
@@ -236,8 +354,7 @@ int cc_disc_prov_distro(struct cc_dprov *c, int *matched)
 
                 if (count[i] == 0)
                         continue;
-                pk = db->status ? cc_dpkg_find(db->status, db->pkgs.v[i], db->archs.v[i][0] ? db->archs.v[i] : NULL)
-                                : NULL;
+                pk = st ? cc_dpkg_find(st, db->pkgs.v[i], db->archs.v[i][0] ? db->archs.v[i] : NULL) : NULL;
                 pkg = cc_disc_package_obj("dpkg", db->pkgs.v[i], pk ? pk->version : NULL, err);
                 if (cc_v_push(cc_disc_packages_of(c), pkg, err) < 0)
                         goto fail;
@@ -274,7 +391,10 @@ int cc_disc_prov_distro(struct cc_dprov *c, int *matched)
         *matched = 1;
         rv = 0;
 fail:
+        if (!st_all)
+                cc_dpkg_status_free(st);
         free(count);
         cc_strv_free(&unowned);
+        cc_strv_free(&want);
         return rv;
 }

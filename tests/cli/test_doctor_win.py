@@ -161,22 +161,33 @@ def s_zlib_missing():
 
 
 def s_zlib_x86():
+    # the x64 build later on PATH: the loader passes over the 32-bit copy (a note)
     t = tree("zlib-x86")
     sets = clean_v8(t, zlib=False)
     put(t, "zlib-x86/zlibwapi.dll", "Program Files (x86)/OldScanner")
     put(t, "zlib-x64/zlibwapi.dll", "tools/zlib123dllx64/dll_x64")
     sets.append("PATH=C:\\Program Files (x86)\\OldScanner;%s\\bin;C:\\tools\\zlib123dllx64\\dll_x64;%s"
                 % (win(CUDA118), SYS))
-    rc, doc = doctor("32-bit zlibwapi", t, sets)
-    f = expect("32-bit zlibwapi", doc, "win-wrong-bitness", "error")
-    check("32-bit zlibwapi: names the x86 copy and error 193",
+    rc, doc = doctor("32-bit zlibwapi first", t, sets)
+    f = expect("32-bit zlibwapi first", doc, "win-wrong-bitness", "info")
+    check("32-bit zlibwapi first: names the copy passed over and the x64 one loaded",
+          f and [p.lower() for p in f["evidence"]["passed_over"]] == ["c:\\program files (x86)\\oldscanner\\zlibwapi.dll"]
+          and f["evidence"]["loads"].lower() == "c:\\tools\\zlib123dllx64\\dll_x64\\zlibwapi.dll", f)
+    check("32-bit zlibwapi first: exit 0", rc == 0, rc)
+    # only the 32-bit copy: every copy found is x86, error 193
+    t = tree("zlib-x86-only")
+    sets = clean_v8(t, zlib=False)
+    put(t, "zlib-x86/zlibwapi.dll", "Program Files (x86)/OldScanner")
+    sets.append("PATH=C:\\Program Files (x86)\\OldScanner;%s\\bin;%s" % (win(CUDA118), SYS))
+    rc, doc = doctor("32-bit zlibwapi only", t, sets)
+    f = expect("32-bit zlibwapi only", doc, "win-wrong-bitness", "error")
+    check("32-bit zlibwapi only: names the x86 copy and error 193",
           f and f["evidence"]["path"].lower() == "c:\\program files (x86)\\oldscanner\\zlibwapi.dll"
-          and f["evidence"]["windows_error"] == 193, f)
-    check("32-bit zlibwapi: the x64 copy later on PATH is named",
-          f and [p.lower() for p in f["evidence"]["x64_copies"]] == ["c:\\tools\\zlib123dllx64\\dll_x64\\zlibwapi.dll"],
-          f and f["evidence"])
-    check("32-bit zlibwapi: not also reported as missing", not found(doc, "win-zlibwapi-missing"),
+          and f["evidence"]["windows_error"] == 193 and "every copy" in f["summary"], f)
+    check("32-bit zlibwapi only: the fix asks for the x64 build", f and "x64 zlibwapi.dll" in (f["fix"] or ""), f)
+    check("32-bit zlibwapi only: not also reported as missing", not found(doc, "win-zlibwapi-missing"),
           found(doc, "win-zlibwapi-missing"))
+    check("32-bit zlibwapi only: exit 1", rc == 1, rc)
 
 
 def s_cudnn_x86():
@@ -185,9 +196,9 @@ def s_cudnn_x86():
     put(t, "x86/cudnn64_8.dll", "OldApp")
     sets.append("PATH=C:\\OldApp;%s\\bin;%s" % (win(CUDA118), SYS))
     rc, doc = doctor("32-bit cudnn64_8.dll", t, sets)
-    f = expect("32-bit cudnn64_8.dll", doc, "win-wrong-bitness", "error")
-    check("32-bit cudnn64_8.dll: names C:\\OldApp\\cudnn64_8.dll",
-          f and f["evidence"]["path"].lower() == "c:\\oldapp\\cudnn64_8.dll", f)
+    f = expect("32-bit cudnn64_8.dll", doc, "win-wrong-bitness", "info")
+    check("32-bit cudnn64_8.dll: names C:\\OldApp\\cudnn64_8.dll as passed over",
+          f and [p.lower() for p in f["evidence"]["passed_over"]] == ["c:\\oldapp\\cudnn64_8.dll"], f)
     check("32-bit cudnn64_8.dll: the fix names the x86 copy", f and "C:\\OldApp\\cudnn64_8.dll" in (f["fix"] or ""), f)
 
 

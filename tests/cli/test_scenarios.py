@@ -946,25 +946,40 @@ def w02_32bit_zlibwapi():
         return
     old = "C:\\Program Files (x86)\\OldScanner"
     x64 = "C:\\tools\\zlib123dllx64\\dll_x64"
+    oldz = (old + "\\zlibwapi.dll").lower()
+    # the x64 build later on PATH: the loader passes over the x86 copy and loads it
     sets = ["PATH=%s;%s;%s" % (old, CUDA118, x64)]
     rc, doc, res = which("2", s, ["zlibwapi.dll"], sets, system=W)
     r = res.get("zlibwapi.dll")
-    check("2 which zlibwapi.dll: exit 1 (the load fails)", rc == 1, rc)
-    check("2: verdict fails, error 193", doc and doc["verdict"] == "fails" and r and r.get("windows_error") == 193
-          and not r["found"], (doc and doc["verdict"], r))
-    last = r["tried"][-1] if r and r["tried"] else {}
-    check("2: the search stops at the x86 copy",
-          last.get("path", "").lower() == (old + "\\zlibwapi.dll").lower() and last.get("outcome") == "failed"
-          and "193" in (last.get("detail") or ""), last)
-    check("2: the x64 copy later on PATH is listed as shadowed",
-          r and [x["path"].lower() for x in r["shadowed"]] == [(x64 + "\\zlibwapi.dll").lower()], r and r["shadowed"])
-    check("2: a note explains error 193", notes_have(r, old + "\\zlibwapi.dll", "193"), r and r["notes"])
+    check("2 which zlibwapi.dll: exit 0, the x64 copy found", rc == 0 and r and r["found"]
+          and r["path"].lower() == (x64 + "\\zlibwapi.dll").lower() and not r.get("windows_error"), (rc, r))
+    skipped = [t for t in (r or {}).get("tried", []) if t.get("outcome") == "skipped"]
+    check("2: the x86 copy is passed over, not fatal",
+          [t["path"].lower() for t in skipped] == [oldz] and "passes over" in (skipped[0].get("detail") or ""),
+          skipped)
+    check("2: a note says a 32-bit program would load the x86 copy",
+          notes_have(r, old + "\\zlibwapi.dll", "an x86 program would load it"), r and r["notes"])
     rc, ddoc = deps("2 deps", s, CUDA118 + "\\cudnn_ops_infer64_8.dll", sets, system=W)
     z = edges_of(ddoc, CUDA118 + "\\cudnn_ops_infer64_8.dll", nocase=True).get("zlibwapi.dll")
-    check("2 deps cudnn_ops_infer64_8.dll: exit 1, its import zlibwapi.dll fails with 193",
+    check("2 deps cudnn_ops_infer64_8.dll: its import zlibwapi.dll is the x64 copy",
+          z and z["status"] == "loaded" and z["path"].lower() == (x64 + "\\zlibwapi.dll").lower(), (rc, z))
+    # only the x86 copy: error 193 once the whole search found nothing else
+    sets = ["PATH=%s;%s" % (old, CUDA118)]
+    rc, doc, res = which("2 only x86", s, ["zlibwapi.dll"], sets, system=W)
+    r = res.get("zlibwapi.dll")
+    check("2 only x86: exit 1, verdict fails, error 193", rc == 1 and doc and doc["verdict"] == "fails" and r
+          and r.get("windows_error") == 193 and not r["found"], (rc, doc and doc["verdict"], r))
+    check("2 only x86: the whole order is searched, the x86 copy passed over",
+          r and len(r["tried"]) >= 2 and r["tried"][-1]["outcome"] == "missing"
+          and [t["path"].lower() for t in r["tried"] if t["outcome"] == "skipped"] == [oldz], r and r["tried"])
+    check("2 only x86: a note explains error 193", notes_have(r, old + "\\zlibwapi.dll", "193"), r and r["notes"])
+    rc, ddoc = deps("2 only x86 deps", s, CUDA118 + "\\cudnn_ops_infer64_8.dll", sets, system=W)
+    z = edges_of(ddoc, CUDA118 + "\\cudnn_ops_infer64_8.dll", nocase=True).get("zlibwapi.dll")
+    check("2 only x86 deps cudnn_ops_infer64_8.dll: exit 1, its import zlibwapi.dll fails with 193",
           rc == 1 and z and z["status"] == "fails" and z.get("windows_error") == 193, (rc, z))
     rc, t = text(["which", "zlibwapi.dll"] + machine(s, sets, W))
-    check("2 text: says error 193 and names the x86 copy", rc == 1 and "193" in t and old + "\\zlibwapi.dll" in t, t)
+    check("2 only x86 text: says error 193 and names the x86 copy",
+          rc == 1 and "193" in t and old + "\\zlibwapi.dll" in t, t)
 
 
 def json_tool():

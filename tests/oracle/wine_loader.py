@@ -178,10 +178,17 @@ def cases():
                           "known DLLs: it loads the app-local psapi.dll, Windows the System32 one"))
     # ---- the machine check ----
     c.append(Case("only an x86 copy: 193", files={r"C:\p1\{n}.dll": X86}, needs_x86=True))
-    c.append(Case("x86 copy first: 193 on Windows", files={r"C:\app\{n}.dll": X86, r"C:\p1\{n}.dll": X64},
-                  needs_x86=True,
-                  exclude="Wine skips a DLL for another machine and keeps searching (ntdll open_dll_file: "
-                          "'continuing search'), finding the x64 copy; Windows stops on the first file with 193"))
+    # a DLL for another machine is passed over and the search goes on, on Windows 10/11 (LdrpMapDllSearchPath
+    # continues only on STATUS_IMAGE_MACHINE_TYPE_MISMATCH) as in Wine (search_dll_file)
+    c.append(Case("x86 copy first: passed over, the x64 one loaded",
+                  files={r"C:\app\{n}.dll": X86, r"C:\p1\{n}.dll": X64}, needs_x86=True))
+    c.append(Case("x86 copies in two places, then x64", files={r"C:\app\{n}.dll": X86,
+                  r"C:\windows\system32\{n}.dll": X86, r"C:\p1\{n}.dll": X64}, needs_x86=True))
+    c.append(Case("x86 copies only: 193 after the whole search",
+                  files={r"C:\app\{n}.dll": X86, r"C:\p1\{n}.dll": X86}, needs_x86=True))
+    c.append(Case("x86 copy, then not a PE image: 193 at the second",
+                  files={r"C:\app\{n}.dll": X86, r"C:\p1\{n}.dll": "text", r"C:\p2\{n}.dll": X64},
+                  needs_x86=True))
     c.append(Case("not a PE image first: 193", files={r"C:\app\{n}.dll": "text", r"C:\p1\{n}.dll": X64}))
     c.append(Case("directory under the DLL name: 5", files={r"C:\app\{n}.dll": "dir", r"C:\p1\{n}.dll": X64}))
     # ---- LOAD_WITH_ALTERED_SEARCH_PATH and dependencies ----
@@ -198,10 +205,9 @@ def cases():
                                           r"C:\windows\system32\{n}.dll": X64, r"C:\p1\{n}.dll": X64}))
     c.append(Case("altered with a bare name: standard order", api="ex", flags=ALTERED,
                   files={r"C:\app\{n}.dll": X64, r"C:\p1\{n}.dll": X64}))
-    c.append(Case("x86 import first: 193 on Windows", api="ll", name=r"C:\lib\{n}top.dll", query="{n}.dll",
-                  files={r"C:\lib\{n}top.dll": ("top", "{n}.dll"), r"C:\app\{n}.dll": X86,
-                         r"C:\p1\{n}.dll": X64}, needs_x86=True,
-                  exclude="Wine skips the x86 import and loads the x64 one from PATH; Windows fails with 193"))
+    c.append(Case("x86 import first: passed over, the x64 one from PATH", api="ll", name=r"C:\lib\{n}top.dll",
+                  query="{n}.dll", files={r"C:\lib\{n}top.dll": ("top", "{n}.dll"), r"C:\app\{n}.dll": X86,
+                                          r"C:\p1\{n}.dll": X64}, needs_x86=True))
     # ---- LOAD_LIBRARY_SEARCH_* ----
     c.append(Case("SEARCH_DLL_LOAD_DIR with a bare name: 87", api="ex", flags=DLL_DIR,
                   files={r"C:\app\{n}.dll": X64}))

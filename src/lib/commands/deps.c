@@ -433,7 +433,7 @@ int cudnnctl_deps(cudnnctl_machine *m, const char *target, const cudnnctl_deps_o
                         goto done;
                 if (!rr.found) {
                         /* a result, not an error: the document says why */
-                        int failed = rr.ntried > 0 && rr.tries[rr.ntried - 1].outcome == CC_TRY_FAILED;
+                        int failed = cc_resolution_fails(&rr);
 
                         sum = cc_v_object(err);
                         if (sum == NULL || cc_v_set_int(sum, CC_K(deps_summary, objects), 0, err) < 0 ||

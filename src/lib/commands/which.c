@@ -269,8 +269,7 @@ int cudnnctl_which(cudnnctl_machine *m, const char *const *queries, size_t nq, c
                         goto done;
                 if (rs[i].found)
                         satisfied[owner[i]] = 1;
-                any_failed |=
-                    !rs[i].found && rs[i].ntried > 0 && rs[i].tries[rs[i].ntried - 1].outcome == CC_TRY_FAILED;
+                any_failed |= cc_resolution_fails(&rs[i]);
         }
         for (i = 0; i < nq; i++)
                 unsatisfied += !satisfied[i];

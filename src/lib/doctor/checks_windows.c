@@ -156,19 +156,24 @@ static int which_193(const cc_vw_resolution *r)
         return is_cudnn_or_zlib(r->name) && r->windows_error == 193;
 }
 
-/* The place a which result stops at: the last it tried that failed (an
- * empty view when none did). */
+/* The place a which result fails at: the last it tried that failed, else
+ * (every copy was for another machine) the first it passed over (an empty
+ * view when there is neither). */
 static void failed_step(const cc_vw_resolution *r, cc_vw_step *bad)
 {
         size_t j;
+        int failed = 0;
 
         memset(bad, 0, sizeof(*bad));
         for (j = 0; j < cc_v_len(r->tried); j++) {
                 cc_vw_step s;
+                const char *o;
 
                 cc_vw_step_at(r->tried, j, &s, NULL);
-                if (strcmp(str_or(s.outcome, ""), "failed") == 0)
+                o = str_or(s.outcome, "");
+                if (strcmp(o, "failed") == 0 || (!failed && bad->path == NULL && strcmp(o, "skipped") == 0))
                         *bad = s;
+                failed |= strcmp(o, "failed") == 0;
         }
 }
 
@@ -264,6 +269,48 @@ static int deps_193(struct cc_dctx *d, const struct cc_dep_miss *m, void *arg)
         return explains_193(d, f, m->name, 0);
 }
 
+/* A cuDNN DLL or zlibwapi.dll found after copies for another machine that
+ * the loader passed over: a note (a 32-bit program would load the first). */
+static int passed_over(struct cc_dctx *d, const cc_vw_resolution *r)
+{
+        cc_vw_step first;
+        const cc_vw_installation *x86;
+        cc_value *f, *all;
+        size_t j;
+
+        failed_step(r, &first);
+        if (first.path == NULL || strcmp(str_or(first.outcome, ""), "skipped") != 0)
+                return 0;
+        x86 = inst_of_path(d, first.path);
+        f = cc_finding(d, CC_F_WIN_WRONG_BITNESS, "info", NULL,
+                       "%s: the loader passes over %s, a DLL for another machine found first, and loads %s; a 32-bit "
+                       "program would load the first",
+                       r->name, first.path, str_or(r->path, "?"));
+        if (f == NULL)
+                return -1;
+        TRY_RET(cc_finding_ev_str(f, "name", r->name, d->err));
+        TRY_RET(cc_finding_ev_str(f, "loads", r->path, d->err));
+        all = cc_v_array(d->err);
+        TRY_RET(cc_finding_ev(f, "passed_over", all, d->err));
+        for (j = 0; j < cc_v_len(r->tried); j++) {
+                cc_vw_step s;
+
+                cc_vw_step_at(r->tried, j, &s, NULL);
+                if (strcmp(str_or(s.outcome, ""), "skipped") == 0)
+                        TRY_RET(cc_v_push(all, cc_v_str(s.path, d->err), d->err));
+        }
+        TRY_RET(cc_finding_ev_str(f, "detail", first.detail, d->err));
+        if (x86 != NULL)
+                TRY_RET(cc_finding_ev(f, "installation", cc_v_int(x86->id, d->err), d->err));
+        TRY_RET(cc_finding_fix(f, d->err,
+                               "nothing to do for 64-bit programs; remove %s if no 32-bit program needs it, so that it "
+                               "cannot be mistaken for the DLL in use",
+                               first.path));
+        /* what is wrong with loading the copy for another machine (its own
+         * imports, its installation) is this */
+        return x86 != NULL ? cc_finding_explains_id(d, f, CC_SUBJ_INSTALLATION, x86->id) : 0;
+}
+
 /* A 32-bit DLL first in the search: from the deps edges that fail on it, from
  * the which results (the name a program asks for), and from the deps edges
  * the which results do not cover. */
@@ -283,18 +330,32 @@ int cc_check_win_wrong_bitness(struct cc_dctx *d)
                 const char *name;
                 const cc_vw_installation *x86;
                 cc_value *f, *sh;
+                int all_wrong;
 
                 cc_vw_resolution_at(res, i, &r, NULL);
+                if (r.found && is_cudnn_or_zlib(r.name)) {
+                        TRY_RET(passed_over(d, &r));
+                        continue;
+                }
                 if (!which_193(&r))
                         continue;
                 name = r.name;
                 failed_step(&r, &bad);
+                all_wrong = strcmp(str_or(bad.outcome, ""), "skipped") == 0;
                 x86 = inst_of_path(d, bad.path);
-                f = cc_finding(d, CC_F_WIN_WRONG_BITNESS, NULL, NULL,
-                               "%s: the loader stops at %s, a DLL that is not x64 (error 193, ERROR_BAD_EXE_FORMAT): "
-                               "a 64-bit program cannot load it%s",
-                               name, str_or(bad.path, "a copy"),
-                               cc_v_len(r.shadowed) ? ", and the x64 copy later in the search is never reached" : "");
+                if (all_wrong)
+                        f = cc_finding(d, CC_F_WIN_WRONG_BITNESS, NULL, NULL,
+                                       "%s: every copy the loader finds is a DLL for another machine (the first: %s): "
+                                       "a 64-bit program passes over each and fails with error 193 "
+                                       "(ERROR_BAD_EXE_FORMAT)",
+                                       name, str_or(bad.path, "?"));
+                else
+                        f = cc_finding(d, CC_F_WIN_WRONG_BITNESS, NULL, NULL,
+                                       "%s: the loader stops at %s, which is not a DLL it can load (error 193, "
+                                       "ERROR_BAD_EXE_FORMAT)%s",
+                                       name, str_or(bad.path, "a copy"),
+                                       cc_v_len(r.shadowed) ? ", and the copy later in the search is never reached"
+                                                            : "");
                 if (f == NULL)
                         return -1;
                 TRY_RET(cc_finding_ev_str(f, "name", name, d->err));
@@ -313,19 +374,21 @@ int cc_check_win_wrong_bitness(struct cc_dctx *d)
                 }
                 if (x86 != NULL)
                         TRY_RET(cc_finding_ev(f, "installation", cc_v_int(x86->id, d->err), d->err));
-                if (cc_strcasecmp(name, "zlibwapi.dll") == 0)
-                        TRY_RET(
-                            cc_finding_fix(f, d->err,
-                                           "move %s out of the search path (or take its folder off PATH) and put the "
-                                           "x64 zlibwapi.dll (zlib123dllx64\\dll_x64) beside cuDNN's DLLs%s%s",
-                                           str_or(bad.path, name), k ? ": " : "",
-                                           k ? "the x64 copy found later would then be used" : ""));
+                if (all_wrong && cc_strcasecmp(name, "zlibwapi.dll") == 0)
+                        TRY_RET(cc_finding_fix(f, d->err,
+                                               "put the x64 zlibwapi.dll (zlib123dllx64\\dll_x64) beside cuDNN's DLLs; "
+                                               "%s can stay for 32-bit programs",
+                                               str_or(bad.path, "the 32-bit copy")));
+                else if (all_wrong)
+                        TRY_RET(cc_finding_fix(f, d->err,
+                                               "install the x64 cuDNN (64-bit programs cannot load %s); 'cudnnctl "
+                                               "which %s' shows the search then",
+                                               str_or(bad.path, name), name));
                 else
-                        TRY_RET(
-                            cc_finding_fix(f, d->err,
-                                           "remove or move %s (a 32-bit copy of another program): 64-bit programs need "
-                                           "the x64 cuDNN, and 'cudnnctl which %s' shows what wins then",
-                                           str_or(bad.path, name), name));
+                        TRY_RET(cc_finding_fix(f, d->err,
+                                               "remove or replace %s (truncated, or not a DLL); 'cudnnctl which %s' "
+                                               "shows what wins then",
+                                               str_or(bad.path, name), name));
                 TRY_RET(explains_193(d, f, name, x86 ? x86->id : 0));
         }
         memset(&w, 0, sizeof(w));

@@ -109,6 +109,24 @@ static int one_result(struct cc_text *t, const cc_value *r, int verbose)
                         TRY(cc_text_put(t, cc_v_as_str(cc_v_at(res.problems, i))));
                         TRY(cc_text_printf(t, "%s\n", cc_text_sgr(t, CC_SGR_OFF)));
                 }
+        } else if (CC_VW_HAS(&res, resolution, windows_error) && res.windows_error == 193 &&
+                   !(last.outcome && strcmp(last.outcome, "failed") == 0)) {
+                /* every copy found was for another machine: each passed over */
+                TRY(cc_text_printf(t, ": %sonly DLLs for another machine: error 193%s\n", cc_text_sgr(t, CC_SGR_RED),
+                                   cc_text_sgr(t, CC_SGR_OFF)));
+                for (i = 0; i < ntried; i++) {
+                        cc_vw_step e;
+
+                        cc_vw_step_at(res.tried, i, &e, NULL);
+                        if (e.outcome == NULL || strcmp(e.outcome, "skipped") != 0)
+                                continue;
+                        TRY(cc_text_printf(t, "  %s%-*s%s ", cc_text_sgr(t, CC_SGR_DIM), W, "passed over",
+                                           cc_text_sgr(t, CC_SGR_OFF)));
+                        TRY(cc_text_put(t, e.path));
+                        TRY(cc_text_printf(t, "  [%s]\n", how_text(e.how)));
+                        if (e.detail)
+                                TRY(cc_text_field(t, 4, W - 2, "", e.detail));
+                }
         } else if (CC_VW_HAS(&res, resolution, windows_error) && res.windows_error == 193) {
                 TRY(cc_text_printf(t, ": %sthe loader stops with error 193%s at ", cc_text_sgr(t, CC_SGR_RED),
                                    cc_text_sgr(t, CC_SGR_OFF)));

@@ -185,3 +185,9 @@ fail:
         cc_v_free(o);
         return NULL;
 }
+
+int cc_resolution_fails(const cc_resolution *r)
+{
+        return !r->found && ((r->ntried > 0 && r->tries[r->ntried - 1].outcome == CC_TRY_FAILED) ||
+                             r->win_error == 193 /* ERROR_BAD_EXE_FORMAT */);
+}

@@ -816,7 +816,7 @@ static int edge(struct cc_walk *w, size_t i, const char *name, int kind, const c
         if (cands.n > 1 && r.found && cc_v_set_str(e, "resolved_name", r.name, err) < 0)
                 goto done;
         if (!r.found) {
-                int failed = r.ntried > 0 && r.tries[r.ntried - 1].outcome == CC_TRY_FAILED;
+                int failed = cc_resolution_fails(&r);
 
                 if (cc_v_set_str(e, "status", failed ? "fails" : "missing", err) < 0 ||
                     set_resolution(e, &r, 1, err) < 0)

@@ -27,9 +27,17 @@
  *  - A name without an extension gets ".dll"; a trailing '.' means none. A
  *    fully qualified path is used as it is; a relative path with a
  *    directory part is appended to every directory of the search order.
- *  - The first file found is loaded or the load fails: a DLL for another
- *    machine, or a file that is no PE image, stops the search with error
- *    193 (ERROR_BAD_EXE_FORMAT); nothing anywhere is error 126. */
+ *  - The first file found for the process's machine is loaded. A DLL for
+ *    another machine (the 32-bit zlibwapi.dll in an x64 process) is passed
+ *    over and the search goes on; only when every file found was for
+ *    another machine does the load fail, with error 193
+ *    (ERROR_BAD_EXE_FORMAT). Wine's ntdll (dlls/ntdll/loader.c,
+ *    search_dll_file: STATUS_IMAGE_MACHINE_TYPE_MISMATCH "continuing
+ *    search") and ReactOS's reimplementation of the Windows 10 loader
+ *    (LdrpMapDllSearchPath: only a machine mismatch goes on to the next
+ *    directory; none found after one gives STATUS_INVALID_IMAGE_FORMAT) do
+ *    this. A file that is no PE image, or cannot be opened, stops the search
+ *    (193, or 5). Nothing anywhere is error 126. */
 #include "resolve.h"
 
 #include "../formats/pe.h"
@@ -1113,9 +1121,11 @@ struct search {
         cc_resolution *r;
         const char *rel; /* what is appended to each directory */
         int shadowed;
-        int done;     /* the loader has stopped: a winner, or a failure */
-        int winner;   /* index of the winner in r->tries, or -1 */
-        int failed;   /* index of the failing try, or -1 */
+        int done;   /* the loader has stopped: a winner, or a failure */
+        int winner; /* index of the winner in r->tries, or -1 */
+        int failed; /* index of the failing try, or -1 */
+        int wrong;  /* index of the first DLL passed over for another machine, or -1 */
+        size_t nwrong;
         cc_smap seen; /* paths recorded as found or shadowed */
         int fixed_notes;
         cc_strv owned; /* origin strings made for this search */
@@ -1188,16 +1198,17 @@ static int consider(struct search *s, const char *path, int how, const char *ori
                 break;
         }
         if (p->machine != c->machine) {
+                /* passed over: the search goes on (STATUS_IMAGE_MACHINE_TYPE_MISMATCH) */
                 if (s->done)
                         return 0;
                 snprintf(detail, sizeof(detail),
-                         "an %s DLL in an %s process: LoadLibrary fails with error 193 (ERROR_BAD_EXE_FORMAT)",
-                         machine_name(p->machine), machine_name(c->machine));
-                if (add_try(s, path, how, origin, CC_TRY_FAILED, detail, err) < 0)
+                         "an %s DLL: an %s process passes over it and searches on (an %s program would load it)",
+                         machine_name(p->machine), machine_name(c->machine), machine_name(p->machine));
+                if (add_try(s, path, how, origin, CC_TRY_SKIPPED, detail, err) < 0)
                         return -1;
-                s->r->win_error = WIN_ERR_BAD_EXE_FORMAT;
-                s->failed = (int)s->r->ntries - 1;
-                s->done = 1;
+                if (s->wrong < 0)
+                        s->wrong = (int)s->r->ntries - 1;
+                s->nwrong++;
                 return 0;
         }
         if (cc_smap_put(&s->seen, path, NULL, NULL, err) < 0)
@@ -1519,33 +1530,33 @@ static int outcome_notes(struct search *s, cc_error *err)
         cc_win_ctx *c = s->c;
         size_t i;
 
-        if (s->failed >= 0 && r->win_error == WIN_ERR_BAD_EXE_FORMAT) {
-                const cc_try *f = &r->tries[s->failed];
-                const cc_try *next = NULL;
+        /* a file that is no PE image found first: the search stops there */
+        if (s->failed >= 0 && r->win_error == WIN_ERR_BAD_EXE_FORMAT &&
+            note(&r->notes, err,
+                 "%s is found first (%s) but is not a PE image (truncated, or something else under a DLL name): "
+                 "LoadLibrary fails with error 193 and the search stops there; remove or replace it",
+                 r->tries[s->failed].path, r->tries[s->failed].origin ? r->tries[s->failed].origin : "") < 0)
+                return -1;
+        if (s->wrong >= 0) {
+                const cc_try *f = &r->tries[s->wrong];
                 const struct probe *p = probe(c, f->path, err);
 
                 if (p == NULL)
                         return -1;
-                for (i = (size_t)s->failed + 1; i < r->ntries; i++)
-                        if (r->tries[i].outcome == CC_TRY_SHADOWED) {
-                                next = &r->tries[i];
-                                break;
-                        }
-                if (p->kind == PR_PE) {
+                if (s->winner < 0 && s->failed < 0) {
                         if (note(&r->notes, err,
-                                 "%s is an %s DLL and is found first (%s): an %s process cannot load it, so "
-                                 "LoadLibrary fails with error 193 and the search stops there%s%s%s. Fix: replace it "
-                                 "with the %s build or remove it, or put the directory of an %s copy earlier in the "
-                                 "search order",
-                                 f->path, machine_name(p->machine), f->origin ? f->origin : "",
-                                 machine_name(c->machine), next ? " (it never reaches " : "", next ? next->path : "",
-                                 next ? ")" : "", machine_name(c->machine), machine_name(c->machine)) < 0)
+                                 "every copy found is a DLL for another machine (%zu; the first: %s, an %s DLL, %s): "
+                                 "an %s process passes over each and LoadLibrary fails with error 193 "
+                                 "(ERROR_BAD_EXE_FORMAT). Fix: install the %s build beside the program or on its "
+                                 "search path",
+                                 s->nwrong, f->path, machine_name(p->machine), f->origin ? f->origin : "",
+                                 machine_name(c->machine), machine_name(c->machine)) < 0)
                                 return -1;
-                } else if (note(
-                               &r->notes, err,
-                               "%s is found first (%s) but is not a PE image (truncated, or something else under a DLL "
-                               "name): LoadLibrary fails with error 193; remove or replace it",
-                               f->path, f->origin ? f->origin : "") < 0) {
+                } else if (note(&r->notes, err,
+                                "%s (%s) is an %s DLL found earlier in the search: an %s process passes over it "
+                                "(%zu such cop%s); an %s program would load it",
+                                f->path, f->origin ? f->origin : "", machine_name(p->machine), machine_name(c->machine),
+                                s->nwrong, s->nwrong == 1 ? "y" : "ies", machine_name(p->machine)) < 0) {
                         return -1;
                 }
         }
@@ -1641,7 +1652,7 @@ int cc_win_resolve(cc_win_ctx *c, const char *name, const char *loading_dll, int
         s.c = c;
         s.r = out;
         s.shadowed = shadowed;
-        s.winner = s.failed = -1;
+        s.winner = s.failed = s.wrong = -1;
         s.seen.nocase = 1;
         out->how = CC_HOW_NOT_FOUND;
         if (name == NULL || name[0] == '\0')
@@ -1777,6 +1788,10 @@ int cc_win_resolve(cc_win_ctx *c, const char *name, const char *loading_dll, int
                         goto fail;
         } else if (s.failed >= 0) {
                 out->ntried = (size_t)s.failed + 1;
+        } else if (s.wrong >= 0) {
+                /* every file found was for another machine */
+                out->ntried = out->ntries;
+                out->win_error = WIN_ERR_BAD_EXE_FORMAT;
         } else {
                 out->ntried = out->ntries;
                 out->win_error = WIN_ERR_MOD_NOT_FOUND;

@@ -13,4 +13,16 @@ find_program(CUDNNCTL_WINE NAMES wine64 wine PATHS /usr/lib/wine /usr/bin)
 if(CUDNNCTL_WINE)
   set(CMAKE_CROSSCOMPILING_EMULATOR ${CUDNNCTL_WINE})
 endif()
-set(CUDNNCTL_WITH_LIBARCHIVE OFF CACHE BOOL "the Debian host libarchive is not for Windows")
+# libarchive for Windows: built static from Debian's source package by
+# scripts/mingw-libarchive.sh into a prefix named here (its libarchive.pc is
+# the only one pkg-config sees); without it the build reads no archives (the
+# host's libarchive is not for Windows).
+set(CUDNNCTL_MINGW_PREFIX "" CACHE PATH "a prefix made by scripts/mingw-libarchive.sh")
+if(CUDNNCTL_MINGW_PREFIX AND EXISTS "${CUDNNCTL_MINGW_PREFIX}/lib/pkgconfig/libarchive.pc")
+  set(ENV{PKG_CONFIG_LIBDIR} "${CUDNNCTL_MINGW_PREFIX}/lib/pkgconfig")
+  set(ENV{PKG_CONFIG_PATH} "")
+  list(APPEND CMAKE_FIND_ROOT_PATH "${CUDNNCTL_MINGW_PREFIX}")
+  set(CUDNNCTL_WITH_LIBARCHIVE ON CACHE BOOL "libarchive from CUDNNCTL_MINGW_PREFIX" FORCE)
+else()
+  set(CUDNNCTL_WITH_LIBARCHIVE OFF CACHE BOOL "the Debian host libarchive is not for Windows" FORCE)
+endif()

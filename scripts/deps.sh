@@ -12,6 +12,7 @@ pkgs=(
         clang clang-format libclang-rt-14-dev                   # format check, sanitizers, libFuzzer
         gcc-mingw-w64-x86-64 gcc-mingw-w64-i686                 # Windows build and PE fixtures
         binutils-mingw-w64-x86-64 binutils-mingw-w64-i686
+        libz-mingw-w64-dev dpkg-dev debian-archive-keyring      # libarchive for Windows (mingw-libarchive.sh)
         lld llvm                                                # lld-link, llvm-dlltool: MSVC-style PE fixtures
         wine64 wine                                             # Windows tests
         zip unzip xz-utils                                      # archive fixtures

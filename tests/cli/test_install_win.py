@@ -10,8 +10,8 @@ real version macros) goes into a CUDA v11.4 toolkit tree that already holds
 cuDNN 8.2.2: every file of 8.2.2 is replaced or removed; --dry-run writes
 nothing; uninstall puts 8.2.2 back byte for byte; rollback gives 8.9.7 back;
 killed (TerminateProcess) before writing calls spread over the install,
-then `recover`: the tree is as it was. Archives are not read here: the
-Windows build reads zips once it has libarchive (a later issue).
+then `recover`: the tree is as it was. The source is a directory here; the
+same install from a zip is tests/cli/test_archive_win.py.
 
 A mapped DLL stops the install (NVIDIA's "close the programs that use cuDNN
 first"): the toolkit's 8.2.2 DLLs are real PE DLLs built with mingw-w64, and

@@ -1180,14 +1180,14 @@ static int tap_open(struct ar_state *st)
         uint8_t head[6];
         size_t n;
 
-        st->fp = fopen(st->path, "rb");
+        st->fp = cc_fopen_read(st->path);
         if (st->fp == NULL)
-                return archive_read_open_filename(st->a, st->path, 65536);
+                return cc_archive_open_path(st->a, st->path, 65536);
         n = fread(head, 1, sizeof(head), st->fp);
         if (n >= 2 && head[0] == 'P' && head[1] == 'K') {
                 fclose(st->fp);
                 st->fp = NULL;
-                return archive_read_open_filename(st->a, st->path, 65536);
+                return cc_archive_open_path(st->a, st->path, 65536);
         }
         rewind(st->fp);
         cc_sha256_init(&st->raw);
@@ -1243,7 +1243,7 @@ static int read_all(struct ar_state *st, char **damage, cc_error *err)
         }
         opened = st->mem != NULL   ? archive_read_open_memory(st->a, st->mem, st->mem_size)
                  : st->tap != NULL ? tap_open(st)
-                                   : archive_read_open_filename(st->a, st->path, 65536);
+                                   : cc_archive_open_path(st->a, st->path, 65536);
         if (opened < ARCHIVE_WARN) {
                 *damage = cc_asprintf(err, "%s: cannot read the archive: %s", bn, ar_msg(st->a));
                 return *damage == NULL ? -1 : 0;

@@ -40,6 +40,51 @@ int cc_libarchive_load(cc_error *err)
 
 #endif
 
+/* Through the table: this file does not rename the calls. */
+#ifdef _WIN32
+#include "../platform/win32_util.h"
+
+#include <stdlib.h>
+
+int cc_archive_open_path(struct archive *a, const char *path, size_t block)
+{
+        cc_error err = {0};
+        wchar_t *w = cc_win_to_wide(path, &err);
+        int r;
+
+        if (w == NULL) {
+                cc_la.f.archive_set_error(a, 0, "%s", err.msg);
+                return ARCHIVE_FATAL;
+        }
+        r = cc_la.f.archive_read_open_filename_w(a, w, block);
+        free(w);
+        return r;
+}
+
+FILE *cc_fopen_read(const char *path)
+{
+        cc_error err = {0};
+        wchar_t *w = cc_win_to_wide(path, &err);
+        FILE *f;
+
+        if (w == NULL)
+                return NULL;
+        f = _wfopen(w, L"rb");
+        free(w);
+        return f;
+}
+#else
+int cc_archive_open_path(struct archive *a, const char *path, size_t block)
+{
+        return cc_la.f.archive_read_open_filename(a, path, block);
+}
+
+FILE *cc_fopen_read(const char *path)
+{
+        return fopen(path, "rb");
+}
+#endif
+
 #if CC_HAVE_LZMA_MT
 
 _Static_assert(sizeof(union cc_liblzma_fns) == sizeof(cc_dynfn[CC_LIBLZMA_N]),

@@ -16,6 +16,8 @@
 
 #include "../platform/dynload.h"
 
+#include <stdio.h>
+
 #ifndef CC_HAVE_LIBARCHIVE
 #define CC_HAVE_LIBARCHIVE 0
 #endif
@@ -27,8 +29,17 @@
 #include <archive.h>
 #include <archive_entry.h>
 
+/* Windows: paths are opened as UTF-16 (the narrow call takes the ANSI code
+ * page, which cannot name every path). */
+#ifdef _WIN32
+#define CC_LIBARCHIVE_FUNCS_WIN(X) X(archive_read_open_filename_w)
+#else
+#define CC_LIBARCHIVE_FUNCS_WIN(X)
+#endif
+
 /* Every libarchive function that archive.c and install/source.c call. */
 #define CC_LIBARCHIVE_FUNCS(X)                                                                                         \
+        CC_LIBARCHIVE_FUNCS_WIN(X)                                                                                     \
         X(archive_read_new)                                                                                            \
         X(archive_read_support_filter_all)                                                                             \
         X(archive_read_support_format_all)                                                                             \
@@ -72,6 +83,11 @@ extern union cc_libarchive_fns cc_la;
  * -1 with one line: which library, why, and how to get it (the same line
  * every time). Thread-safe. */
 int cc_libarchive_load(cc_error *err);
+/* archive_read_open_filename for a UTF-8 path (on Windows through its
+ * UTF-16 form); an archive error (archive_error_string) when it fails. */
+int cc_archive_open_path(struct archive *a, const char *path, size_t block);
+/* fopen(path, "rb") for a UTF-8 path (on Windows through its UTF-16 form). */
+FILE *cc_fopen_read(const char *path);
 
 #if CC_HAVE_LZMA_MT
 #include <lzma.h>
@@ -104,6 +120,9 @@ int cc_liblzma_load(cc_error *err);
 #define archive_read_support_format_all (cc_la.f.archive_read_support_format_all)
 #define archive_read_open (cc_la.f.archive_read_open)
 #define archive_read_open_filename (cc_la.f.archive_read_open_filename)
+#ifdef _WIN32
+#define archive_read_open_filename_w (cc_la.f.archive_read_open_filename_w)
+#endif
 #define archive_read_open_memory (cc_la.f.archive_read_open_memory)
 #define archive_read_next_header (cc_la.f.archive_read_next_header)
 #define archive_read_data (cc_la.f.archive_read_data)

@@ -1425,7 +1425,7 @@ static int read_archive(const cc_source *s, const unsigned char *want, const cc_
                 goto fail;
         }
         if (archive_read_support_filter_all(a) < ARCHIVE_WARN || archive_read_support_format_all(a) < ARCHIVE_WARN ||
-            archive_read_open_filename(a, s->path, 65536) < ARCHIVE_WARN) {
+            cc_archive_open_path(a, s->path, 65536) < ARCHIVE_WARN) {
                 cc_err(err, CC_ERR_IO, "%s: cannot read the archive: %s", s->path, ar_msg(a));
                 goto fail;
         }

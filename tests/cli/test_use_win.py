@@ -293,8 +293,26 @@ def main():
                     (d.get("after") or "").startswith(gbin + ";"), (rc, err[-200:], d.get("registry")))
         rc, out, err = tool("use", gbin, "--user", "--shell", "bash")
         c.named("--shell is refused on Windows (a usage error)", rc == 2, (rc, err[-200:]))
+
+        # CUDA_PATH_V11_4 in the user's registry environment (REG_EXPAND_SZ with a %VAR%): list takes the
+        # toolkit from there, saying so, as it would for a shell opened before the installer set it
+        tk = os.path.join(work, "CUDA", "v11.4")
+        shutil.copytree(src, tk)
+        env["CCTEST_CUDA"] = native(os.path.join(work, "CUDA"))
+        c.named("CUDA_PATH_V11_4 set in HKCU\\Environment",
+                import_value(USER_KEY, "CUDA_PATH_V11_4", "REG_EXPAND_SZ", "%CCTEST_CUDA%\\v11.4"))
+        rc, out, err = tool("list", "--json")
+        d = jdoc(out)
+        roots = [r for r in d.get("roots", []) if "CUDA_PATH_V11_4 (registry, user)" in r.get("sources", [])]
+        c.named("list: a root from the registry's CUDA_PATH_V11_4, %VAR% expanded",
+                rc in (0, 3) and len(roots) == 1 and roots[0]["path"].lower() == native(tk).lower(),
+                (rc, err[-200:], [(r.get("path"), r.get("sources")) for r in d.get("roots", [])][:12]))
+        c.named("list: the cuDNN in it found", roots and roots[0].get("found", 0) > 0, roots)
+        run("reg", "delete", USER_KEY, "/v", "CUDA_PATH_V11_4", "/f")
+        del env["CCTEST_CUDA"]
     finally:
         try:
+            run("reg", "delete", USER_KEY, "/v", "CUDA_PATH_V11_4", "/f")
             restore(USER_KEY, saved_user)
             if saved_machine is not None:
                 restore(MACHINE_KEY, saved_machine)

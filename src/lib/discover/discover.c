@@ -830,6 +830,98 @@ fail:
 
 /* ---- the roots of each kind ----------------------------------------------------- */
 
+/* A registry value's %VAR% expanded from the machine's environment (a
+ * variable it lacks is left as written). */
+static char *expand_env(cc_discovery *d, const char *s, cc_error *err)
+{
+        cc_buf b = {0};
+        const char *p = s;
+
+        while (*p) {
+                const char *end = *p == '%' ? strchr(p + 1, '%') : NULL;
+                char name[256];
+                const char *v = NULL;
+
+                if (end != NULL && (size_t)(end - p - 1) < sizeof(name) && end > p + 1) {
+                        memcpy(name, p + 1, (size_t)(end - p - 1));
+                        name[end - p - 1] = '\0';
+                        v = cc_machine_getenv(d->m, name);
+                }
+                if (v != NULL) {
+                        if (cc_buf_puts(&b, v, err) < 0)
+                                goto fail;
+                        p = end + 1;
+                } else {
+                        if (cc_buf_putc(&b, *p, err) < 0)
+                                goto fail;
+                        p++;
+                }
+        }
+        return b.data ? cc_buf_steal(&b) : cc_strdup(err, "");
+fail:
+        cc_buf_free(&b);
+        return NULL;
+}
+
+/* CUDA_PATH and CUDA_PATH_V*_* of one of the registry's environments, as
+ * roots whose source says so ("CUDA_PATH_V12_4 (registry, machine)"). */
+static int registry_env_roots(cc_discovery *d, const char *hive, const char *key, const char *label, cc_error *err)
+{
+        cc_strv names = {0}, data = {0}, keys = {0};
+        cc_error rerr = {0};
+        char *dir = NULL, *src = NULL;
+        size_t i, k;
+        int rv = -1;
+
+        if (cc_reg_values(hive, key, &names, &data, &rerr) < 0) {
+                if (rerr.code == CC_ERR_NOMEM) {
+                        *err = rerr;
+                        goto fail;
+                }
+                rv = 0; /* no such key, or it cannot be read: the process's variables are all there is */
+                goto fail;
+        }
+        for (i = 0; i < names.n && i < data.n; i++)
+                if (cc_strcasecmp(names.v[i], "CUDA_PATH") == 0 || cc_glob_match("CUDA_PATH_V*_*", names.v[i], 1))
+                        TRY(cc_strv_push(&keys, names.v[i], err));
+        cc_strv_sort(&keys);
+        for (i = 0; i < keys.n; i++) {
+                for (k = 0; k < names.n && strcmp(names.v[k], keys.v[i]) != 0; k++)
+                        ;
+                dir = expand_env(d, data.v[k], err);
+                src = cc_asprintf(err, "%s (registry, %s)", keys.v[i], label);
+                if (dir == NULL || src == NULL)
+                        goto fail;
+                TRY(add_root(d, dir, src, CC_WALK_PREFIX, err));
+                free(dir);
+                free(src);
+                dir = src = NULL;
+        }
+        rv = 0;
+fail:
+        free(dir);
+        free(src);
+        cc_strv_free(&names);
+        cc_strv_free(&data);
+        cc_strv_free(&keys);
+        return rv;
+}
+
+/* The running Windows machine: CUDA_PATH and CUDA_PATH_V*_* as the
+ * registry's environments have them (the machine's, then the user's), for a
+ * process started before a toolkit's installer set them (a shell opened
+ * earlier has none of them, or an older one). The same directory as the
+ * process's variable is one root with both sources. */
+static int registry_prefix_roots(cc_discovery *d, cc_error *err)
+{
+        if (!d->m->live || d->system != CC_SYS_WINDOWS || !cc_host_is_windows())
+                return 0;
+        if (registry_env_roots(d, "HKLM", "SYSTEM\\CurrentControlSet\\Control\\Session Manager\\Environment", "machine",
+                               err) < 0)
+                return -1;
+        return registry_env_roots(d, "HKCU", "Environment", "user", err);
+}
+
 static int env_prefix_roots(cc_discovery *d, cc_error *err)
 {
         static const char *const first[] = {"CUDNN_PATH", "CUDNN_HOME", "CUDA_PATH"};
@@ -855,6 +947,7 @@ static int env_prefix_roots(cc_discovery *d, cc_error *err)
         for (i = 0; i < keys.n; i++)
                 TRY(add_root(d, cc_machine_getenv(d->m, keys.v[i]), keys.v[i], CC_WALK_PREFIX, err));
         TRY(add_root(d, cc_machine_getenv(d->m, "CUDA_HOME"), "CUDA_HOME", CC_WALK_PREFIX, err));
+        TRY(registry_prefix_roots(d, err));
         rv = 0;
 fail:
         cc_strv_free(&keys);

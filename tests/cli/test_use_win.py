@@ -36,6 +36,7 @@ import cliutil  # noqa: E402
 
 USER_KEY = "HKEY_CURRENT_USER\\Environment"
 MACHINE_KEY = "HKEY_LOCAL_MACHINE\\SYSTEM\\CurrentControlSet\\Control\\Session Manager\\Environment"
+SESSION_KEY = "HKEY_LOCAL_MACHINE\\SYSTEM\\CurrentControlSet\\Control\\Session Manager"
 
 
 def jdoc(out):
@@ -63,23 +64,23 @@ def main():
     def native(p):
         return cliutil.wine_path(p) if args.wrapper else os.path.abspath(p)
 
-    def run(*argv, fault=None):
+    def run(*argv, fault=None, cwd=None):
         e = dict(env)
         if fault:
             e["CUDNNCTL_TEST_FAULT"] = fault
         r = subprocess.run(pre + list(argv), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           stdin=subprocess.DEVNULL, env=e, timeout=300)
+                           stdin=subprocess.DEVNULL, env=e, timeout=300, cwd=cwd)
         return r.returncode, r.stdout.decode("utf-8", "replace"), r.stderr.decode("utf-8", "replace")
 
-    def tool(*argv, fault=None):
-        rc, out, err = run(args.exe, *argv, fault=fault)
+    def tool(*argv, fault=None, cwd=None):
+        rc, out, err = run(os.path.abspath(args.exe), *argv, fault=fault, cwd=cwd)
         if args.wrapper and rc == 1 and not out and not err and not fault:
             # cudnnctl prints a document or an error line on every exit, so an
             # exit of 1 with nothing at all came from Wine failing to start it
             # (seen once in CI, right after a run ended by TerminateProcess):
             # say so and run it again, once
             print("note: %s %s: exit 1 with no output from Wine; run again" % (args.wrapper, " ".join(argv)))
-            rc, out, err = run(args.exe, *argv, fault=fault)
+            rc, out, err = run(os.path.abspath(args.exe), *argv, fault=fault, cwd=cwd)
         return rc, out, err
 
     def export(key, name):
@@ -310,8 +311,39 @@ def main():
         c.named("list: the cuDNN in it found", roots and roots[0].get("found", 0) > 0, roots)
         run("reg", "delete", USER_KEY, "/v", "CUDA_PATH_V11_4", "/f")
         del env["CCTEST_CUDA"]
+
+        # CWDIllegalInDllSearch in Session Manager: 0xFFFFFFFF takes the current directory out of the search;
+        # 2 only a remote one (this one is local)
+        cwd = os.path.join(work, "cwd")
+        os.makedirs(cwd)
+        shutil.copy(os.path.join(src, "bin", "cudnn64_9.dll"), os.path.join(cwd, "cwdonly.dll"))
+
+        def which_cwd():
+            rc, out, err = tool("which", "--json", "cwdonly.dll", cwd=cwd)
+            d = jdoc(out)
+            r = dict((d.get("results") or [{}])[0])
+            r["notes"] = r.get("notes", []) + (d.get("loader") or {}).get("notes", [])  # the search's, the loader's
+            return rc, r
+
+        rc, r = which_cwd()
+        c.named("which: a DLL only in the current directory is found there",
+                rc == 0 and r.get("found") and r.get("how") == "current-dir", (rc, r.get("how"), r.get("notes")))
+        for value, searched in (("4294967295", False), ("2", True)):
+            ok = run("reg", "add", SESSION_KEY, "/v", "CWDIllegalInDllSearch", "/t", "REG_DWORD", "/d", value,
+                     "/f")[0] == 0
+            rc, r = which_cwd()
+            noted = any("CWDIllegalInDllSearch" in n for n in r.get("notes", []))
+            c.named("CWDIllegalInDllSearch=%s: the current directory %s" % (value, "searched" if searched else
+                                                                           "not searched (126)"),
+                    ok and noted and (bool(r.get("found")) == searched) and (searched or r.get("windows_error") == 126),
+                    (ok, rc, r.get("found"), r.get("windows_error"), r.get("notes")))
+        run("reg", "delete", SESSION_KEY, "/v", "CWDIllegalInDllSearch", "/f")
+        rc, r = which_cwd()
+        c.named("CWDIllegalInDllSearch deleted: the current directory searched again", rc == 0 and r.get("found"),
+                (rc, r.get("notes")))
     finally:
         try:
+            run("reg", "delete", SESSION_KEY, "/v", "CWDIllegalInDllSearch", "/f")
             run("reg", "delete", USER_KEY, "/v", "CUDA_PATH_V11_4", "/f")
             restore(USER_KEY, saved_user)
             if saved_machine is not None:

@@ -9,7 +9,8 @@
  *  - The standard order: the application directory, System32, the 16-bit
  *    system directory, the Windows directory, the current directory, PATH
  *    (SafeDllSearchMode on); with it off the current directory comes right
- *    after the application directory. SetDllDirectory(dir) puts dir where
+ *    after the application directory. CWDIllegalInDllSearch (the running
+ *    machine's registry) can take the current directory out. SetDllDirectory(dir) puts dir where
  *    the current directory was (and "" drops the current directory).
  *  - LOAD_WITH_ALTERED_SEARCH_PATH with a full path: the DLL's directory
  *    takes the application directory's place for its imports.
@@ -122,6 +123,7 @@ struct cc_win_ctx {
         char *known_source;
         int safe;
         const char *safe_source;
+        int cwd_illegal; /* CWDIllegalInDllSearch takes the current directory out of the search */
         int mode;
         unsigned flags; /* CUDNNCTL_WIN_SEARCH_* in effect for SEARCH and PYTHON */
         cc_strv user_dirs;
@@ -526,6 +528,66 @@ static int load_safe_search(cc_win_ctx *c, const cudnnctl_which_options *opts, c
         return 0;
 }
 
+static int has_nocase(const char *hay, const char *needle)
+{
+        size_t n = strlen(needle);
+
+        for (; *hay; hay++)
+                if (cc_strncasecmp(hay, needle, n) == 0)
+                        return 1;
+        return 0;
+}
+
+/* CWDIllegalInDllSearch (KB 2264107), the running machine only: the
+ * application's own value under Image File Execution Options, else Session
+ * Manager's. 0xFFFFFFFF takes the current directory out of the standard
+ * search order; 2 when it is a remote folder (a UNC path here: a mapped
+ * drive cannot be told from the files); 1 when it is a WebDAV folder (a UNC
+ * path naming DavWWWRoot or @SSL). Any other value changes nothing. */
+static int load_cwd_illegal(cc_win_ctx *c, cc_error *err)
+{
+        uint32_t v = 0;
+        cc_error rerr = {0};
+        const char *where = "Session Manager";
+        char *ifeo = NULL;
+        int remote, webdav, rv = -1;
+
+        if (!c->m->live || !cc_host_is_windows())
+                return 0;
+        if (c->app != NULL) {
+                ifeo = cc_asprintf(err,
+                                   "SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Image File Execution Options\\%s",
+                                   cc_basename(c->app));
+                if (ifeo == NULL)
+                        return -1;
+                if (cc_reg_get_dword("HKLM", ifeo, "CWDIllegalInDllSearch", &v, &rerr) == 0)
+                        where = "Image File Execution Options";
+                else if (rerr.code == CC_ERR_NOMEM)
+                        goto nomem;
+        }
+        if (where[0] == 'S') {
+                rerr.code = 0;
+                if (cc_reg_get_dword("HKLM", SESSION_KEY, "CWDIllegalInDllSearch", &v, &rerr) < 0) {
+                        if (rerr.code == CC_ERR_NOMEM)
+                                goto nomem;
+                        rv = 0; /* absent (the default): the current directory is searched */
+                        goto done;
+                }
+        }
+        remote = c->cwd != NULL && (c->cwd[0] == '\\' || c->cwd[0] == '/') && (c->cwd[1] == '\\' || c->cwd[1] == '/');
+        webdav = remote && (has_nocase(c->cwd, "DavWWWRoot") || has_nocase(c->cwd, "@SSL"));
+        c->cwd_illegal = v == 0xFFFFFFFFu || (v == 2 && remote) || (v == 1 && webdav);
+        rv = note(&c->notes, err, "CWDIllegalInDllSearch is 0x%x (%s): %s", (unsigned)v, where,
+                  c->cwd_illegal ? "the current directory is not searched"
+                                 : "the current directory is still searched (it is not a folder that value excludes)");
+        goto done;
+nomem:
+        *err = rerr;
+done:
+        free(ifeo);
+        return rv;
+}
+
 static int load_dirs(cc_win_ctx *c, cc_error *err)
 {
         const char *v = NULL;
@@ -919,7 +981,8 @@ int cc_win_ctx_open(cc_machine *m, const char *app, const cudnnctl_which_options
         if (c->cwd == NULL)
                 goto fail;
         if (load_app(c, app, err) < 0 || load_dirs(c, err) < 0 || load_known(c, err) < 0 ||
-            load_safe_search(c, opts, err) < 0 || load_user_dirs(c, opts, err) < 0 || load_path(c, err) < 0)
+            load_safe_search(c, opts, err) < 0 || load_cwd_illegal(c, err) < 0 || load_user_dirs(c, opts, err) < 0 ||
+            load_path(c, err) < 0)
                 goto fail;
         *out = c;
         return 0;
@@ -1356,7 +1419,7 @@ static int walk_order(struct search *s, const char *load_dir, int load_dir_alter
         if (c->has_set_dll_dir && c->set_dll_dir[0]) {
                 o = own(s, cc_asprintf(err, "SetDllDirectory (%s)", c->set_dll_dir), err);
                 VISIT(CC_HOW_SET_DLL_DIR, c->set_dll_dir, o);
-        } else if (!c->has_set_dll_dir && !c->safe) {
+        } else if (!c->has_set_dll_dir && !c->safe && !c->cwd_illegal) {
                 o = own(s, cc_asprintf(err, "current directory (%s; SafeDllSearchMode off)", c->cwd), err);
                 VISIT(CC_HOW_CWD, c->cwd, o);
         }
@@ -1366,7 +1429,7 @@ static int walk_order(struct search *s, const char *load_dir, int load_dir_alter
         VISIT(CC_HOW_SYSTEM16, c->sys16, o);
         o = own(s, cc_asprintf(err, "Windows directory (%s)", c->windir), err);
         VISIT(CC_HOW_WINDIR, c->windir, o);
-        if (!c->has_set_dll_dir && c->safe) {
+        if (!c->has_set_dll_dir && c->safe && !c->cwd_illegal) {
                 o = own(s, cc_asprintf(err, "current directory (%s)", c->cwd), err);
                 VISIT(CC_HOW_CWD, c->cwd, o);
         }

@@ -272,6 +272,7 @@ static void test_distro(void **state)
 
                 assert_string_equal(cc_v_get_str(p, "manager"), "dpkg");
                 assert_string_equal(cc_v_get_str(p, "version"), "9.14.0.64-1");
+                assert_string_equal(cc_v_get_str(p, "status"), "install ok installed");
                 lib |= strcmp(cc_v_get_str(p, "name"), "libcudnn9-cuda-12") == 0;
                 dev |= strcmp(cc_v_get_str(p, "name"), "libcudnn9-dev-cuda-12") == 0;
         }
@@ -319,6 +320,8 @@ static void test_distro_odd(void **state)
                 } else {
                         assert_string_equal(cc_v_get_str(p, "name"), "nv-dnn-headers");
                         assert_string_equal(cc_v_get_str(p, "version"), "9.14.0.64-2");
+                        /* the first stanza, its Status before its Package line: taken whole */
+                        assert_string_equal(cc_v_get_str(p, "status"), "install ok installed");
                         dev = 1;
                 }
         }

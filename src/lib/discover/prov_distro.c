@@ -209,9 +209,12 @@ static int status_of(cc_discovery *d, struct dpkg_db *db, const cc_strv *want, c
                                 hit = cc_memmem(text + at, db->len - at, needle, nl);
                                 if (hit == NULL)
                                         break;
+                                size_t lb = at == 0 ? 0 : at + 1; /* where the stanzas not yet taken begin */
+
                                 start = (size_t)(hit - text) + 1;
                                 /* back to the stanza's first line, where Package is not the first field */
-                                while (start > at + 1 && !(text[start - 1] == '\n' && text[start - 2] == '\n'))
+                                while (start > lb &&
+                                       !(start >= 2 && text[start - 1] == '\n' && text[start - 2] == '\n'))
                                         start--;
                         }
                         hit = cc_memmem(text + start, db->len - start, "\n\n", 2);

@@ -270,7 +270,8 @@ static int deps_193(struct cc_dctx *d, const struct cc_dep_miss *m, void *arg)
 }
 
 /* A cuDNN DLL or zlibwapi.dll found after copies for another machine that
- * the loader passed over: a note (a 32-bit program would load the first). */
+ * the loader passed over: a note (a program for that machine would load
+ * the first). */
 static int passed_over(struct cc_dctx *d, const cc_vw_resolution *r)
 {
         cc_vw_step first;
@@ -283,8 +284,8 @@ static int passed_over(struct cc_dctx *d, const cc_vw_resolution *r)
                 return 0;
         x86 = inst_of_path(d, first.path);
         f = cc_finding(d, CC_F_WIN_WRONG_BITNESS, "info", NULL,
-                       "%s: the loader passes over %s, a DLL for another machine found first, and loads %s; a 32-bit "
-                       "program would load the first",
+                       "%s: the loader passes over %s, a DLL for another machine found first, and loads %s; a "
+                       "program for that machine (a 32-bit one, for an x86 DLL) would load the first",
                        r->name, first.path, str_or(r->path, "?"));
         if (f == NULL)
                 return -1;
@@ -303,8 +304,8 @@ static int passed_over(struct cc_dctx *d, const cc_vw_resolution *r)
         if (x86 != NULL)
                 TRY_RET(cc_finding_ev(f, "installation", cc_v_int(x86->id, d->err), d->err));
         TRY_RET(cc_finding_fix(f, d->err,
-                               "nothing to do for 64-bit programs; remove %s if no 32-bit program needs it, so that it "
-                               "cannot be mistaken for the DLL in use",
+                               "nothing to do for 64-bit programs; remove %s if no program for its machine needs it, "
+                               "so that it cannot be mistaken for the DLL in use",
                                first.path));
         /* what is wrong with loading the copy for another machine (its own
          * imports, its installation) is this */

@@ -10,7 +10,8 @@
  *    system directory, the Windows directory, the current directory, PATH
  *    (SafeDllSearchMode on); with it off the current directory comes right
  *    after the application directory. CWDIllegalInDllSearch (the running
- *    machine's registry) can take the current directory out. SetDllDirectory(dir) puts dir where
+ *    machine's registry) can take the current directory out.
+ *    SetDllDirectory(dir) puts dir where
  *    the current directory was (and "" drops the current directory).
  *  - LOAD_WITH_ALTERED_SEARCH_PATH with a full path: the DLL's directory
  *    takes the application directory's place for its imports.
@@ -550,7 +551,7 @@ static int load_cwd_illegal(cc_win_ctx *c, cc_error *err)
         cc_error rerr = {0};
         const char *where = "Session Manager";
         char *ifeo = NULL;
-        int remote, webdav, rv = -1;
+        int remote, webdav, own = 0, rv = -1;
 
         if (!c->m->live || !cc_host_is_windows())
                 return 0;
@@ -560,12 +561,13 @@ static int load_cwd_illegal(cc_win_ctx *c, cc_error *err)
                                    cc_basename(c->app));
                 if (ifeo == NULL)
                         return -1;
-                if (cc_reg_get_dword("HKLM", ifeo, "CWDIllegalInDllSearch", &v, &rerr) == 0)
+                own = cc_reg_get_dword("HKLM", ifeo, "CWDIllegalInDllSearch", &v, &rerr) == 0;
+                if (own)
                         where = "Image File Execution Options";
                 else if (rerr.code == CC_ERR_NOMEM)
                         goto nomem;
         }
-        if (where[0] == 'S') {
+        if (!own) {
                 rerr.code = 0;
                 if (cc_reg_get_dword("HKLM", SESSION_KEY, "CWDIllegalInDllSearch", &v, &rerr) < 0) {
                         if (rerr.code == CC_ERR_NOMEM)

@@ -12,6 +12,7 @@ import argparse
 import hashlib
 import json
 import os
+import re
 import shutil
 import stat
 import subprocess
@@ -44,6 +45,81 @@ def wrapper_missing(wrapper):
 def wine_path(path):
     """The path as a program under Wine sees it (Z: is the Unix root)."""
     return "Z:" + os.path.abspath(path).replace("/", "\\")
+
+
+class WineReg:
+    """The registry of a Wine prefix, read and written with Wine's reg.exe
+    through .reg files, so that a value's type and bytes are exact.
+
+    run(*argv) -> (rc, out, err) runs a Windows program (the wrapper in front);
+    work is a directory for the .reg files; native(path) is a path as Wine
+    sees it."""
+
+    USER = "HKEY_CURRENT_USER\\Environment"
+    MACHINE = "HKEY_LOCAL_MACHINE\\SYSTEM\\CurrentControlSet\\Control\\Session Manager\\Environment"
+    SESSION = "HKEY_LOCAL_MACHINE\\SYSTEM\\CurrentControlSet\\Control\\Session Manager"
+
+    def __init__(self, run, work, native):
+        self.run, self.work, self.native = run, work, native
+
+    def export(self, key, name):
+        """The key's .reg export: its text (UTF-16 decoded), None on failure."""
+        f = os.path.join(self.work, name)
+        if os.path.exists(f):
+            os.remove(f)
+        rc, out, err = self.run("reg", "export", key, self.native(f), "/y")
+        if rc != 0 or not os.path.exists(f):
+            return None
+        return open(f, "rb").read().decode("utf-16", "replace")
+
+    @staticmethod
+    def value_of(text, name="Path"):
+        """(type, bytes) of value name in an export's text, None when absent."""
+        if text is None:
+            return None
+        flat = re.sub(r"\\\r?\n\s*", "", text)
+        for line in flat.splitlines():
+            m = re.match(r'^"%s"=(.*)$' % re.escape(name), line, re.I)
+            if not m:
+                continue
+            v = m.group(1)
+            if v.startswith('"'):
+                s = v[1:-1].replace('\\"', '"').replace("\\\\", "\\")
+                return ("REG_SZ", (s + "\0").encode("utf-16-le"))
+            h = re.match(r"hex\((\w+)\):(.*)$", v)
+            if h:
+                data = bytes(int(x, 16) for x in h.group(2).split(",") if x)
+                return ({"2": "REG_EXPAND_SZ", "7": "REG_MULTI_SZ"}.get(h.group(1), h.group(1)), data)
+            return ("other", v.encode())
+        return None
+
+    @staticmethod
+    def text_of(val):
+        return val[1].decode("utf-16-le").rstrip("\0") if val else None
+
+    def get(self, key, name="Path"):
+        """(type, bytes) of a value now, None when absent."""
+        return self.value_of(self.export(key, "get.reg"), name)
+
+    def set(self, key, name, typ, text):
+        """Set a value (REG_SZ or REG_EXPAND_SZ) through a .reg file: its bytes exactly."""
+        data = (text + "\0").encode("utf-16-le")
+        if typ == "REG_SZ":
+            v = '"%s"' % text.replace("\\", "\\\\").replace('"', '\\"')
+        else:
+            v = "hex(2):" + ",".join("%02x" % b for b in data)
+        f = os.path.join(self.work, "set.reg")
+        with open(f, "wb") as fh:
+            fh.write(("\ufeffWindows Registry Editor Version 5.00\r\n\r\n[%s]\r\n\"%s\"=%s\r\n"
+                      % (key, name, v)).encode("utf-16-le"))
+        return self.run("reg", "import", self.native(f))[0] == 0
+
+    def restore(self, key, saved, name="Path"):
+        """Put back a value as get() returned it (None: delete it)."""
+        if saved is None:
+            self.run("reg", "delete", key, "/v", name, "/f")
+        else:
+            self.set(key, name, saved[0], self.text_of(saved))
 
 
 class Checks:

@@ -34,9 +34,9 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cliutil  # noqa: E402
 
-USER_KEY = "HKEY_CURRENT_USER\\Environment"
-MACHINE_KEY = "HKEY_LOCAL_MACHINE\\SYSTEM\\CurrentControlSet\\Control\\Session Manager\\Environment"
-SESSION_KEY = "HKEY_LOCAL_MACHINE\\SYSTEM\\CurrentControlSet\\Control\\Session Manager"
+USER_KEY = cliutil.WineReg.USER
+MACHINE_KEY = cliutil.WineReg.MACHINE
+SESSION_KEY = cliutil.WineReg.SESSION
 
 
 def jdoc(out):
@@ -83,65 +83,18 @@ def main():
             rc, out, err = run(os.path.abspath(args.exe), *argv, fault=fault, cwd=cwd)
         return rc, out, err
 
-    def export(key, name):
-        """The key's .reg export: its text (UTF-16 decoded)."""
-        f = os.path.join(work, name)
-        if os.path.exists(f):
-            os.remove(f)
-        rc, out, err = run("reg", "export", key, native(f), "/y")
-        if rc != 0 or not os.path.exists(f):
-            return None
-        return open(f, "rb").read().decode("utf-16", "replace")
+    reg = cliutil.WineReg(run, None, native)
+    export, value_of, text_of, restore = reg.export, reg.value_of, reg.text_of, reg.restore
+    import_value = reg.set
 
     def query():
         """reg query's line for Path: its type and data as text (quicker than an export)."""
         rc, out, err = run("reg", "query", "HKCU\\Environment", "/v", "Path")
         return out.strip().splitlines()[-1] if rc == 0 and out.strip() else None
 
-    def value_of(text, name="Path"):
-        """(type, bytes) of value name in an export's text, None when absent."""
-        if text is None:
-            return None
-        flat = re.sub(r"\\\r?\n\s*", "", text)
-        for line in flat.splitlines():
-            m = re.match(r'^"%s"=(.*)$' % re.escape(name), line, re.I)
-            if not m:
-                continue
-            v = m.group(1)
-            if v.startswith('"'):
-                s = v[1:-1].replace('\\"', '"').replace("\\\\", "\\")
-                return ("REG_SZ", (s + "\0").encode("utf-16-le"))
-            h = re.match(r"hex\((\w+)\):(.*)$", v)
-            if h:
-                data = bytes(int(x, 16) for x in h.group(2).split(",") if x)
-                return ({"2": "REG_EXPAND_SZ", "7": "REG_MULTI_SZ"}.get(h.group(1), h.group(1)), data)
-            return ("other", v.encode())
-        return None
-
-    def text_of(val):
-        return val[1].decode("utf-16-le").rstrip("\0") if val else None
-
-    def import_value(key, name, typ, text):
-        """Set a value through a .reg file: its bytes exactly."""
-        data = (text + "\0").encode("utf-16-le")
-        if typ == "REG_SZ":
-            v = '"%s"' % text.replace("\\", "\\\\").replace('"', '\\"')
-        else:
-            v = "hex(2):" + ",".join("%02x" % b for b in data)
-        f = os.path.join(work, "set.reg")
-        with open(f, "wb") as fh:
-            fh.write(("\ufeffWindows Registry Editor Version 5.00\r\n\r\n[%s]\r\n\"%s\"=%s\r\n"
-                      % (key, name, v)).encode("utf-16-le"))
-        return run("reg", "import", native(f))[0] == 0
-
-    def restore(key, saved, name="Path"):
-        if saved is None:
-            run("reg", "delete", key, "/v", name, "/f")
-        else:
-            import_value(key, name, saved[0], text_of(saved))
-
     c = cliutil.Checks(limit=400)
     work = tempfile.mkdtemp(prefix="cc-usewin-")
+    reg.work = work
     saved_user = saved_machine = None
     try:
         good = os.path.join(work, "cu dnn")

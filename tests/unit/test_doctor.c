@@ -208,6 +208,94 @@ static void setx(void **state)
         cc_v_free(doc);
 }
 
+/* The registry's Path against this process's PATH: entries it lacks (a shell
+ * older than an install), REG_SZ values whose %VAR% stay as written, values
+ * too long for the Environment Variables dialog. */
+#define REG_FACTS(machine_type, machine_expanded, user, process)                                                       \
+        "{" ONE_INSTALL ",\"host\":{\"registry_path\":[{\"key\":\"HKCU\\\\Environment\",\"length\":20,\"type\":"       \
+        "\"REG_EXPAND_SZ\",\"value\":\"" user "\",\"expanded\":\"" user "\"},{\"key\":\"HKLM\\\\S\",\"length\":40,"    \
+        "\"type\":\"" machine_type "\",\"value\":\"%SystemRoot%;C:\\\\CUDA\\\\bin\",\"expanded\":\"" machine_expanded  \
+        "\"}],\"search_paths\":[{\"variable\":\"PATH\",\"entries\":[" process "]}]}}"
+#define ENTRY(i, e) "{\"index\":" #i ",\"entry\":\"" e "\",\"kind\":\"absolute\"}"
+
+static void registry_path(void **state)
+{
+        cc_value *doc;
+        const cc_value *f;
+
+        (void)state;
+        /* everything the registry has is in PATH (case, a trailing separator and the order do not matter) */
+        doc = run(REG_FACTS("REG_EXPAND_SZ", "C:\\\\Windows;C:\\\\CUDA\\\\bin", "C:\\\\Users\\\\u\\\\bin;",
+                            ENTRY(1, "c:\\\\cuda\\\\bin\\\\") "," ENTRY(2, "C:\\\\Windows") "," ENTRY(
+                                3, "C:\\\\Users\\\\u\\\\bin") "," ENTRY(4, "C:\\\\extra")),
+                  "windows", 1);
+        assert_null(finding(doc, "win-path-stale-shell"));
+        assert_null(finding(doc, "win-path-not-expanded"));
+        assert_null(finding(doc, "win-path-long"));
+        cc_v_free(doc);
+        /* the CUDA folder and the user's entry are missing: a shell opened before the install */
+        doc = run(REG_FACTS("REG_EXPAND_SZ", "C:\\\\Windows;C:\\\\CUDA\\\\bin", "C:\\\\Users\\\\u\\\\bin",
+                            ENTRY(1, "C:\\\\Windows")),
+                  "windows", 1);
+        f = finding(doc, "win-path-stale-shell");
+        assert_non_null(f);
+        assert_string_equal(cc_v_get_str(f, "severity"), "warning");
+        assert_int_equal(cc_v_len(cc_v_path(f, "evidence/missing")), 2);
+        /* the machine's entries first, as Windows composes a new process's PATH */
+        assert_string_equal(cc_v_as_str(cc_v_path(f, "evidence/missing/0/entry")), "C:\\CUDA\\bin");
+        assert_string_equal(cc_v_as_str(cc_v_path(f, "evidence/missing/0/key")), "HKLM\\S");
+        assert_string_equal(cc_v_as_str(cc_v_path(f, "evidence/missing/1/entry")), "C:\\Users\\u\\bin");
+        assert_non_null(strstr(cc_v_get_str(f, "summary"), "lacks 2 entries"));
+        assert_non_null(strstr(cc_v_get_str(f, "fix"), "GetEnvironmentVariable('Path','Machine')"));
+        assert_string_equal(cc_v_as_str(cc_v_path(f, "evidence/cause")), "older-shell");
+        cc_v_free(doc);
+        /* the registry's entries from one on missing, and PATH's last entry the start of the first of them: the
+         * environment was cut (Windows XP at 1024 characters, Wine), not an older shell */
+        doc = run(REG_FACTS("REG_EXPAND_SZ", "C:\\\\Windows;C:\\\\CUDA\\\\bin", "C:\\\\Users\\\\u\\\\bin",
+                            ENTRY(1, "C:\\\\Windows") "," ENTRY(2, "C:\\\\CU")),
+                  "windows", 1);
+        f = finding(doc, "win-path-stale-shell");
+        assert_non_null(f);
+        assert_string_equal(cc_v_as_str(cc_v_path(f, "evidence/cause")), "cut");
+        assert_int_equal(cc_v_len(cc_v_path(f, "evidence/missing")), 2);
+        assert_non_null(strstr(cc_v_get_str(f, "summary"), "was cut there"));
+        assert_non_null(strstr(cc_v_get_str(f, "fix"), "shorten Path"));
+        cc_v_free(doc);
+        /* a missing entry before one that is there: an older shell, whatever PATH ends with */
+        doc = run(REG_FACTS("REG_EXPAND_SZ", "C:\\\\Windows;C:\\\\CUDA\\\\bin", "C:\\\\Users\\\\u\\\\bin",
+                            ENTRY(1, "C:\\\\Users\\\\u\\\\bin") "," ENTRY(2, "C:\\\\CU")),
+                  "windows", 1);
+        assert_string_equal(cc_v_as_str(cc_v_path(finding(doc, "win-path-stale-shell"), "evidence/cause")),
+                            "older-shell");
+        cc_v_free(doc);
+        /* REG_SZ: %SystemRoot% is not expanded, and PATH has it as written: no stale shell, but the type is wrong */
+        doc = run(REG_FACTS("REG_SZ", "%SystemRoot%;C:\\\\CUDA\\\\bin", "C:\\\\u",
+                            ENTRY(1, "%SystemRoot%") "," ENTRY(2, "C:\\\\CUDA\\\\bin") "," ENTRY(3, "C:\\\\u")),
+                  "windows", 1);
+        assert_null(finding(doc, "win-path-stale-shell"));
+        f = finding(doc, "win-path-not-expanded");
+        assert_non_null(f);
+        assert_string_equal(cc_v_as_str(cc_v_path(f, "evidence/key")), "HKLM\\S");
+        assert_int_equal(cc_v_len(cc_v_path(f, "evidence/entries")), 1);
+        assert_string_equal(cc_v_as_str(cc_v_path(f, "evidence/entries/0")), "%SystemRoot%");
+        cc_v_free(doc);
+        /* lengths: 1024 is a setx cut, 2048 a long value, 2047 neither */
+        doc = run("{" ONE_INSTALL ",\"host\":{\"registry_path\":[{\"key\":\"HKCU\\\\Environment\",\"length\":2048},"
+                  "{\"key\":\"HKLM\\\\S\",\"length\":2047}]}}",
+                  "windows", 1);
+        assert_int_equal(count(doc, "win-path-long"), 1);
+        assert_string_equal(cc_v_as_str(cc_v_path(finding(doc, "win-path-long"), "evidence/key")), "HKCU\\Environment");
+        assert_string_equal(cc_v_get_str(finding(doc, "win-path-long"), "severity"), "info");
+        assert_non_null(strstr(cc_v_get_str(finding(doc, "win-path-long"), "fix"), "'User'"));
+        assert_null(finding(doc, "win-setx-truncation"));
+        cc_v_free(doc);
+        /* not on Linux, and not without PATH facts */
+        doc = run(REG_FACTS("REG_SZ", "%X%;C:\\\\CUDA\\\\bin", "C:\\\\u", ENTRY(1, "C:\\\\y")), "linux", 1);
+        assert_null(finding(doc, "win-path-stale-shell"));
+        assert_null(finding(doc, "win-path-not-expanded"));
+        cc_v_free(doc);
+}
+
 #define VERIFY_DRIVER(state)                                                                                           \
         ",\"verify\":[{\"installation\":1,\"role\":\"plain-program\",\"document\":{\"layers\":[{\"id\":\"runtime\","   \
         "\"checks\":[{\"id\":\"driver\",\"status\":\"not-checked\",\"summary\":\"why\",\"evidence\":{\"state\":"       \
@@ -668,6 +756,7 @@ int main(void)
             cmocka_unit_test(empty_facts),
             cmocka_unit_test(hygiene),
             cmocka_unit_test(setx),
+            cmocka_unit_test(registry_path),
             cmocka_unit_test(driver_states),
             cmocka_unit_test(static_driver_files),
             cmocka_unit_test(gpu_arch),

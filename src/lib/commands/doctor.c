@@ -645,12 +645,31 @@ static cc_value *host_facts(cc_machine *m, cc_error *err)
                                 TRY(cc_v_set_str(o, "error", re.msg, err));
                                 continue;
                         }
-                        if (cc_v_set_str(o, "value", val, err) < 0 ||
-                            cc_v_set_int(o, "length", (int64_t)utf16_units(val), err) < 0) {
+                        {
+                                /* the type says whether Windows expands it for a new process: REG_EXPAND_SZ
+                                 * is expanded (from this process's environment here, an approximation of the
+                                 * one Windows builds at logon); REG_SZ is taken as written */
+                                cc_regval rv = {0};
+                                cc_error te = {0};
+                                const char *tn = NULL;
+                                char *exp = NULL;
+                                int bad;
+
+                                if (cc_reg_read(regs[i].hive, regs[i].key, "Path", &rv, &te) == 0 && rv.present)
+                                        tn = rv.type == 1 ? "REG_SZ" : rv.type == 2 ? "REG_EXPAND_SZ" : "other";
+                                if (tn != NULL && strcmp(tn, "REG_EXPAND_SZ") == 0)
+                                        exp = cc_machine_expand(m, val, 0, err);
+                                cc_regval_free(&rv);
+                                bad = cc_v_set_str(o, "value", val, err) < 0 ||
+                                      cc_v_set_int(o, "length", (int64_t)utf16_units(val), err) < 0 ||
+                                      (tn != NULL && cc_v_set_str(o, "type", tn, err) < 0) ||
+                                      (tn != NULL && strcmp(tn, "REG_EXPAND_SZ") == 0 && exp == NULL) ||
+                                      cc_v_set_str(o, "expanded", exp != NULL ? exp : val, err) < 0;
+                                free(exp);
                                 free(val);
-                                goto fail;
+                                if (bad)
+                                        goto fail;
                         }
-                        free(val);
                 }
         }
         if (m->system == CC_SYS_WINDOWS)

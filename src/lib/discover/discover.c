@@ -7,6 +7,7 @@
  * resolved by the tree (40 at most), never followed forever. Grouping into
  * installations is group.c (group.h). */
 #include "discover.h"
+#include "uninstall.h"
 
 #include "../formats/ldcache.h"
 #include "../machine/ldso.h"
@@ -830,39 +831,6 @@ fail:
 
 /* ---- the roots of each kind ----------------------------------------------------- */
 
-/* A registry value's %VAR% expanded from the machine's environment (a
- * variable it lacks is left as written). */
-static char *expand_env(cc_discovery *d, const char *s, cc_error *err)
-{
-        cc_buf b = {0};
-        const char *p = s;
-
-        while (*p) {
-                const char *end = *p == '%' ? strchr(p + 1, '%') : NULL;
-                char name[256];
-                const char *v = NULL;
-
-                if (end != NULL && (size_t)(end - p - 1) < sizeof(name) && end > p + 1) {
-                        memcpy(name, p + 1, (size_t)(end - p - 1));
-                        name[end - p - 1] = '\0';
-                        v = cc_machine_getenv(d->m, name);
-                }
-                if (v != NULL) {
-                        if (cc_buf_puts(&b, v, err) < 0)
-                                goto fail;
-                        p = end + 1;
-                } else {
-                        if (cc_buf_putc(&b, *p, err) < 0)
-                                goto fail;
-                        p++;
-                }
-        }
-        return b.data ? cc_buf_steal(&b) : cc_strdup(err, "");
-fail:
-        cc_buf_free(&b);
-        return NULL;
-}
-
 /* CUDA_PATH and CUDA_PATH_V*_* of one of the registry's environments, as
  * roots whose source says so ("CUDA_PATH_V12_4 (registry, machine)"). */
 static int registry_env_roots(cc_discovery *d, const char *hive, const char *key, const char *label, cc_error *err)
@@ -888,7 +856,7 @@ static int registry_env_roots(cc_discovery *d, const char *hive, const char *key
         for (i = 0; i < keys.n; i++) {
                 for (k = 0; k < names.n && strcmp(names.v[k], keys.v[i]) != 0; k++)
                         ;
-                dir = expand_env(d, data.v[k], err);
+                dir = cc_machine_expand(d->m, data.v[k], 0, err);
                 src = cc_asprintf(err, "%s (registry, %s)", keys.v[i], label);
                 if (dir == NULL || src == NULL)
                         goto fail;
@@ -1261,6 +1229,36 @@ fail:
         return rv;
 }
 
+/* The running Windows machine: the InstallLocation of each uninstall entry
+ * of NVIDIA's CUDA or cuDNN (uninstall.h), as a prefix root whose source
+ * names the entry ("uninstall entry NVIDIA cuDNN 9.1 (HKLM\...)"): a cuDNN
+ * installed by the exe installer somewhere else than its usual directory is
+ * found too. A location that does not exist is a root in state missing (the
+ * entry outlived its files). */
+static int uninstall_roots(cc_discovery *d, cc_error *err)
+{
+        size_t i;
+
+        if (cc_disc_uninstall_read(d, err) < 0)
+                return -1;
+        for (i = 0; d->uninst != NULL && i < d->uninst->n; i++) {
+                const cc_uentry *e = &d->uninst->v[i];
+                char *src;
+                int rc;
+
+                if (e->location == NULL)
+                        continue;
+                src = cc_asprintf(err, "uninstall entry %s (%s)", e->name, e->key ? e->key : "?");
+                if (src == NULL)
+                        return -1;
+                rc = add_root(d, e->location, src, CC_WALK_PREFIX, err);
+                free(src);
+                if (rc < 0)
+                        return -1;
+        }
+        return 0;
+}
+
 static int conda_roots(cc_discovery *d, cc_error *err)
 {
         static const char *const names[] = {"miniconda3", "anaconda3", "miniforge3", "mambaforge",
@@ -1583,7 +1581,7 @@ static int collect_roots(cc_discovery *d, cc_error *err)
                 return -1;
         if (!win && (loader_roots(d, err) < 0 || distro_roots(d, err) < 0 || wsl_roots(d, err) < 0))
                 return -1;
-        if (win && windows_dir_roots(d, err) < 0)
+        if (win && (windows_dir_roots(d, err) < 0 || uninstall_roots(d, err) < 0))
                 return -1;
         if (conda_roots(d, err) < 0 || user_site_roots(d, err) < 0 || path_python_roots(d, err) < 0)
                 return -1;
@@ -1694,6 +1692,10 @@ void cc_discovery_free(cc_discovery *d)
         cc_disc_dpkg_free(d->dpkg);
         cc_strv_free(&d->notes);
         cc_strv_free(&d->uncached_conf);
+        if (d->uninst != NULL) {
+                cc_uentries_free(d->uninst);
+                free(d->uninst);
+        }
         free(d);
 }
 

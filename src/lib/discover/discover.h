@@ -172,6 +172,9 @@ struct cc_discovery {
         /* directories ld.so.conf lists of which ld.so.cache has no entry
          * (ldconfig not run since), canonical */
         cc_strv uncached_conf;
+        /* Windows' uninstall entries of NVIDIA's CUDA and cuDNN
+         * (uninstall.h): read on the running Windows machine, else NULL */
+        struct cc_uentries *uninst;
 };
 
 /* discover.c */

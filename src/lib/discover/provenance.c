@@ -5,6 +5,7 @@
  * copied there (into System32, or into a plain directory). Also the evidence
  * helpers the steps share. */
 #include "group.h"
+#include "uninstall.h"
 
 #include "../facts/views.h"
 
@@ -156,7 +157,7 @@ int cc_disc_provenance(cc_discovery *d, cc_dinst *in, cc_error *err)
                                                           cc_disc_prov_toolkit,   cc_disc_prov_archive};
         struct cc_dprov c;
         size_t i;
-        int st, matched = 0;
+        int st, matched = 0, cudnn_entry = 0;
 
         c.d = d;
         c.in = in;
@@ -173,8 +174,19 @@ int cc_disc_provenance(cc_discovery *d, cc_dinst *in, cc_error *err)
         for (i = 0; i < CC_ARRAY_LEN(steps) && !matched; i++)
                 if (steps[i](&c, &matched) < 0)
                         return -1;
+        /* whatever the kind: the Windows uninstall entries that name it */
+        if (cc_disc_prov_uninstall(d, in, &cudnn_entry, err) < 0)
+                return -1;
         if (matched)
                 return 0;
+        if (cudnn_entry) {
+                /* the cuDNN exe installer put it there (its InstallLocation), not a hand copy */
+                if (cc_v_set_str(c.prov, "kind", "windows-installer", err) < 0 ||
+                    cc_disc_evidence(&c, "%s (the InstallLocation of a cuDNN installer's uninstall entry)",
+                                     in->prefix) < 0)
+                        return -1;
+                return 0;
+        }
         if (cc_v_set_str(c.prov, "kind", "copy", err) < 0)
                 return -1;
         if (cc_disc_is_system_dir(d, in->prefix)) {

@@ -407,3 +407,234 @@ int cc_check_win_setx_truncation(struct cc_dctx *d)
         }
         return 0;
 }
+
+/* ---- the registry's Path against this process's PATH ------------------------------ */
+
+/* PATH's facts among the search paths, or NULL. */
+static const cc_value *process_path(const cc_value *sp, cc_vw_search_path *p)
+{
+        size_t i;
+
+        for (i = 0; i < cc_v_len(sp); i++) {
+                cc_vw_search_path_at(sp, i, p, NULL);
+                if (p->variable != NULL && cc_strcasecmp(p->variable, "PATH") == 0)
+                        return p->entries;
+        }
+        return NULL;
+}
+
+/* Whether entry [e, e+elen) is one of PATH's entries (as written, or what a
+ * bare %VAR% there stands for). */
+static int in_process_path(const cc_value *entries, const char *e, size_t elen)
+{
+        size_t j;
+
+        for (j = 0; j < cc_v_len(entries); j++) {
+                cc_vw_path_entry pe;
+
+                cc_vw_path_entry_at(entries, j, &pe, NULL);
+                if (pe.entry != NULL && entry_same(pe.entry, strlen(pe.entry), e, elen, 0))
+                        return 1;
+        }
+        return 0;
+}
+
+/* A new process gets the machine's Path, then the user's appended to it.
+ * Entries of that which this process's PATH lacks mean its shell was started
+ * before they were added; unless the lacking ones are all the registry's
+ * entries from one on and PATH's last entry is the start of the first of
+ * them: then the environment this process was given was cut there (Windows
+ * XP and 2003 cut it at 1024 characters, and Wine does). */
+int cc_check_win_path_stale_shell(struct cc_dctx *d)
+{
+        const cc_value *rp = d->v.host.registry_path, *entries;
+        cc_vw_search_path pp;
+        cc_value *missing = NULL, *f;
+        cc_buf list = {0};
+        size_t n = 0, pass, i, total = 0, first_missing = 0;
+        int rv = -1, tail = 1, cut = 0;
+        char *first = NULL;
+
+        if (!d->windows || cc_v_len(rp) == 0 || (entries = process_path(d->v.host.search_paths, &pp)) == NULL)
+                return 0;
+        missing = cc_v_array(d->err);
+        if (missing == NULL)
+                return -1;
+        for (pass = 0; pass < 2; pass++) {
+                for (i = 0; i < cc_v_len(rp); i++) {
+                        cc_vw_registry_path r;
+                        const char *v, *p, *semi;
+
+                        cc_vw_registry_path_at(rp, i, &r, NULL);
+                        if (r.key == NULL || (strncmp(r.key, "HKLM", 4) == 0) != (pass == 0))
+                                continue;
+                        v = r.expanded != NULL ? r.expanded : r.value;
+                        for (p = v; p != NULL && *p != '\0'; p = semi ? semi + 1 : NULL) {
+                                size_t len;
+                                const char *t;
+                                cc_value *o;
+
+                                semi = strchr(p, ';');
+                                len = semi ? (size_t)(semi - p) : strlen(p);
+                                t = p;
+                                entry_trim(&t, &len);
+                                if (len == 0)
+                                        continue;
+                                total++;
+                                if (in_process_path(entries, t, len)) {
+                                        if (n > 0)
+                                                tail = 0;
+                                        continue;
+                                }
+                                o = cc_v_object(d->err);
+                                if (o == NULL || cc_v_push(missing, o, d->err) < 0 ||
+                                    cc_v_set(o, "entry", cc_v_strn(t, len, d->err), d->err) < 0 ||
+                                    cc_v_set_str(o, "key", r.key, d->err) < 0)
+                                        goto out;
+                                if (n == 0) {
+                                        first_missing = total;
+                                        first = cc_strndup(d->err, t, len);
+                                        if (first == NULL)
+                                                goto out;
+                                }
+                                if (n < 3 && (cc_buf_puts(&list, n ? ", " : "", d->err) < 0 ||
+                                              cc_buf_append(&list, t, len, d->err) < 0))
+                                        goto out;
+                                n++;
+                        }
+                }
+        }
+        rv = 0;
+        if (n == 0)
+                goto out;
+        if (tail && first_missing > 1 && cc_v_len(entries) > 0) {
+                cc_vw_path_entry last;
+                size_t ll;
+
+                cc_vw_path_entry_at(entries, cc_v_len(entries) - 1, &last, NULL);
+                ll = last.entry != NULL ? strlen(last.entry) : 0;
+                cut = ll > 0 && ll < strlen(first) && cc_strncasecmp(last.entry, first, ll) == 0;
+        }
+        if (cut)
+                f = cc_finding(d, CC_F_WIN_PATH_STALE_SHELL, NULL, NULL,
+                               "this process's PATH (%lld characters) ends in the middle of the registry's Path, at "
+                               "%s: the environment it was given was cut there, and the %zu entr%s from there on "
+                               "%s not searched",
+                               (long long)pp.length, first, n, n == 1 ? "y" : "ies", n == 1 ? "is" : "are");
+        else
+                f = cc_finding(d, CC_F_WIN_PATH_STALE_SHELL, NULL, NULL,
+                               "this process's PATH lacks %zu entr%s of the Path the registry holds (%s%s): the shell "
+                               "was started before %s added, so what it starts does not search %s",
+                               n, n == 1 ? "y" : "ies", list.data ? list.data : "", n > 3 ? ", ..." : "",
+                               n == 1 ? "it was" : "they were", n == 1 ? "it" : "them");
+        rv = -1;
+        if (f == NULL || cc_finding_ev(f, "missing", missing, d->err) < 0)
+                goto out;
+        missing = NULL;
+        if (cc_finding_ev_str(f, "cause", cut ? "cut" : "older-shell", d->err) < 0 ||
+            cc_finding_ev(f, "process_length", cc_v_int(pp.length, d->err), d->err) < 0)
+                goto out;
+        if (cut ? cc_finding_fix(f, d->err,
+                                 "shorten Path: take out entries that no longer exist or that repeat, and put the "
+                                 "CUDA and cuDNN folders before the others (Windows XP and 2003 cut the environment's "
+                                 "PATH at 1024 characters, as Wine does)") < 0
+                : cc_finding_fix(f, d->err,
+                                 "open a new terminal from the Start menu or Explorer (a terminal inside an editor "
+                                 "inherits the editor's environment: restart the editor), or sign out and in; for "
+                                 "this PowerShell only: $env:PATH = [Environment]::GetEnvironmentVariable('Path',"
+                                 "'Machine') + ';' + [Environment]::GetEnvironmentVariable('Path','User')") < 0)
+                goto out;
+        rv = 0;
+out:
+        cc_v_free(missing);
+        cc_buf_free(&list);
+        free(first);
+        return rv;
+}
+
+int cc_check_win_path_not_expanded(struct cc_dctx *d)
+{
+        const cc_value *rp = d->v.host.registry_path;
+        size_t i;
+
+        if (!d->windows)
+                return 0;
+        for (i = 0; i < cc_v_len(rp); i++) {
+                cc_vw_registry_path r;
+                const char *p, *semi, *pct;
+                cc_value *f, *refs;
+                size_t n = 0;
+
+                cc_vw_registry_path_at(rp, i, &r, NULL);
+                if (r.key == NULL || r.value == NULL || r.type == NULL || strcmp(r.type, "REG_SZ") != 0)
+                        continue;
+                refs = cc_v_array(d->err);
+                if (refs == NULL)
+                        return -1;
+                for (p = r.value; p != NULL && *p != '\0'; p = semi ? semi + 1 : NULL) {
+                        size_t len;
+
+                        semi = strchr(p, ';');
+                        len = semi ? (size_t)(semi - p) : strlen(p);
+                        /* %NAME% with a name in it: what REG_EXPAND_SZ would have expanded */
+                        pct = memchr(p, '%', len);
+                        if (pct == NULL || pct + 2 >= p + len ||
+                            memchr(pct + 2, '%', (size_t)(p + len - pct - 2)) == NULL)
+                                continue;
+                        if (cc_v_push(refs, cc_v_strn(p, len, d->err), d->err) < 0) {
+                                cc_v_free(refs);
+                                return -1;
+                        }
+                        n++;
+                }
+                if (n == 0) {
+                        cc_v_free(refs);
+                        continue;
+                }
+                f = cc_finding(d, CC_F_WIN_PATH_NOT_EXPANDED, NULL, NULL,
+                               "Path in %s is stored as REG_SZ, so Windows does not expand its %%...%% references: "
+                               "%s%s is searched as written, a folder that does not exist",
+                               r.key, cc_v_as_str(cc_v_at(refs, 0)), n > 1 ? " (and more)" : "");
+                if (f == NULL || cc_finding_ev(f, "entries", refs, d->err) < 0) {
+                        if (f == NULL)
+                                cc_v_free(refs);
+                        return -1;
+                }
+                TRY_RET(cc_finding_ev_str(f, "key", r.key, d->err));
+                TRY_RET(cc_finding_ev_str(f, "type", r.type, d->err));
+                TRY_RET(cc_finding_fix(f, d->err,
+                                       "save Path again in System Properties > Environment Variables (it stores a "
+                                       "value with %%...%% as REG_EXPAND_SZ), or write the folders out in full"));
+        }
+        return 0;
+}
+
+int cc_check_win_path_long(struct cc_dctx *d)
+{
+        const cc_value *rp = d->v.host.registry_path;
+        size_t i;
+
+        if (!d->windows)
+                return 0;
+        for (i = 0; i < cc_v_len(rp); i++) {
+                cc_vw_registry_path r;
+                cc_value *f;
+
+                cc_vw_registry_path_at(rp, i, &r, NULL);
+                if (r.key == NULL || r.length <= 2047)
+                        continue;
+                f = cc_finding(d, CC_F_WIN_PATH_LONG, NULL, NULL,
+                               "Path in %s is %lld characters: whole (not a setx cut), but longer than the 2047 the "
+                               "Environment Variables dialog saves, so it cannot be edited there",
+                               r.key, (long long)r.length);
+                TRY_RET(f == NULL ? -1 : 0);
+                TRY_RET(cc_finding_ev(f, "length", cc_v_int(r.length, d->err), d->err));
+                TRY_RET(cc_finding_ev_str(f, "key", r.key, d->err));
+                TRY_RET(cc_finding_fix(
+                    f, d->err,
+                    "take out entries that no longer exist or that repeat; to change it, use PowerShell "
+                    "([Environment]::SetEnvironmentVariable('Path', VALUE, '%s')) or regedit, never setx",
+                    strncmp(r.key, "HKLM", 4) == 0 ? "Machine" : "User"));
+        }
+        return 0;
+}

@@ -62,7 +62,8 @@
         K(provenance, site_packages, "site_packages", STR, CC_VW_OPT)                                                  \
         K(provenance, bundled_in, "bundled_in", OBJ, CC_VW_OPT)                                                        \
         K(provenance, archive, "archive", OBJ, CC_VW_OPT)                                                              \
-        K(provenance, installer, "installer", OBJ, CC_VW_OPT)
+        K(provenance, installer, "installer", OBJ, CC_VW_OPT)                                                          \
+        K(provenance, uninstall_entries, "uninstall_entries", ARR, CC_VW_OPT)
 
 /* FILE of an installation. */
 #define CC_SCHEMA_file(K)                                                                                              \
@@ -363,6 +364,8 @@
         K(registry_path, key, "key", STR, CC_VW_REQ)                                                                   \
         K(registry_path, value, "value", STR, CC_VW_OPT)                                                               \
         K(registry_path, length, "length", INT, CC_VW_OPT)                                                             \
+        K(registry_path, type, "type", STR, CC_VW_OPT)                                                                 \
+        K(registry_path, expanded, "expanded", STR, CC_VW_OPT)                                                         \
         K(registry_path, error, "error", STR, CC_VW_OPT)
 
 /* The evidence of verify's `version` check. */
@@ -884,6 +887,15 @@
 
 /* A windows-installer PROVENANCE's `installer`. */
 #define CC_SCHEMA_prov_installer(K) K(prov_installer, version, "version", STR, CC_VW_REQ)
+
+/* A Windows uninstall entry of a PROVENANCE's `uninstall_entries`. */
+#define CC_SCHEMA_prov_uninstall(K)                                                                                    \
+        K(prov_uninstall, name, "name", STR, CC_VW_REQ)                                                                \
+        K(prov_uninstall, version, "version", STR, CC_VW_REQ | CC_VW_NULL)                                             \
+        K(prov_uninstall, publisher, "publisher", STR, CC_VW_REQ | CC_VW_NULL)                                         \
+        K(prov_uninstall, location, "location", STR, CC_VW_REQ | CC_VW_NULL)                                           \
+        K(prov_uninstall, key, "key", STR, CC_VW_REQ)                                                                  \
+        K(prov_uninstall, matched_by, "matched_by", STR, CC_VW_REQ)
 
 /* A copy `which` found that no search reached (a RESOLUTION's `elsewhere`). */
 #define CC_SCHEMA_elsewhere(K)                                                                                         \
@@ -1593,6 +1605,7 @@
         V(bundled_in, "PROVENANCE")                                                                                    \
         V(prov_archive, "PROVENANCE")                                                                                  \
         V(prov_installer, "PROVENANCE")                                                                                \
+        V(prov_uninstall, "PROVENANCE")                                                                                \
         V(elsewhere, "which document")                                                                                 \
         V(loader, "loader")                                                                                            \
         V(ld_so_cache, "loader")                                                                                       \

@@ -120,6 +120,41 @@ const char *cc_machine_getenv(const cc_machine *m, const char *key)
         return cc_env_get(&m->env, key);
 }
 
+char *cc_machine_expand(const cc_machine *m, const char *s, int strict, cc_error *err)
+{
+        cc_buf b = {0};
+        const char *p = s;
+
+        while (*p) {
+                const char *end = *p == '%' ? strchr(p + 1, '%') : NULL;
+                char name[256];
+                const char *v = NULL;
+
+                if (end != NULL && end > p + 1 && (size_t)(end - p - 1) < sizeof(name)) {
+                        memcpy(name, p + 1, (size_t)(end - p - 1));
+                        name[end - p - 1] = '\0';
+                        v = cc_machine_getenv(m, name);
+                        if (v == NULL && strict) {
+                                cc_buf_free(&b);
+                                return NULL;
+                        }
+                }
+                if (v != NULL) {
+                        if (cc_buf_puts(&b, v, err) < 0)
+                                goto fail;
+                        p = end + 1;
+                } else {
+                        if (cc_buf_putc(&b, *p, err) < 0)
+                                goto fail;
+                        p++;
+                }
+        }
+        return b.data ? cc_buf_steal(&b) : cc_strdup(err, "");
+fail:
+        cc_buf_free(&b);
+        return NULL;
+}
+
 int cc_machine_jobs(const cc_machine *m, int max)
 {
         int want = cc_cpu_count();

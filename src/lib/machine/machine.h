@@ -34,6 +34,11 @@ typedef struct cudnnctl_machine cc_machine;
 char *cc_machine_abs(const cc_machine *m, const char *vpath, cc_error *err);
 /* The environment variable, or NULL. */
 const char *cc_machine_getenv(const cc_machine *m, const char *key);
+/* s with its %NAME% references replaced from the machine's environment, as
+ * Windows' ExpandEnvironmentStrings does: a reference to a variable that is
+ * not set stays as written, and the scan goes on from its closing '%'. With
+ * strict, NULL (err untouched) when one is not set instead. Caller frees. */
+char *cc_machine_expand(const cc_machine *m, const char *s, int strict, cc_error *err);
 /* How many children a command runs at once, at most max: the CPUs, or
  * CUDNNCTL_JOBS=N (1: one after another, and the doctor's areas too); 1 on
  * Windows. */

@@ -112,6 +112,12 @@ int cc_reg_get_dword(const char *hive, const char *key, const char *value, uint3
 char *cc_reg_get_str(const char *hive, const char *key, const char *value, cc_error *err);
 /* Every string value of a key: names[i] = data[i]. */
 int cc_reg_values(const char *hive, const char *key, cc_strv *names, cc_strv *data, cc_error *err);
+/* The names of a key's subkeys, in the order the registry lists them (the
+ * 64-bit view: KEY_WOW64_64KEY; the 32-bit view is the key
+ * SOFTWARE\WOW6432Node\... named as such). A name longer than the
+ * registry's 255 characters or one that cannot be read is left out; at most
+ * 100000 names. */
+int cc_reg_subkeys(const char *hive, const char *key, cc_strv *names, cc_error *err);
 /* The Windows system directory (GetSystemDirectory) and Windows directory
  * (GetWindowsDirectory); off Windows CC_ERR_UNSUPPORTED. */
 char *cc_win_system_dir(cc_error *err);

@@ -546,6 +546,12 @@ int cc_reg_values(const char *hive, const char *key, cc_strv *names, cc_strv *da
         return cc_err(err, CC_ERR_UNSUPPORTED, "%s\\%s: no registry on this system", hive, key);
 }
 
+int cc_reg_subkeys(const char *hive, const char *key, cc_strv *names, cc_error *err)
+{
+        (void)names;
+        return cc_err(err, CC_ERR_UNSUPPORTED, "%s\\%s: no registry on this system", hive, key);
+}
+
 char *cc_win_system_dir(cc_error *err)
 {
         cc_err(err, CC_ERR_UNSUPPORTED, "no Windows system directory on this system");

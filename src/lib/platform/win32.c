@@ -530,6 +530,55 @@ fail:
         return rv;
 }
 
+int cc_reg_subkeys(const char *hive, const char *key, cc_strv *names, cc_error *err)
+{
+        HKEY k;
+        wchar_t *w = cc_win_to_wide(key, err);
+        DWORD i;
+        LSTATUS rc;
+        int rv = -1;
+
+        if (w == NULL)
+                return -1;
+        /* The 64-bit view whatever this process is (it is a 64-bit program:
+         * the flag only says so). */
+        rc = RegOpenKeyExW(hive_key(hive), w, 0, KEY_READ | KEY_WOW64_64KEY, &k);
+        free(w);
+        if (rc == ERROR_FILE_NOT_FOUND)
+                return cc_err(err, CC_ERR_NOTFOUND, "%s\\%s: no such registry key", hive, key);
+        if (rc != ERROR_SUCCESS)
+                return cc_win_err(err, (DWORD)rc, "cannot open registry key", key);
+        for (i = 0; i < 100000; i++) {
+                wchar_t name[256]; /* a key name is 255 characters at most */
+                DWORD nlen = CC_ARRAY_LEN(name);
+                char *n;
+
+                rc = RegEnumKeyExW(k, i, name, &nlen, NULL, NULL, NULL, NULL);
+                if (rc == ERROR_NO_MORE_ITEMS)
+                        break;
+                if (rc == ERROR_MORE_DATA)
+                        continue; /* longer than a key name can be: not one of ours */
+                if (rc != ERROR_SUCCESS) {
+                        cc_win_err(err, (DWORD)rc, "cannot list registry key", key);
+                        goto fail;
+                }
+                name[nlen < CC_ARRAY_LEN(name) ? nlen : CC_ARRAY_LEN(name) - 1] = 0;
+                n = cc_win_from_wide(name, err);
+                if (n == NULL) {
+                        if (err->code == CC_ERR_NOMEM)
+                                goto fail;
+                        cc_err_clear(err); /* a name that is no valid UTF-16 */
+                        continue;
+                }
+                if (cc_strv_take(names, n, err) < 0)
+                        goto fail;
+        }
+        rv = 0;
+fail:
+        RegCloseKey(k);
+        return rv;
+}
+
 static char *win_dir(UINT (*fn)(LPWSTR, UINT), cc_error *err)
 {
         wchar_t buf[MAX_PATH + 1];

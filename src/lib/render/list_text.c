@@ -107,6 +107,57 @@ fail:
         return -1;
 }
 
+/* "installed by NVIDIA cuDNN 9.1 (9.1.0.70), uninstall entry": the Windows
+ * uninstall entries that name the installation, the first (cuDNN's, else the
+ * toolkit's) with its version, the others by name; with verbose one line
+ * each with its registry key and how it was matched. */
+static int uninstall_lines(struct cc_text *o, const cc_vw_provenance *p, int verbose)
+{
+        size_t i, n = cc_v_len(p->uninstall_entries);
+
+        if (n == 0)
+                return 0;
+        TRY(label(o, "installed by"));
+        for (i = 0; i < n; i++) {
+                cc_vw_prov_uninstall u;
+
+                cc_vw_prov_uninstall_at(p->uninstall_entries, i, &u, NULL);
+                if (i == 1)
+                        TRY(puts_(o, "; also "));
+                else if (i > 1)
+                        TRY(puts_(o, ", "));
+                TRY(cc_text_put(o, u.name ? u.name : "?"));
+                if (i == 0) {
+                        if (u.version) {
+                                TRY(puts_(o, " ("));
+                                TRY(cc_text_put(o, u.version));
+                                TRY(puts_(o, ")"));
+                        }
+                        TRY(puts_(o, n > 1 ? ", uninstall entries" : ", uninstall entry"));
+                }
+        }
+        TRY(puts_(o, "\n"));
+        for (i = 0; verbose && i < n; i++) {
+                cc_vw_prov_uninstall u;
+
+                cc_vw_prov_uninstall_at(p->uninstall_entries, i, &u, NULL);
+                TRY(label(o, "uninstall"));
+                TRY(cc_text_put(o, u.name ? u.name : "?"));
+                TRY(puts_(o, ": "));
+                TRY(cc_text_put(o, u.key ? u.key : "?"));
+                if (u.location) {
+                        TRY(puts_(o, ", InstallLocation "));
+                        TRY(cc_text_put(o, u.location));
+                }
+                TRY(puts_(o, u.matched_by && strcmp(u.matched_by, "standard-path") == 0
+                                 ? " (no InstallLocation: matched by its version's standard directory)\n"
+                                 : "\n"));
+        }
+        return 0;
+fail:
+        return -1;
+}
+
 /* "exported-constant x3, header, dist-info" for the entries of versions
  * that say version (NULL: all cuDNN entries). */
 static int sources_of(struct cc_text *o, const cc_value *vers, const char *version)
@@ -279,6 +330,7 @@ static int installation(struct cc_text *o, const cc_value *inst, int verbose)
                 TRY(puts_(o, "\n"));
         }
         TRY(provenance_line(o, &in, &p));
+        TRY(uninstall_lines(o, &p, verbose));
         TRY(version_lines(o, &in));
         TRY(label(o, "majors"));
         for (i = 0; i < cc_v_len(in.majors); i++)

@@ -743,47 +743,6 @@ static int load_user_dirs(cc_win_ctx *c, const cudnnctl_which_options *opts, cc_
         return 0;
 }
 
-/* %VAR% references replaced from the environment; NULL (and no error) when
- * one is not set. */
-static char *expand_vars(const cc_win_ctx *c, const char *s, cc_error *err)
-{
-        cc_buf b = {0};
-
-        while (*s) {
-                const char *pct = strchr(s, '%'), *end;
-
-                if (pct == NULL || (end = strchr(pct + 1, '%')) == NULL) {
-                        if (cc_buf_puts(&b, s, err) < 0)
-                                goto fail;
-                        break;
-                }
-                if (cc_buf_append(&b, s, (size_t)(pct - s), err) < 0)
-                        goto fail;
-                {
-                        char *name = cc_strndup(err, pct + 1, (size_t)(end - pct - 1));
-                        const char *v;
-
-                        if (name == NULL)
-                                goto fail;
-                        v = cc_machine_getenv(c->m, name);
-                        free(name);
-                        if (v == NULL) {
-                                cc_buf_free(&b);
-                                return NULL;
-                        }
-                        if (cc_buf_puts(&b, v, err) < 0)
-                                goto fail;
-                }
-                s = end + 1;
-        }
-        if (b.data == NULL)
-                return cc_strdup(err, "");
-        return cc_buf_steal(&b);
-fail:
-        cc_buf_free(&b);
-        return NULL;
-}
-
 /* What a quoted or unexpanded entry was meant to name, as a full path. */
 static int fix_entry(const cc_win_ctx *c, struct path_ent *e, cc_error *err)
 {
@@ -801,7 +760,7 @@ static int fix_entry(const cc_win_ctx *c, struct path_ent *e, cc_error *err)
         } else if (e->kind == PK_VARS) {
                 cc_error xerr = {0};
 
-                t = expand_vars(c, e->raw, &xerr);
+                t = cc_machine_expand(c->m, e->raw, 1, &xerr);
                 if (t == NULL) {
                         if (xerr.code == CC_ERR_NOMEM) {
                                 *err = xerr;

@@ -283,6 +283,11 @@ typedef struct cudnnctl_verify_options {
         int timeout_ms;        /* per probe child (the GPU probe gets five times this); 0: 60000 */
         const char *probe_exe; /* the program re-executed as the probe child; NULL: this program */
         int no_compile;        /* leave out the compile-and-link layer */
+        /* Of the Windows installer's layout with a directory per CUDA build
+         * (bin\12.9\, bin\13.0\...): the one to verify, "MAJOR.MINOR" or
+         * "MAJOR" (its newest); NULL: the one of the CUDA toolkit a plain
+         * program uses (CUDA_PATH, else the only toolkit), else every one. */
+        const char *cuda;
 } cudnnctl_verify_options;
 
 /* The three layers of proof for one installation (docs/json.md, command

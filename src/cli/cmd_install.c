@@ -39,8 +39,10 @@ static const struct cli_opt opts[] = {
     {.name = "cuda",
      .arg = "VERSION",
      .id = OPT_CUDA,
-     .help = "install into this machine's CUDA toolkit of that version (13.0, 12); with SOURCE a\n"
-             "VERSION, the build for that CUDA major is fetched"},
+     .help = "install into this machine's CUDA toolkit of that version (13.0, 12); with --into, only\n"
+             "the CUDA version of the build: of a SOURCE with a build per CUDA version (the Windows\n"
+             "installer's bin/12.9/, bin/13.0/...) the one installed (default: the target's CUDA); with\n"
+             "SOURCE a VERSION, the build for that CUDA major is fetched"},
     {.name = "dry-run",
      .short_name = 'n',
      .id = OPT_DRY_RUN,
@@ -312,10 +314,6 @@ static int cmd_install(int argc, char **argv, const struct cli_cmd *cmd, struct 
         }
         if (o.source == NULL) {
                 cli_error(cmd, "no SOURCE given (see 'cudnnctl install --help')");
-                goto usage;
-        }
-        if (o.into != NULL && o.cuda != NULL) {
-                cli_error(cmd, "--into and --cuda both name the target: give one");
                 goto usage;
         }
         if (is_release(o.source)) {

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_NO_COMPILE = 1 };
+enum { OPT_NO_COMPILE = 1, OPT_CUDA };
 
 static const struct cli_opt opts[] = {
     {.like = &cli_opt_gpu, .help = "GPU work is required: not being able to run it is a failure"},
@@ -13,6 +13,11 @@ static const struct cli_opt opts[] = {
     {.like = &cli_opt_verbose, .help = "the evidence of every check"},
     {.like = &cli_opt_timeout},
     {.name = "no-compile", .id = OPT_NO_COMPILE, .help = "leave out layer 3"},
+    {.name = "cuda",
+     .arg = "MAJOR.MINOR",
+     .id = OPT_CUDA,
+     .help = "of the Windows installer's layout (bin\\12.9\\, bin\\13.0\\...), the build for this CUDA\n"
+             "version (MAJOR: its newest); default: the one of CUDA_PATH's toolkit, else every one"},
     {.group = &cli_machine_group},
     {0},
 };
@@ -42,8 +47,24 @@ const struct cli_cmd cli_cmd_verify = {
              "INSTALL is an id from 'cudnnctl list', a prefix, a directory or library inside it, or a\n"
              "package name; without it, the installation a plain program loads.",
     .more = "With --root nothing from the tree is loaded or run: only layer 1 is checked.\n"
-            "Exit status 1: a check failed; 3: INSTALL (or any cuDNN) not found.",
+            "Of the Windows installer's layout (bin\\12.9\\, include\\12.9\\, lib\\12.9\\x64\\ per CUDA build)\n"
+            "each CUDA variant is a set of its own: the one of the toolkit a plain program uses\n"
+            "(CUDA_PATH's, else the only one found), the one --cuda names, or else every one.\n"
+            "Exit status 1: a check failed; 3: INSTALL (or any cuDNN, or --cuda's build) not found.",
 };
+
+/* "12.9" or "13". */
+static int cuda_version_ok(const char *s)
+{
+        size_t n = strspn(s, "0123456789");
+
+        if (n == 0 || n > 3 || s[0] == '0')
+                return 0;
+        if (s[n] == '\0')
+                return 1;
+        return s[n] == '.' && strspn(s + n + 1, "0123456789") > 0 && strspn(s + n + 1, "0123456789") <= 3 &&
+               s[n + 1 + strspn(s + n + 1, "0123456789")] == '\0';
+}
 
 static int cmd_verify(int argc, char **argv, const struct cli_cmd *cmd, struct cli_env *env)
 {
@@ -76,6 +97,9 @@ static int cmd_verify(int argc, char **argv, const struct cli_cmd *cmd, struct c
                 case OPT_NO_COMPILE:
                         vo.no_compile = 1;
                         break;
+                case OPT_CUDA:
+                        vo.cuda = p.arg;
+                        break;
                 case CLI_OPT_VERBOSE:
                         verbose = 1;
                         break;
@@ -97,6 +121,10 @@ static int cmd_verify(int argc, char **argv, const struct cli_cmd *cmd, struct c
                 default:
                         goto usage;
                 }
+        }
+        if (vo.cuda != NULL && !cuda_version_ok(vo.cuda)) {
+                cli_error(cmd, "--cuda '%s': not a CUDA version (MAJOR.MINOR or MAJOR: 12.9, 13)", vo.cuda);
+                goto usage;
         }
         status = cli_machine_open(&cm, cmd, &m);
         if (status != CLI_OK)

@@ -111,6 +111,131 @@ out:
         return found;
 }
 
+/* ---- the CUDA build of a source with several ------------------------------ */
+
+/* A CUDA version directory name: "12.9", "13.0", "12.x". */
+static int cuda_dir_name(const char *c)
+{
+        size_t n = strspn(c, "0123456789");
+
+        return n > 0 && c[0] != '0' && c[n] == '.' &&
+               (strcmp(c + n + 1, "x") == 0 || (c[n + 1] && strspn(c + n + 1, "0123456789") == strlen(c + n + 1)));
+}
+
+/* The target's CUDA version as far as it tells it, into buf: its
+ * version.json or cuda.h ("13.0.48"), else the name of the CUDA runtime DLL
+ * in its bin ("cudart64_110.dll": "11.0", "cudart64_12.dll": "12"); *from
+ * says which. "" when it tells none. */
+static void target_cuda(const cc_target_scan *sc, char *buf, size_t n, const char **from)
+{
+        size_t i;
+
+        buf[0] = '\0';
+        *from = NULL;
+        if (sc->cuda_version[0]) {
+                snprintf(buf, n, "%s", sc->cuda_version);
+                *from = "its version.json or include/cuda.h";
+                return;
+        }
+        for (i = 0; i < sc->n; i++) {
+                const char *b = sc->e[i].path, *d;
+                size_t k;
+
+                if (!cc_starts_with(b, "bin/") || strchr(b + 4, '/') != NULL ||
+                    cc_strncasecmp(b + 4, "cudart64_", 9) != 0 || !cc_ends_with_nocase(b, ".dll"))
+                        continue;
+                d = b + 13;
+                k = strspn(d, "0123456789");
+                if (d[k] != '.' || (k != 2 && k != 3) || d[0] == '0')
+                        continue;
+                if (k == 3)
+                        snprintf(buf, n, "%.2s.%c", d, d[2]);
+                else
+                        snprintf(buf, n, "%.2s", d);
+                *from = b;
+                return;
+        }
+}
+
+/* Of a source that holds a build per CUDA version (the Windows
+ * installer's bin/12.9/, bin/13.0/...), the one to install: --cuda's, else
+ * the one of the target's CUDA version. *why says how (caller frees); -1
+ * with a one-line error naming the builds when none or several fit. */
+static int pick_src_variant(const cudnnctl_install_options *o, const cc_source *src, const cc_target_scan *sc,
+                            const char *vtarget, char **why, cc_error *err)
+{
+        const char *const *vs = (const char *const *)src->cuda_variants.v, *from = NULL;
+        size_t n = src->cuda_variants.n, i, same = 0;
+        char tv[32], *list = NULL;
+        cc_buf b = {0};
+        int k = -1;
+        long major = -1;
+
+        *why = NULL;
+        for (i = 0; i < n; i++)
+                if (cc_buf_printf(&b, err, "%s%s", i ? (i + 1 == n ? " or --cuda " : ", --cuda ") : "--cuda ", vs[i]) <
+                    0) {
+                        cc_buf_free(&b);
+                        return -1;
+                }
+        list = cc_buf_steal(&b);
+        if (list == NULL)
+                return cc_err(err, CC_ERR_NOMEM, "out of memory");
+        if (o->cuda != NULL) {
+                k = cc_cuda_variant_pick(vs, n, o->cuda, 0);
+                if (k < 0)
+                        cc_err(err, CC_ERR_NOTFOUND, "%s: no build for CUDA %s in it: pass %s", src->path, o->cuda,
+                               list);
+                else
+                        *why = cc_asprintf(err, "--cuda %s", o->cuda);
+                goto done;
+        }
+        target_cuda(sc, tv, sizeof(tv), &from);
+        if (tv[0] == '\0') {
+                cc_err(err, CC_ERR_USAGE,
+                       "%s: holds a cuDNN build per CUDA version and %s does not tell its CUDA version (no "
+                       "version.json, include/cuda.h or cudart DLL): pass %s",
+                       src->path, vtarget, list);
+                goto done;
+        }
+        k = cc_cuda_variant_pick(vs, n, tv, 0); /* the same major and minor */
+        if (k < 0) {
+                /* else the one build of its major */
+                major = strtol(tv, NULL, 10);
+                for (i = 0; i < n; i++)
+                        if (strtol(vs[i], NULL, 10) == major) {
+                                same++;
+                                k = (int)i;
+                        }
+                if (same != 1) {
+                        cc_err(err, CC_ERR_USAGE,
+                               "%s: holds a cuDNN build per CUDA version and the target's CUDA %s (%s) %s: pass %s",
+                               src->path, tv, from, same ? "fits several of them by its major" : "fits none of them",
+                               list);
+                        k = -1;
+                        goto done;
+                }
+        }
+        *why = cc_asprintf(err, "the target's CUDA %s (%s)", tv, from);
+done:
+        free(list);
+        if (k >= 0 && *why == NULL)
+                return -1;
+        return k;
+}
+
+/* The target holds the Windows installer's layout (bin/12.9/...). */
+static const char *installer_target(const cc_target_scan *sc)
+{
+        size_t i;
+
+        for (i = 0; i < sc->n; i++)
+                if (sc->e[i].type == CC_FT_DIR && cc_starts_with(sc->e[i].path, "bin/") &&
+                    strchr(sc->e[i].path + 4, '/') == NULL && cuda_dir_name(sc->e[i].path + 4))
+                        return sc->e[i].path + 4;
+        return NULL;
+}
+
 /* ---- staging -------------------------------------------------------------- */
 
 struct stage {
@@ -549,7 +674,7 @@ int cudnnctl_install(cudnnctl_machine *m, const cudnnctl_install_options *o, cud
         cc_plan plan;
         cc_plan_in in;
         cc_txn *t = NULL;
-        char *vtarget = NULL, *host = NULL, *id = NULL, *use = NULL, *mpath = NULL;
+        char *vtarget = NULL, *host = NULL, *id = NULL, *use = NULL, *mpath = NULL, *variant_why = NULL;
         struct stage st;
         struct digests dig = {0};
         unsigned char *want = NULL;
@@ -565,8 +690,6 @@ int cudnnctl_install(cudnnctl_machine *m, const cudnnctl_install_options *o, cud
                 return cc_err(err, CC_ERR_USAGE,
                               "cudnnctl_install: no machine, options, source or place for the result");
         *out = NULL;
-        if (o->into != NULL && o->cuda != NULL)
-                return cc_err(err, CC_ERR_USAGE, "--into and --cuda name the target twice: give one");
         doc = cc_doc_new("install", m, err);
         if (doc == NULL)
                 return -1;
@@ -670,6 +793,24 @@ int cudnnctl_install(cudnnctl_machine *m, const cudnnctl_install_options *o, cud
                 if (o->progress != NULL && st.done > 0) /* the read is done: its last figure */
                         o->progress(o->progress_ctx, st.done, st.done, NULL);
         }
+        /* a build per CUDA version (the installer's layout): one is chosen */
+        if (!src.is_archive && src.cuda_variants.n > 0 && src.cuda_variant == NULL) {
+                int k = src.cuda_variants.n == 1 ? 0 : pick_src_variant(o, &src, &sc, vtarget, &variant_why, err);
+                char *pick;
+
+                if (k < 0)
+                        goto fail;
+                if (variant_why == NULL &&
+                    (variant_why = cc_strdup(err, "the only CUDA version directory there")) == NULL)
+                        goto fail;
+                pick = cc_strdup(err, src.cuda_variants.v[k]);
+                if (pick == NULL)
+                        goto fail;
+                cc_source_free(&src);
+                k = cc_source_open_cuda(o->source, pick, NULL, &src, err);
+                free(pick);
+                TRY(k);
+        }
         id = cc_asprintf(err, "cudnn-%s", src.version ? src.version : "unknown");
         if (id == NULL)
                 goto fail;
@@ -696,6 +837,33 @@ int cudnnctl_install(cudnnctl_machine *m, const cudnnctl_install_options *o, cud
         }
         for (i = 0; i < sc.notes.n; i++)
                 TRY(add_check(&plan, "target", "warn", sc.notes.v[i], err));
+        if (src.cuda_variant != NULL) {
+                cc_buf vb = {0};
+                int r = cc_buf_printf(&vb, err, "the CUDA %s build is installed (bin/%s/, include/%s/, lib/%s/x64/",
+                                      src.cuda_variant, src.cuda_variant, src.cuda_variant, src.cuda_variant);
+
+                for (i = 0; i < src.cuda_variants.n && r == 0; i++)
+                        r = cc_buf_printf(&vb, err, "%s%s", i ? ", " : "; the source has ", src.cuda_variants.v[i]);
+                if (r == 0)
+                        r = cc_buf_printf(&vb, err, "): %s", variant_why ? variant_why : "chosen");
+                if (r == 0)
+                        r = add_check(&plan, "cuda-variant", "ok", vb.data, err);
+                cc_buf_free(&vb);
+                TRY(r);
+        }
+        if (installer_target(&sc) != NULL) {
+                char *why = cc_asprintf(err,
+                                        "%s holds the Windows installer's layout (bin\\%s\\...): installing into it "
+                                        "is not supported; install into a CUDA toolkit or a directory of its own",
+                                        vtarget, installer_target(&sc));
+
+                if (why == NULL)
+                        goto fail;
+                i = (size_t)add_check(&plan, "target", "stop", why, err);
+                free(why);
+                if ((int)i < 0)
+                        goto fail;
+        }
         if (o->dry_run && ch_interrupted(host))
                 TRY(add_check(&plan, "target", "warn",
                               "an interrupted transaction is in the target: the install undoes it first (`cudnnctl "
@@ -845,6 +1013,7 @@ fail:
         free(id);
         free(use);
         free(mpath);
+        free(variant_why);
         if (rc < 0)
                 cc_unmake_dirs(&made);
         cc_strv_free(&made);

@@ -13,7 +13,10 @@
  * installation and its files, the document; the layers are verify_*.c
  * (verify_int.h). */
 #include "pick.h"
+#include "toolkits.h"
 #include "verify_int.h"
+
+#include "../install/source.h"
 
 #include "../platform/platform.h"
 
@@ -271,7 +274,251 @@ fail:
         return -1;
 }
 
+/* ---- the CUDA variants of the Windows installer's layout ----------------- */
+
+/* The CUDA variant directory (bin\12.9\, include\12.9\, lib\12.9\x64\) a
+ * path of the installation is in: its index in variants, -1 in none. */
+static int variant_at(const char *prefix, const char *path, const cc_value *variants)
+{
+        size_t pl, i, n;
+        const char *rest, *sep;
+
+        if (prefix == NULL || path == NULL)
+                return -1;
+        pl = strlen(prefix);
+        if (cc_strncasecmp(path, prefix, pl) != 0 || (path[pl] != '\\' && path[pl] != '/'))
+                return -1;
+        rest = path + pl + 1;
+        sep = strpbrk(rest, "\\/"); /* past bin, include, lib */
+        if (sep == NULL)
+                return -1;
+        rest = sep + 1;
+        n = strcspn(rest, "\\/");
+        if (rest[n] == '\0')
+                return -1; /* a file directly in bin */
+        for (i = 0; i < cc_v_len(variants); i++) {
+                const char *v = cc_v_as_str(cc_v_at(variants, i));
+
+                if (v != NULL && strlen(v) == n && cc_strncasecmp(rest, v, n) == 0)
+                        return (int)i;
+        }
+        return -1;
+}
+
+/* Keep the elements of the array key of inst whose path (field) is in
+ * variant k or in no variant's directory. */
+static int keep_variant(cc_value *inst, const char *key, const char *field, const char *prefix,
+                        const cc_value *variants, int k, cc_error *err)
+{
+        cc_value *old = cc_v_take(inst, key), *keep;
+        size_t i;
+
+        if (old == NULL)
+                return 0;
+        keep = cc_v_array(err);
+        for (i = 0; keep != NULL && i < cc_v_len(old); i++) {
+                const cc_value *e = cc_v_at(old, i);
+                int at = variant_at(prefix, cc_v_get_str(e, field), variants);
+
+                if ((at < 0 || at == k) && cc_v_push(keep, cc_v_copy(e, err), err) < 0) {
+                        cc_v_free(old);
+                        cc_v_free(keep);
+                        return -1;
+                }
+        }
+        cc_v_free(old);
+        return cc_v_set(inst, key, keep, err);
+}
+
+/* The installation's facts as one CUDA variant's set: its files and version
+ * evidence, and those in no variant's directory. */
+static cc_value *variant_inst(const cc_value *inst, const cc_vw_installation *iv, int k, cc_error *err)
+{
+        cc_value *c = cc_v_copy(inst, err);
+
+        if (c == NULL || keep_variant(c, "files", "path", iv->prefix, iv->cuda_variants, k, err) < 0 ||
+            keep_variant(c, "versions", "file", iv->prefix, iv->cuda_variants, k, err) < 0) {
+                cc_v_free(c);
+                return NULL;
+        }
+        return c;
+}
+
+/* The variants as "12.9, 13.0". */
+static char *variant_list(const cc_value *variants, cc_error *err)
+{
+        cc_buf b = {0};
+        size_t i;
+
+        for (i = 0; i < cc_v_len(variants); i++)
+                if (cc_buf_printf(&b, err, "%s%s", i ? ", " : "", cc_v_as_str(cc_v_at(variants, i))) < 0) {
+                        cc_buf_free(&b);
+                        return NULL;
+                }
+        return b.data ? cc_buf_steal(&b) : cc_strdup(err, "");
+}
+
+static int pick_among(const cc_value *variants, const char *want, int by_major)
+{
+        const char *names[64];
+        size_t i, n = cc_v_len(variants);
+
+        if (n > CC_ARRAY_LEN(names))
+                n = CC_ARRAY_LEN(names);
+        for (i = 0; i < n; i++)
+                names[i] = cc_v_as_str(cc_v_at(variants, i)) ? cc_v_as_str(cc_v_at(variants, i)) : "";
+        return cc_cuda_variant_pick(names, n, want, by_major);
+}
+
+/* Which variants to verify: *one the index of the one (-1: every one) and
+ * *why one line saying how it was chosen (caller frees). -1 when --cuda
+ * names none of them (CC_ERR_NOTFOUND). */
+static int choose_variant(cc_machine *m, const cudnnctl_verify_options *o, const cc_vw_installation *iv, int *one,
+                          char **why, cc_error *err)
+{
+        const cc_value *vs = iv->cuda_variants;
+        cc_value *tks = NULL;
+        const char *cpath;
+        size_t i, known = 0;
+        int k = -1, rv = -1;
+        char *list = NULL;
+        cc_vw_toolkit use;
+
+        *one = -1;
+        *why = NULL;
+        if (o->cuda != NULL) {
+                k = pick_among(vs, o->cuda, 0);
+                if (k < 0) {
+                        list = variant_list(vs, err);
+                        if (list != NULL)
+                                cc_err(err, CC_ERR_NOTFOUND, "%s: no cuDNN build for CUDA %s there (it has %s)",
+                                       iv->prefix, o->cuda, list);
+                        goto done;
+                }
+                *one = k;
+                *why = cc_asprintf(err, "--cuda %s", o->cuda);
+                rv = *why ? 0 : -1;
+                goto done;
+        }
+        if (cc_v_len(vs) == 1) {
+                *one = 0;
+                *why = cc_strdup(err, "the only CUDA variant there");
+                rv = *why ? 0 : -1;
+                goto done;
+        }
+        if (o->install != NULL && (k = variant_at(iv->prefix, o->install, vs)) >= 0) {
+                *one = k;
+                *why = cc_asprintf(err, "INSTALL %s is in its directory", o->install);
+                rv = *why ? 0 : -1;
+                goto done;
+        }
+        /* the toolkit a plain program uses: CUDA_PATH's, else the only one */
+        tks = cc_toolkit_facts(m, err);
+        if (tks == NULL)
+                goto done;
+        memset(&use, 0, sizeof(use));
+        cpath = cc_machine_getenv(m, "CUDA_PATH");
+        for (i = 0; i < cc_v_len(tks); i++) {
+                cc_vw_toolkit t;
+                size_t a;
+                int named = 0;
+
+                cc_vw_toolkit_at(tks, i, &t, NULL);
+                if (t.version == NULL)
+                        continue;
+                known++;
+                if (use.prefix == NULL)
+                        use = t;
+                if (cpath != NULL && *cpath) {
+                        named = cc_tree_path_eq(m->tree, t.prefix, cpath);
+                        for (a = 0; a < cc_v_len(t.aliases) && !named; a++)
+                                named = cc_tree_path_eq(m->tree, cc_v_as_str(cc_v_at(t.aliases, a)), cpath);
+                        if (named) {
+                                use = t;
+                                known = 1;
+                                break;
+                        }
+                }
+        }
+        if (use.prefix != NULL && known == 1 && (k = pick_among(vs, use.version, 1)) >= 0) {
+                *one = k;
+                *why = cpath != NULL && *cpath && cc_tree_path_eq(m->tree, use.prefix, cpath)
+                           ? cc_asprintf(err, "CUDA_PATH's toolkit %s is CUDA %s", use.prefix, use.version)
+                           : cc_asprintf(err, "the toolkit %s (CUDA %s), the one found", use.prefix, use.version);
+                rv = *why ? 0 : -1;
+                goto done;
+        }
+        list = variant_list(vs, err);
+        if (list == NULL)
+                goto done;
+        if (use.prefix != NULL && known == 1)
+                *why = cc_asprintf(err, "the toolkit %s is CUDA %s, which none of %s is for: every one is verified",
+                                   use.prefix, use.version, list);
+        else
+                *why = cc_asprintf(err,
+                                   "%s: every one is verified (no CUDA_PATH toolkit and %zu toolkits of a known "
+                                   "version: --cuda chooses one)",
+                                   list, known);
+        rv = *why ? 0 : -1;
+done:
+        cc_v_free(tks);
+        free(list);
+        return rv;
+}
+
 /* ---- the document --------------------------------------------------------- */
+
+static void vctx_free(struct cc_vctx *v)
+{
+        cc_v_free(v->inst);
+        cc_v_free(v->layers);
+        free(v->lib_dir);
+        free(v->include_dir);
+        free(v->shim);
+        free(v->header_file);
+        cc_strv_free(&v->lib_stems);
+        cc_strv_free(&v->lib_paths);
+        cc_strv_free(&v->missing);
+        memset(v, 0, sizeof(*v));
+}
+
+/* One set of files verified, every layer: v (zeroed) takes inst; its
+ * layers go to v->layers, the probes' and the compile proof's facts to
+ * doc. */
+static int verify_set(cc_machine *m, const cudnnctl_verify_options *opts, cc_value **driver, cc_value *inst,
+                      cc_value *doc, struct cc_vctx *v, cc_error *err)
+{
+        struct cc_vf_compile comp;
+        cc_value *dnn = NULL;
+        int started = 0, rv = -1;
+
+        v->m = m;
+        v->o = opts;
+        v->driver = driver;
+        v->inst = inst;
+        cc_vw_installation_read(v->inst, &v->iv, NULL);
+        v->layers = cc_v_array(err);
+        if (v->layers == NULL)
+                return -1;
+        TRY(gather_files(v, err));
+        TRY(cc_vf_layer_static(v, err));
+        started = 1; /* from here the fail path ends the job and frees it */
+        TRY(cc_vf_compile_start(v, &comp, err));
+        TRY(cc_vf_layer_runtime(v, doc, &dnn, err));
+        started = 0;
+        TRY(cc_vf_layer_compile(v, doc, dnn, &comp, err));
+        rv = 0;
+fail:
+        if (started) /* the compile proof's child ends before its strings go */
+                (void)cc_vf_layer_compile(NULL, NULL, NULL, &comp, NULL);
+        cc_v_free(dnn);
+        return rv;
+}
+
+static const char *verdict_of(int nfailed, int nnot)
+{
+        return nfailed > 0 ? "failed" : nnot > 0 ? "passed-with-unchecked" : "passed";
+}
 
 int cudnnctl_verify(cudnnctl_machine *m, const cudnnctl_verify_options *opts, cudnnctl_value **out, cudnnctl_error *err)
 {
@@ -283,14 +530,16 @@ int cc_verify_listed(cc_machine *m, const cudnnctl_verify_options *opts, const c
 {
         cudnnctl_verify_options defaults;
         struct cc_vctx v;
+        cc_vw_installation iv;
         cudnnctl_value *list = NULL;
-        cc_value *doc = NULL, *chosen_by = NULL, *inst = NULL, *summary = NULL, *dnn = NULL;
+        cc_value *doc = NULL, *chosen_by = NULL, *inst = NULL, *summary = NULL, *layers = NULL, *variants = NULL,
+                 *own_driver = NULL, *scratch = NULL, *one_inst = NULL;
         const cc_value *picked;
         cc_vw_provenance pv;
         int64_t t0 = cc_monotonic_us();
-        const char *verdict;
-        int rc, rv = -1, started = 0;
-        struct cc_vf_compile comp;
+        char *why = NULL;
+        int rc, rv = -1, one = -1, nfailed = 0, nnot = 0, major = 0;
+        size_t k, nvar, nsets = 0;
 
         if (out == NULL || m == NULL)
                 return cc_err(err, CC_ERR_USAGE, "cudnnctl_verify: no machine or no place for the result");
@@ -300,9 +549,8 @@ int cc_verify_listed(cc_machine *m, const cudnnctl_verify_options *opts, const c
                 opts = &defaults;
         }
         memset(&v, 0, sizeof(v));
-        v.m = m;
-        v.o = opts;
-        v.driver = driver;
+        if (driver == NULL)
+                driver = &own_driver; /* one driver probe for every variant */
         if (listed != NULL) {
                 /* the caller listed the machine already (the doctor) */
                 list = cc_v_copy(listed, err);
@@ -315,27 +563,103 @@ int cc_verify_listed(cc_machine *m, const cudnnctl_verify_options *opts, const c
         picked = cc_pick_installation(m, list, opts->install, &chosen_by, err);
         if (picked == NULL)
                 goto fail;
-        v.inst = cc_v_copy(picked, err);
-        if (v.inst == NULL)
+        cc_vw_installation_read(picked, &iv, NULL);
+        cc_vw_provenance_read(iv.provenance, &pv, NULL);
+        nvar = cc_v_len(iv.cuda_variants);
+        if (nvar == 0 && opts->cuda != NULL) {
+                cc_err(err, CC_ERR_USAGE,
+                       "%s: --cuda %s: this installation has no directory per CUDA version (the Windows "
+                       "installer's bin\\12.9\\, bin\\13.0\\...) to choose from",
+                       iv.prefix ? iv.prefix : "the installation", opts->cuda);
                 goto fail;
-        cc_vw_installation_read(v.inst, &v.iv, NULL);
-        cc_vw_provenance_read(v.iv.provenance, &pv, NULL);
-        TRY(gather_files(&v, err));
+        }
+        if (nvar > 0 && choose_variant(m, opts, &iv, &one, &why, err) < 0)
+                goto fail;
         doc = cc_doc_new("verify", m, err);
-        v.layers = cc_v_array(err);
+        layers = cc_v_array(err);
         inst = cc_v_object(err);
-        if (doc == NULL || v.layers == NULL || inst == NULL)
+        if (doc == NULL || layers == NULL || inst == NULL)
                 goto fail;
-        TRY(cc_v_set_int(inst, CC_K(verify_installation, id), v.iv.id, err));
-        TRY(cc_v_set_str(inst, CC_K(verify_installation, prefix), v.iv.prefix, err));
-        TRY(cc_v_set_str(inst, CC_K(verify_installation, version), v.iv.version, err));
-        TRY(cc_v_set_str(inst, CC_K(verify_installation, full_version), v.iv.full_version, err));
+        if (nvar > 0 && (variants = cc_v_array(err)) == NULL)
+                goto fail;
+        /* each set: the installation, or each CUDA variant verified */
+        for (k = 0; k < (nvar > 0 ? nvar : 1); k++) {
+                const char *vname = nvar > 0 ? cc_v_as_str(cc_v_at(iv.cuda_variants, k)) : NULL;
+                cc_value *vi, *ve = NULL;
+                size_t l;
+                char hb[32];
+
+                if (nvar > 0 && one >= 0 && (int)k != one)
+                        continue;
+                vi = nvar > 0 ? variant_inst(picked, &iv, (int)k, err) : cc_v_copy(picked, err);
+                scratch = cc_v_object(err);
+                if (vi == NULL || scratch == NULL) {
+                        cc_v_free(vi);
+                        goto fail;
+                }
+                v.cuda_variant = vname;
+                if (verify_set(m, opts, driver, vi, scratch, &v, err) < 0)
+                        goto fail;
+                for (l = 0; vname != NULL && l < cc_v_len(v.layers); l++)
+                        TRY(cc_v_set_str(cc_v_atm(v.layers, l), CC_K(layer, cuda_variant), vname, err));
+                TRY(cc_v_concat(layers, v.layers, err));
+                v.layers = NULL;
+                nfailed += v.nfailed;
+                nnot += v.nnot;
+                if (nsets == 0) {
+                        /* the installation's directories: the (first) set's */
+                        TRY(cc_v_set_str(inst, CC_K(verify_installation, lib_dir), v.lib_dir, err));
+                        TRY(cc_v_set_str(inst, CC_K(verify_installation, include_dir), v.include_dir, err));
+                        major = v.major;
+                }
+                if (vname != NULL) {
+                        ve = cc_v_object(err);
+                        if (cc_v_push(variants, ve, err) < 0)
+                                goto fail;
+                        TRY(cc_v_set_str(ve, CC_K(verify_variant, cuda_variant), vname, err));
+                        TRY(cc_v_set_str(ve, CC_K(verify_variant, version),
+                                         v.header.n ? cc_vf_vstr(&v.header, hb, sizeof(hb)) : NULL, err));
+                        TRY(cc_v_set_str(ve, CC_K(verify_variant, lib_dir), v.lib_dir, err));
+                        TRY(cc_v_set_str(ve, CC_K(verify_variant, include_dir), v.include_dir, err));
+                        TRY(cc_v_set_str(ve, CC_K(verify_variant, verdict), verdict_of(v.nfailed, v.nnot), err));
+                        TRY(cc_v_set_int(ve, CC_K(verify_variant, failed), v.nfailed, err));
+                        TRY(cc_v_set_int(ve, CC_K(verify_variant, not_checked), v.nnot, err));
+                }
+                /* the probes and the compile proof: the document's for one
+                 * set, each variant's own for several */
+                if (one >= 0 || nvar == 0) {
+                        one_inst = scratch;
+                        scratch = NULL;
+                } else {
+                        cc_value *pr = cc_v_take(scratch, "probes"), *co = cc_v_take(scratch, "compile");
+
+                        if (pr != NULL && cc_v_set(ve, CC_K(verify_variant, probes), pr, err) < 0) {
+                                cc_v_free(co);
+                                goto fail;
+                        }
+                        if (co != NULL && cc_v_set(ve, CC_K(verify_variant, compile), co, err) < 0)
+                                goto fail;
+                        cc_v_free(scratch);
+                        scratch = NULL;
+                }
+                vctx_free(&v);
+                nsets++;
+        }
+        TRY(cc_v_set_int(inst, CC_K(verify_installation, id), iv.id, err));
+        TRY(cc_v_set_str(inst, CC_K(verify_installation, prefix), iv.prefix, err));
+        TRY(cc_v_set_str(inst, CC_K(verify_installation, version), iv.version, err));
+        TRY(cc_v_set_str(inst, CC_K(verify_installation, full_version), iv.full_version, err));
         TRY(cc_v_set_str(inst, CC_K(verify_installation, provenance), pv.kind, err));
-        TRY(cc_v_set_int(inst, CC_K(verify_installation, major), v.major, err));
-        TRY(cc_v_set_str(inst, CC_K(verify_installation, lib_dir), v.lib_dir, err));
-        TRY(cc_v_set_str(inst, CC_K(verify_installation, include_dir), v.include_dir, err));
+        TRY(cc_v_set_int(inst, CC_K(verify_installation, major), major, err));
         TRY(cc_v_set(inst, CC_K(verify_installation, chosen_by), chosen_by, err));
         chosen_by = NULL;
+        if (nvar > 0) {
+                TRY(cc_v_set(inst, CC_K(verify_installation, cuda_variants), cc_v_copy(iv.cuda_variants, err), err));
+                TRY(one >= 0 ? cc_v_set_str(inst, CC_K(verify_installation, cuda_variant),
+                                            cc_v_as_str(cc_v_at(iv.cuda_variants, (size_t)one)), err)
+                             : cc_v_set_null(inst, CC_K(verify_installation, cuda_variant), err));
+                TRY(cc_v_set_str(inst, CC_K(verify_installation, variant_chosen_by), why, err));
+        }
         TRY(cc_v_set(doc, CC_K(verify_doc, installation), inst, err));
         inst = NULL;
         TRY(cc_v_set_str(doc, CC_K(verify_doc, gpu_requested),
@@ -343,21 +667,28 @@ int cc_verify_listed(cc_machine *m, const cudnnctl_verify_options *opts, const c
                          : opts->gpu == CUDNNCTL_GPU_OFF ? "off"
                                                          : "auto",
                          err));
-        TRY(cc_vf_layer_static(&v, err));
-        started = 1; /* from here the fail path ends the job and frees it */
-        TRY(cc_vf_compile_start(&v, &comp, err));
-        TRY(cc_vf_layer_runtime(&v, doc, &dnn, err));
-        started = 0;
-        TRY(cc_vf_layer_compile(&v, doc, dnn, &comp, err));
-        TRY(cc_v_set(doc, CC_K(verify_doc, layers), v.layers, err));
-        v.layers = NULL;
+        TRY(cc_v_set(doc, CC_K(verify_doc, layers), layers, err));
+        layers = NULL;
+        if (one_inst != NULL) {
+                cc_value *pr = cc_v_take(one_inst, "probes"), *co = cc_v_take(one_inst, "compile");
+
+                if (pr != NULL && cc_v_set(doc, CC_K(verify_doc, probes), pr, err) < 0) {
+                        cc_v_free(co);
+                        goto fail;
+                }
+                if (co != NULL && cc_v_set(doc, CC_K(verify_doc, compile), co, err) < 0)
+                        goto fail;
+        }
+        if (variants != NULL) {
+                TRY(cc_v_set(doc, CC_K(verify_doc, variants), variants, err));
+                variants = NULL;
+        }
         summary = cc_v_object(err);
         if (summary == NULL)
                 goto fail;
-        verdict = v.nfailed > 0 ? "failed" : v.nnot > 0 ? "passed-with-unchecked" : "passed";
-        TRY(cc_v_set_str(summary, CC_K(verify_summary, verdict), verdict, err));
-        TRY(cc_v_set_int(summary, CC_K(verify_summary, failed), v.nfailed, err));
-        TRY(cc_v_set_int(summary, CC_K(verify_summary, not_checked), v.nnot, err));
+        TRY(cc_v_set_str(summary, CC_K(verify_summary, verdict), verdict_of(nfailed, nnot), err));
+        TRY(cc_v_set_int(summary, CC_K(verify_summary, failed), nfailed, err));
+        TRY(cc_v_set_int(summary, CC_K(verify_summary, not_checked), nnot, err));
         TRY(cc_v_set_int(summary, CC_K(verify_summary, wall_ms), (cc_monotonic_us() - t0) / 1000, err));
         TRY(cc_v_set(doc, CC_K(verify_doc, summary), summary, err));
         summary = NULL;
@@ -365,22 +696,17 @@ int cc_verify_listed(cc_machine *m, const cudnnctl_verify_options *opts, const c
         doc = NULL;
         rv = 0;
 fail:
-        if (started) /* the compile proof's child ends before its strings go */
-                (void)cc_vf_layer_compile(NULL, NULL, NULL, &comp, NULL);
         cc_v_free(list);
         cc_v_free(doc);
         cc_v_free(chosen_by);
         cc_v_free(inst);
         cc_v_free(summary);
-        cc_v_free(dnn);
-        cc_v_free(v.inst);
-        cc_v_free(v.layers);
-        free(v.lib_dir);
-        free(v.include_dir);
-        free(v.shim);
-        free(v.header_file);
-        cc_strv_free(&v.lib_stems);
-        cc_strv_free(&v.lib_paths);
-        cc_strv_free(&v.missing);
+        cc_v_free(layers);
+        cc_v_free(variants);
+        cc_v_free(scratch);
+        cc_v_free(one_inst);
+        cc_v_free(own_driver);
+        free(why);
+        vctx_free(&v);
         return rv;
 }

@@ -100,6 +100,23 @@ int cc_vf_layer_static(struct cc_vctx *v, cc_error *err)
                 TRY(cc_vf_add(v, checks, "library-set", "the libraries of its major", "passed", ev, err,
                               "all %zu libraries of cuDNN %d are there", v->lib_paths.n + 1, v->major));
         ev = NULL;
+        /* A CUDA variant of the installer's layout: its import library, in
+         * its own lib\<cuda>\x64 (what a program links against). */
+        if (v->cuda_variant != NULL) {
+                const char *lib = cc_vf_find_file(v, "cudnn.lib");
+
+                ev = cc_v_object(err);
+                if (ev == NULL || cc_v_set_str(ev, "import_library", lib, err) < 0)
+                        goto fail;
+                if (lib != NULL)
+                        TRY(cc_vf_add(v, checks, "import-library", "the import library", "passed", ev, err, "%s", lib));
+                else
+                        TRY(cc_vf_add(v, checks, "import-library", "the import library", "failed", ev, err,
+                                      "no cudnn.lib in lib\\%s\\x64: a program cannot link against the CUDA %s "
+                                      "build",
+                                      v->cuda_variant, v->cuda_variant));
+                ev = NULL;
+        }
         (void)lb;
         cc_strv_free(&disagree);
         return cc_vf_add_layer(v, "static", "header and library (static)", checks, err);

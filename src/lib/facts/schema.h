@@ -166,7 +166,8 @@
         K(layer, id, "id", STR, CC_VW_REQ)                                                                             \
         K(layer, title, "title", STR, CC_VW_OPT)                                                                       \
         K(layer, status, "status", STR, CC_VW_REQ)                                                                     \
-        K(layer, checks, "checks", ARR, CC_VW_REQ)
+        K(layer, checks, "checks", ARR, CC_VW_REQ)                                                                     \
+        K(layer, cuda_variant, "cuda_variant", STR, CC_VW_OPT)
 
 /* A CHECK's evidence is an object, but the version-checks check's is the
  * probe's array of checks, the probe check's its output tail (or null), the
@@ -704,6 +705,7 @@
         K(verify_doc, layers, "layers", ARR, CC_VW_REQ)                                                                \
         K(verify_doc, probes, "probes", OBJ, CC_VW_OPT)                                                                \
         K(verify_doc, compile, "compile", OBJ, CC_VW_OPT)                                                              \
+        K(verify_doc, variants, "variants", ARR, CC_VW_OPT)                                                            \
         K(verify_doc, summary, "summary", OBJ, CC_VW_REQ)
 
 #define CC_SCHEMA_verify_installation(K)                                                                               \
@@ -715,7 +717,23 @@
         K(verify_installation, major, "major", INT, CC_VW_REQ)                                                         \
         K(verify_installation, lib_dir, "lib_dir", STR, CC_VW_REQ | CC_VW_NULL)                                        \
         K(verify_installation, include_dir, "include_dir", STR, CC_VW_REQ | CC_VW_NULL)                                \
-        K(verify_installation, chosen_by, "chosen_by", STR, CC_VW_REQ)
+        K(verify_installation, chosen_by, "chosen_by", STR, CC_VW_REQ)                                                 \
+        K(verify_installation, cuda_variants, "cuda_variants", ARR, CC_VW_OPT)                                         \
+        K(verify_installation, cuda_variant, "cuda_variant", STR, CC_VW_OPT | CC_VW_NULL)                              \
+        K(verify_installation, variant_chosen_by, "variant_chosen_by", STR, CC_VW_OPT)
+
+/* One CUDA variant of the Windows installer's layout (bin\12.9\...), verified
+ * as a set of its own. */
+#define CC_SCHEMA_verify_variant(K)                                                                                    \
+        K(verify_variant, cuda_variant, "cuda_variant", STR, CC_VW_REQ)                                                \
+        K(verify_variant, version, "version", STR, CC_VW_REQ | CC_VW_NULL)                                             \
+        K(verify_variant, lib_dir, "lib_dir", STR, CC_VW_REQ | CC_VW_NULL)                                             \
+        K(verify_variant, include_dir, "include_dir", STR, CC_VW_REQ | CC_VW_NULL)                                     \
+        K(verify_variant, verdict, "verdict", STR, CC_VW_REQ)                                                          \
+        K(verify_variant, failed, "failed", INT, CC_VW_REQ)                                                            \
+        K(verify_variant, not_checked, "not_checked", INT, CC_VW_REQ)                                                  \
+        K(verify_variant, probes, "probes", OBJ, CC_VW_OPT)                                                            \
+        K(verify_variant, compile, "compile", OBJ, CC_VW_OPT)
 
 /* The probes' answers, each a PROBE; cudart when a libcudart was found,
  * cudnn_gpu when GPU work ran. */
@@ -1583,6 +1601,7 @@
         V(gpu_op, "operations")                                                                                        \
         V(verify_doc, "verify document")                                                                               \
         V(verify_installation, "verify document")                                                                      \
+        V(verify_variant, "verify document")                                                                           \
         V(verify_probes, "verify document")                                                                            \
         V(verify_summary, "verify document")                                                                           \
         V(compile, "compile")                                                                                          \

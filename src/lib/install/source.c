@@ -15,6 +15,7 @@
 #include "source.h"
 
 #include "../facts/views.h"
+#include "../fetch/index.h"
 #include "../formats/names.h"
 #include "../inspect/archmodel.h"
 #include "../inspect/inspect.h"
@@ -863,13 +864,16 @@ static int is_root_dir(const char *c, size_t n)
                (n == 5 && memcmp(c, "lib64", 5) == 0) || (n == 3 && memcmp(c, "bin", 3) == 0);
 }
 
-/* "13.0", "12.9": a CUDA version directory of the Windows installer. */
+/* "13.0", "12.9" (and "12.x"): a CUDA version directory of the Windows
+ * installer. */
 static int is_cuda_dir(const char *c, size_t n)
 {
         size_t i, dots = 0;
 
         if (n < 3 || c[0] < '1' || c[0] > '9' || c[n - 1] == '.')
                 return 0;
+        if (c[n - 1] == 'x' && c[n - 2] == '.')
+                n--;
         for (i = 0; i < n; i++) {
                 if (c[i] == '.')
                         dots++;
@@ -877,6 +881,52 @@ static int is_cuda_dir(const char *c, size_t n)
                         return 0;
         }
         return dots == 1;
+}
+
+/* The major and minor of a CUDA version ("12.9", "12.9.1", "12", "12.x":
+ * minor -1); -1 when it is not one. */
+static int cuda_parts(const char *s, long *major, long *minor)
+{
+        char *end;
+
+        *minor = -1;
+        if (s == NULL || *s < '1' || *s > '9')
+                return -1;
+        *major = strtol(s, &end, 10);
+        if (*end == '\0')
+                return 0;
+        if (*end != '.')
+                return -1;
+        if (strcmp(end, ".x") == 0)
+                return 0;
+        if (end[1] < '0' || end[1] > '9')
+                return -1;
+        *minor = strtol(end + 1, &end, 10);
+        return *end == '\0' || *end == '.' ? 0 : -1;
+}
+
+int cc_cuda_variant_pick(const char *const *variants, size_t n, const char *want, int by_major)
+{
+        long wm, wn, vm, vn;
+        size_t i;
+        int best = -1;
+
+        if (cuda_parts(want, &wm, &wn) < 0)
+                return -1;
+        for (i = 0; i < n; i++) /* the same major and minor */
+                if (wn >= 0 && cuda_parts(variants[i], &vm, &vn) == 0 && vm == wm && vn == wn)
+                        return (int)i;
+        if (wn >= 0 && !by_major) { /* 12.4 asked: only 12.4, or a 12.x that names no minor */
+                for (i = 0; i < n; i++)
+                        if (cuda_parts(variants[i], &vm, &vn) == 0 && vm == wm && vn < 0)
+                                return (int)i;
+                return -1;
+        }
+        for (i = 0; i < n; i++) /* the newest of the major */
+                if (cuda_parts(variants[i], &vm, &vn) == 0 && vm == wm &&
+                    (best < 0 || cc_version_cmp(variants[i], variants[best]) > 0))
+                        best = (int)i;
+        return best;
 }
 
 /* The layout of a directory: the members' base ("" when the path given is
@@ -953,7 +1003,9 @@ static int dir_layout(cc_source *s, char **base, cc_error *err)
         return 0;
 }
 
-static int dir_dests(cc_source *s, const char *base, cc_strv *cuda_dirs, cc_error *err)
+/* want: the one CUDA version directory of the installer's layout whose
+ * files are installed (the others' are not), or NULL: every one. */
+static int dir_dests(cc_source *s, const char *base, const char *want, cc_strv *cuda_dirs, cc_error *err)
 {
         size_t i, bl = strlen(base);
 
@@ -998,6 +1050,8 @@ static int dir_dests(cc_source *s, const char *base, cc_strv *cuda_dirs, cc_erro
                         snprintf(ver, sizeof(ver), "%.*s", (int)(sub - rest), rest);
                         if (!cc_strv_contains(cuda_dirs, ver) && cc_strv_push(cuda_dirs, ver, err) < 0)
                                 return -1;
+                        if (want != NULL && strcmp(ver, want) != 0)
+                                continue;
                         rest = sub + 1;
                 }
                 if (rest[0] == '\0')
@@ -1145,7 +1199,7 @@ static int dir_name_facts(cc_source *s, const char *base, cc_error *err)
         return 0;
 }
 
-static int open_dir(cc_source *s, cc_error *err)
+static int open_dir(cc_source *s, const char *want, cc_error *err)
 {
         struct walk w;
         struct facts f;
@@ -1163,11 +1217,27 @@ static int open_dir(cc_source *s, cc_error *err)
         s->bytes = 0; /* judge() counts what is installed */
         if (judge_members(s, err) < 0 || dir_layout(s, &base, err) < 0)
                 goto fail;
-        if (base != NULL && dir_dests(s, base, &cuda_dirs, err) < 0)
+        if (base != NULL && dir_dests(s, base, want, &cuda_dirs, err) < 0)
                 goto fail;
         if (cuda_dirs.n > 0) {
                 s->layout = "installer";
-                if (cuda_dirs.n > 1) {
+                for (size_t i = 0; i < cuda_dirs.n; i++)
+                        if (cc_strv_push(&s->cuda_variants, cuda_dirs.v[i], err) < 0)
+                                goto fail;
+                if (want != NULL && !cc_strv_contains(&cuda_dirs, want)) {
+                        if (add_line(&s->stops, err, "%s: no CUDA version directory %s (bin/%s/...) in it", s->path,
+                                     want, want) < 0)
+                                goto fail;
+                } else if (want != NULL) {
+                        s->cuda_major = cuda_from_name(want);
+                        if ((s->cuda_variant = cc_strdup(err, want)) == NULL ||
+                            cc_strv_pushf(&s->warnings, 1, err,
+                                          "%s: the CUDA %s build of the installer's layout is installed (bin/%s/ goes "
+                                          "to bin/, include/%s/ to include/, lib/%s/x64/ to lib/x64/)%s",
+                                          s->path, want, want, want, want,
+                                          cuda_dirs.n > 1 ? "; the other CUDA version directories are left" : "") < 0)
+                                goto fail;
+                } else if (cuda_dirs.n > 1) {
                         f.no_dup_checks = 1; /* each file of one would collide with its twin: said once */
                         cc_buf b = {0};
                         size_t i;
@@ -1177,8 +1247,8 @@ static int open_dir(cc_source *s, cc_error *err)
                                 r = cc_buf_printf(&b, err, "%s%s", i ? ", " : "", cuda_dirs.v[i]);
                         r = r < 0 ? -1
                                   : add_line(&s->stops, err,
-                                             "%s: holds builds for more than one CUDA version (%s): copy the "
-                                             "directories of one into a directory of its own and install that",
+                                             "%s: holds builds for more than one CUDA version (%s): choose one "
+                                             "(install --cuda VERSION)",
                                              s->path, b.data);
                         cc_buf_free(&b);
                         if (r < 0)
@@ -1221,6 +1291,12 @@ int cc_source_open(const char *path, cc_source *out, cc_error *err)
 
 int cc_source_open_read(const char *path, const cc_src_sink *sink, cc_source *out, cc_error *err)
 {
+        return cc_source_open_cuda(path, NULL, sink, out, err);
+}
+
+int cc_source_open_cuda(const char *path, const char *cuda_variant, const cc_src_sink *sink, cc_source *out,
+                        cc_error *err)
+{
         cc_stat st;
 
         memset(out, 0, sizeof(*out));
@@ -1240,7 +1316,7 @@ int cc_source_open_read(const char *path, const cc_src_sink *sink, cc_source *ou
                 goto fail;
         }
         if (st.type == CC_FT_DIR) {
-                if (open_dir(out, err) < 0)
+                if (open_dir(out, cuda_variant, err) < 0)
                         goto fail;
                 return 0;
         }
@@ -1280,6 +1356,8 @@ void cc_source_free(cc_source *s)
         free(s->m);
         free(s->path);
         free(s->version);
+        free(s->cuda_variant);
+        cc_strv_free(&s->cuda_variants);
         cc_v_free(s->versions);
         cc_strv_free(&s->stops);
         cc_strv_free(&s->warnings);

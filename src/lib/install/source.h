@@ -29,7 +29,8 @@
  * the target's lib64 or lib. An unpacked directory of the Windows
  * installer's layout (bin/13.0/..., include/13.0/..., lib/13.0/x64/...) loses
  * the CUDA version directory, with a warning naming it; several of them are
- * a stop. */
+ * a stop, unless one is chosen (cc_source_open_cuda): then only its files
+ * are installed. */
 #ifndef CC_INSTALL_SOURCE_H
 #define CC_INSTALL_SOURCE_H
 
@@ -68,7 +69,9 @@ typedef struct cc_source {
         int major;           /* cuDNN major, -1 unknown */
         int cuda_major; /* the CUDA major it was built for (archive name, wheel name, the libraries' needs), -1 unknown
                          */
-        cc_value *versions; /* every version evidence, each source apart (the inspect document's "versions" array) */
+        cc_value *versions;    /* every version evidence, each source apart (the inspect document's "versions" array) */
+        cc_strv cuda_variants; /* the CUDA version directories of the installer's layout ("12.9", "13.0"), as found */
+        char *cuda_variant;    /* the one chosen (cc_source_open_cuda), whose files are installed; NULL: none */
         cc_src_member *m;
         size_t n;
         cc_strv stops;    /* each a one-line reason the source must not be installed; empty: none */
@@ -103,6 +106,19 @@ int cc_source_open(const char *path, cc_source *out, cc_error *err);
  * (sink unused: cc_source_read copies its files). A sink failure is this
  * call's failure. */
 int cc_source_open_read(const char *path, const cc_src_sink *sink, cc_source *out, cc_error *err);
+/* The same, for a directory of the Windows installer's layout with a CUDA
+ * version directory per build (bin/12.9/, bin/13.0/...): only the files of
+ * cuda_variant ("13.0", as the directory is named) are installed; NULL: as
+ * cc_source_open_read. A variant that is not there is a stop. */
+int cc_source_open_cuda(const char *path, const char *cuda_variant, const cc_src_sink *sink, cc_source *out,
+                        cc_error *err);
+/* Which of the n CUDA version directories of the installer's layout
+ * (variants: "12.9", "13.0", "12.x") a CUDA version names: want "13.0" or
+ * "12.9.1" the one of that major and minor (or a "12.x"), want "13" the
+ * newest of that major; by_major: a two- or three-part want that has no
+ * directory of its own takes the newest of its major too. Its index, or -1:
+ * none. */
+int cc_cuda_variant_pick(const char *const *variants, size_t n, const char *want, int by_major);
 /* Whether cc_source_open_read streams this source's contents while it
  * lists it (an archive), without reading it. */
 int cc_source_streams(const char *path);

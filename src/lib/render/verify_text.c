@@ -57,7 +57,8 @@ int cudnnctl_verify_text(const cudnnctl_value *doc, int verbose, int color, char
         cc_vw_verify_doc d;
         cc_vw_verify_installation inst;
         cc_vw_verify_summary sum;
-        size_t i, j;
+        const char *shown = NULL;
+        size_t i, j, n;
 
         *out = NULL;
         cc_vw_verify_doc_read(doc, &d, NULL);
@@ -70,14 +71,44 @@ int cudnnctl_verify_text(const cudnnctl_value *doc, int verbose, int color, char
                            inst.provenance ? inst.provenance : "?") < 0 ||
             cc_text_field(&t, 2, 10, "chosen", inst.chosen_by) < 0)
                 goto fail;
-        for (i = 0; i < cc_v_len(d.layers); i++) {
+        if (cc_v_len(inst.cuda_variants) > 0) {
+                /* the Windows installer's layout: which CUDA variant, and why */
+                for (i = 0; i < cc_v_len(inst.cuda_variants); i++)
+                        if (cc_text_printf(&t, "%s%s", i ? ", " : "  variants   ",
+                                           cc_v_as_str(cc_v_at(inst.cuda_variants, i))) < 0)
+                                goto fail;
+                if (cc_buf_putc(&b, '\n', err) < 0 ||
+                    cc_text_printf(&t, "  cuda       %s: ", inst.cuda_variant ? inst.cuda_variant : "every one") < 0 ||
+                    cc_text_put(&t, inst.variant_chosen_by) < 0 || cc_buf_putc(&b, '\n', err) < 0)
+                        goto fail;
+        }
+        for (i = 0, n = 0; i < cc_v_len(d.layers); i++, n++) {
                 cc_vw_layer l;
                 const char *sgr, *m;
 
                 cc_vw_layer_at(d.layers, i, &l, NULL);
+                if (l.cuda_variant != NULL && (shown == NULL || strcmp(shown, l.cuda_variant) != 0)) {
+                        /* each variant's set apart, when several were verified */
+                        shown = l.cuda_variant;
+                        n = 0;
+                        for (j = 0; j < cc_v_len(d.variants); j++) {
+                                cc_vw_verify_variant vv;
+
+                                cc_vw_verify_variant_at(d.variants, j, &vv, NULL);
+                                if (inst.cuda_variant == NULL && vv.cuda_variant != NULL &&
+                                    strcmp(vv.cuda_variant, shown) == 0 &&
+                                    (cc_text_printf(&t, "\n%sCUDA %s%s: cuDNN %s in ", cc_text_sgr(&t, CC_SGR_BOLD),
+                                                    shown, cc_text_sgr(&t, CC_SGR_OFF),
+                                                    vv.version ? vv.version : "(header version unknown)") < 0 ||
+                                     cc_text_put(&t, vv.lib_dir ? vv.lib_dir : "(no library directory)") < 0 ||
+                                     cc_text_printf(&t, ": %s\n", vv.verdict ? vv.verdict : "?") < 0))
+                                        goto fail;
+                        }
+                }
                 m = mark(&t, l.status, &sgr);
-                if (cc_text_printf(&t, "\n%s%s%s %zu. %s\n", sgr, m, cc_text_sgr(&t, CC_SGR_OFF), i + 1,
-                                   l.title ? l.title : "?") < 0)
+                if (cc_text_printf(&t, "\n%s%s%s %zu. %s%s%s\n", sgr, m, cc_text_sgr(&t, CC_SGR_OFF), n + 1,
+                                   l.title ? l.title : "?", l.cuda_variant ? ", CUDA " : "",
+                                   l.cuda_variant ? l.cuda_variant : "") < 0)
                         goto fail;
                 for (j = 0; j < cc_v_len(l.checks); j++) {
                         cc_vw_check c;
@@ -122,6 +153,16 @@ int cudnnctl_verify_text(const cudnnctl_value *doc, int verbose, int color, char
                 goto fail;
         if (cc_text_printf(&t, " (%lld ms)\n", (long long)sum.wall_ms) < 0)
                 goto fail;
+        for (i = 0; inst.cuda_variant == NULL && i < cc_v_len(d.variants); i++) {
+                cc_vw_verify_variant vv;
+
+                cc_vw_verify_variant_at(d.variants, i, &vv, NULL);
+                if (cc_text_printf(&t, "  CUDA %-6s %s", vv.cuda_variant ? vv.cuda_variant : "?",
+                                   vv.verdict ? vv.verdict : "?") < 0 ||
+                    (vv.failed > 0 && cc_text_printf(&t, ", %lld failed", (long long)vv.failed) < 0) ||
+                    cc_buf_putc(&b, '\n', err) < 0)
+                        goto fail;
+        }
         *out = cc_buf_steal(&b);
         return 0;
 fail:

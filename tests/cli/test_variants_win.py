@@ -234,6 +234,14 @@ try:
             r.rc == 0 and len(cv) == 1 and "CUDA 12.9 build" in cv[0]["reason"] and "cudart64_12.dll" in cv[0]["reason"],
             (r.rc, cv, r.err_text[-300:]))
 
+    # every CUDA 11 ships cudart64_110.dll: it tells the major alone, never a minor 0
+    root = target("t11", "11.8", None, "cudart64_110.dll")
+    r = run(root, ["install", "--dry-run", "--into", TK_W % "11.8", src])
+    lines = r.err_text.strip().splitlines()
+    C.named("into a CUDA 11 toolkit known by cudart64_110.dll alone: CUDA 11 (not 11.0) fits none of the builds",
+            r.rc != 0 and len(lines) == 1 and "CUDA 11 (" in lines[0] and "11.0" not in lines[0] and
+            "fits none" in lines[0], (r.rc, r.err_text))
+
     root = target("tpfx")
     before = cliutil.snap(root)
     r = run(root, ["install", "--dry-run", "--into", "C:\\pfx", src])

@@ -124,7 +124,8 @@ static int cuda_dir_name(const char *c)
 
 /* The target's CUDA version as far as it tells it, into buf: its
  * version.json or cuda.h ("13.0.48"), else the name of the CUDA runtime DLL
- * in its bin ("cudart64_110.dll": "11.0", "cudart64_12.dll": "12"); *from
+ * in its bin ("cudart64_102.dll": "10.2"; "cudart64_110.dll", which every CUDA 11
+ * has: "11"; "cudart64_12.dll": "12"); *from
  * says which. "" when it tells none. */
 static void target_cuda(const cc_target_scan *sc, char *buf, size_t n, const char **from)
 {
@@ -148,7 +149,8 @@ static void target_cuda(const cc_target_scan *sc, char *buf, size_t n, const cha
                 k = strspn(d, "0123456789");
                 if (d[k] != '.' || (k != 2 && k != 3) || d[0] == '0')
                         continue;
-                if (k == 3)
+                /* cudart64_101.dll is CUDA 10.1, but every CUDA 11 has cudart64_110.dll: its 0 is no minor */
+                if (k == 3 && !(d[0] == '1' && d[1] == '1' && d[2] == '0'))
                         snprintf(buf, n, "%.2s.%c", d, d[2]);
                 else
                         snprintf(buf, n, "%.2s", d);
@@ -852,9 +854,14 @@ int cudnnctl_install(cudnnctl_machine *m, const cudnnctl_install_options *o, cud
                 TRY(r);
         }
         if (installer_target(&sc) != NULL) {
+                /* Its files are the installer's: its uninstall entry would later remove files it did not put
+                 * there, or leave these behind, and its bin\<cuda>\ builds would hold two releases. */
                 char *why = cc_asprintf(err,
-                                        "%s holds the Windows installer's layout (bin\\%s\\...): installing into it "
-                                        "is not supported; install into a CUDA toolkit or a directory of its own",
+                                        "%s holds the Windows installer's layout (bin\\%s\\...), whose files its "
+                                        "uninstall entry owns: installing into it would leave that uninstaller "
+                                        "removing files it did not put there; install beside it (a directory of the "
+                                        "new release's own, such as the default NVIDIA\\CUDNN\\vX.Y of another "
+                                        "version) or into a CUDA toolkit",
                                         vtarget, installer_target(&sc));
 
                 if (why == NULL)

@@ -275,7 +275,8 @@ static void test_md5_file(void **state)
         assert_verdict(check(NULL, NULL), "stop", "line 1 is not a 32-digit MD5 digest");
 }
 
-/* .sha256 before .md5; either before the knowledge base. */
+/* .sha256 before .md5; either asked before the knowledge base, which a
+ * name it knows is held to as well. */
 static void test_order_of_files(void **state)
 {
         char text[200];
@@ -293,7 +294,16 @@ static void test_order_of_files(void **state)
         assert_verdict(check(NULL, NULL), "ok", "MD5 matches");
         snprintf(text, sizeof(text), "cudnn\tsha256\tprefix\tfile\tsource\n9.19.0.56\t%064d\tno\t%s\tSP\n", 0, NAME);
         assert_int_equal(cc_kb_parse("checksums", text, strlen(text), &kb, &err), 0);
-        assert_verdict(check_kb(NULL, NULL, kb, 1), "ok", "MD5 matches");
+        /* the .md5 beside it agrees, but the knowledge base knows the name with another digest: one stop */
+        assert_verdict(check_kb(NULL, NULL, kb, 1), "stop",
+                       NAME ".md5, but kb/checksums.tsv, NVIDIA's published digest for " NAME ", says SHA-256 0000");
+        cc_kb_table_free(kb);
+        snprintf(text, sizeof(text), "cudnn\tsha256\tprefix\tfile\tsource\n9.19.0.56\t%s\tno\t%s\tSP\n", sha, NAME);
+        assert_int_equal(cc_kb_parse("checksums", text, strlen(text), &kb, &err), 0);
+        assert_verdict(check_kb(NULL, NULL, kb, 1), "ok", NAME ".md5, and SHA-256 kb/checksums.tsv");
+        cc_kb_table_free(kb);
+        snprintf(text, sizeof(text), "cudnn\tsha256\tprefix\tfile\tsource\n9.19.0.56\t%064d\tno\t%s\tSP\n", 0, NAME);
+        assert_int_equal(cc_kb_parse("checksums", text, strlen(text), &kb, &err), 0);
         unbeside(".md5");
         assert_verdict(check_kb(NULL, NULL, kb, 1), "stop", "kb/checksums.tsv says 0000");
         cc_kb_table_free(kb);
@@ -368,9 +378,9 @@ static void test_compiled_kb(void **state)
         assert_int_equal(setup_named("cudnn-11.3-windows-x64-v8.2.1.32.zip"), 0);
         assert_true(strncmp(sha, "5b9bf2dc", 8) != 0);
         assert_verdict(check_kb(NULL, NULL, NULL, 0), "stop", "kb/checksums.tsv says 5b9bf2dc");
-        /* a .sha256 beside it is asked first */
+        /* a .sha256 beside it that agrees with the archive does not make it the release of that name */
         beside(".sha256", sha);
-        assert_verdict(check_kb(NULL, NULL, NULL, 0), "ok", "SHA-256 matches");
+        assert_verdict(check_kb(NULL, NULL, NULL, 0), "stop", "not the release of that name");
 }
 
 /* ---- a redistrib manifest ---------------------------------------------------- */

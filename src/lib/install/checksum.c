@@ -110,6 +110,17 @@ static void lower(char *s)
 /* The archive against want (lowercase hex; fewer digits than the
  * algorithm's: a prefix, compared at the start), which `from` published.
  * sized: the size was compared too (a manifest's). */
+/* The archive's digest by algo (lowercase hex). */
+static int archive_digest(const cc_checksum_in *in, int algo, char hex[65], cc_error *e2)
+{
+        if (algo == SHA256 && in->sha256 != NULL && strlen(in->sha256) == 64 && all_hex(in->sha256, 64)) {
+                memcpy(hex, in->sha256, 65); /* computed while the archive was read */
+                lower(hex);
+                return 0;
+        }
+        return file_digest(in->archive, algo, hex, e2);
+}
+
 static int judge(cc_plan *p, const cc_checksum_in *in, int algo, const char *want, const char *from, int sized,
                  cc_error *err)
 {
@@ -117,12 +128,8 @@ static int judge(cc_plan *p, const cc_checksum_in *in, int algo, const char *wan
         cc_error e2 = {0};
         char hex[65];
 
-        if (algo == SHA256 && in->sha256 != NULL && strlen(in->sha256) == 64 && all_hex(in->sha256, 64)) {
-                memcpy(hex, in->sha256, 65); /* computed while the archive was read */
-                lower(hex);
-        } else if (file_digest(in->archive, algo, hex, &e2) < 0) {
+        if (archive_digest(in, algo, hex, &e2) < 0)
                 return unreadable(p, &e2, err);
-        }
         if (strncmp(hex, want, wl) != 0)
                 return verdict(p, "stop", err, "%s %s, but %.200s says %.64s: a damaged or different download",
                                ALGO[algo], hex, from, want);
@@ -323,10 +330,39 @@ static int sum_text(char *text, size_t len, int algo, const char *base, char wan
         return cc_buf_printf(why, err, "holds no %s digest", ALGO[algo]) < 0 ? -2 : -1;
 }
 
-/* ARCHIVE.sha256 or ARCHIVE.md5: 1 when there is none. */
-static int by_sum_file(cc_plan *p, const cc_checksum_in *in, const char *base, int algo, cc_error *err)
+static int kb_want(const cc_kb_table *kb, const char *base, char want[65]);
+
+/* The archive against the digest file beside it (want, by algo, from) and
+ * against the SHA-256 kb/checksums.tsv publishes for its name (kwant): a
+ * file beside an archive comes with the download and proves only that the
+ * two agree, so an archive under a known release's name is held to NVIDIA's
+ * digest too. One verdict. */
+static int judge_both(cc_plan *p, const cc_checksum_in *in, int algo, const char *want, const char *from,
+                      const char *kwant, cc_error *err)
 {
-        char *side = cc_asprintf(err, "%s.%s", in->archive, algo == SHA256 ? "sha256" : "md5"), *text = NULL, want[65];
+        cc_error e2 = {0};
+        char hex[65], khex[65];
+
+        if (archive_digest(in, algo, hex, &e2) < 0 || archive_digest(in, SHA256, khex, &e2) < 0)
+                return unreadable(p, &e2, err);
+        if (strncmp(hex, want, strlen(want)) != 0)
+                return verdict(p, "stop", err, "%s %s, but %.200s says %.64s: a damaged or different download",
+                               ALGO[algo], hex, from, want);
+        if (strncmp(khex, kwant, strlen(kwant)) != 0)
+                return verdict(p, "stop", err,
+                               "%s matches %.200s, but kb/checksums.tsv, NVIDIA's published digest for %.200s, says "
+                               "SHA-256 %.64s and the archive's is %s: not the release of that name",
+                               ALGO[algo], from, cc_basename(in->archive), kwant, khex);
+        return verdict(p, "ok", err, "%s matches %.200s, and SHA-256 kb/checksums.tsv%s", ALGO[algo], from,
+                       strlen(kwant) < 64 ? " (its first digits)" : "");
+}
+
+/* ARCHIVE.sha256 or ARCHIVE.md5: 1 when there is none. */
+static int by_sum_file(cc_plan *p, const cc_checksum_in *in, const char *base, int algo, const cc_kb_table *kb,
+                       cc_error *err)
+{
+        char *side = cc_asprintf(err, "%s.%s", in->archive, algo == SHA256 ? "sha256" : "md5"), *text = NULL, want[65],
+             kwant[65];
         cc_buf why = {0};
         cc_error e2 = {0};
         size_t len = 0;
@@ -342,7 +378,8 @@ static int by_sum_file(cc_plan *p, const cc_checksum_in *in, const char *base, i
         } else if (cc_read_file(side, MAX_SUMFILE, &text, &len, &e2) < 0) {
                 rc = unreadable(p, &e2, err);
         } else if ((rc = sum_text(text, len, algo, base, want, &why, err)) == 0) {
-                rc = judge(p, in, algo, want, side, 0, err);
+                rc = kb_want(kb, base, kwant) == 0 ? judge_both(p, in, algo, want, side, kwant, err)
+                                                   : judge(p, in, algo, want, side, 0, err);
         } else if (rc == -1) {
                 rc = verdict(p, "stop", err, "%.200s %s", side, why.data);
         }
@@ -354,14 +391,16 @@ static int by_sum_file(cc_plan *p, const cc_checksum_in *in, const char *base, i
 
 /* ---- 4. kb/checksums.tsv ----------------------------------------------- */
 
-static int by_kb(cc_plan *p, const cc_checksum_in *in, const char *base, const cc_kb_table *kb, cc_error *err)
+/* The SHA-256 kb/checksums.tsv publishes for an archive named base (a full
+ * digest, or its first digits), lowercase into want: 0, or 1 when it has
+ * none. */
+static int kb_want(const cc_kb_table *kb, const char *base, char want[65])
 {
         size_t r;
 
         for (r = 0; kb != NULL && r < kb->nrows; r++) {
                 const char *f = cc_kb_cell(kb, r, "file"), *h = cc_kb_cell(kb, r, "sha256"),
                            *pre = cc_kb_cell(kb, r, "prefix");
-                char want[65];
                 size_t hl;
 
                 if (f == NULL || h == NULL || strcmp(f, base) != 0)
@@ -372,9 +411,18 @@ static int by_kb(cc_plan *p, const cc_checksum_in *in, const char *base, const c
                         continue;
                 memcpy(want, h, hl + 1);
                 lower(want);
-                return judge(p, in, SHA256, want, "kb/checksums.tsv", 0, err);
+                return 0;
         }
         return 1;
+}
+
+static int by_kb(cc_plan *p, const cc_checksum_in *in, const char *base, const cc_kb_table *kb, cc_error *err)
+{
+        char want[65];
+
+        if (kb_want(kb, base, want) != 0)
+                return 1;
+        return judge(p, in, SHA256, want, "kb/checksums.tsv", 0, err);
 }
 
 int cc_checksum_check_kb(cc_plan *p, const cc_checksum_in *in, const struct cc_kb_table *kb, cc_error *err)
@@ -387,8 +435,8 @@ int cc_checksum_check_kb(cc_plan *p, const cc_checksum_in *in, const struct cc_k
         base = cc_basename(in->archive);
         if (in->manifest != NULL)
                 return by_manifest(p, in, base, err);
-        if ((rc = by_sum_file(p, in, base, SHA256, err)) != 1 || (rc = by_sum_file(p, in, base, MD5, err)) != 1 ||
-            (rc = by_kb(p, in, base, kb, err)) != 1)
+        if ((rc = by_sum_file(p, in, base, SHA256, kb, err)) != 1 ||
+            (rc = by_sum_file(p, in, base, MD5, kb, err)) != 1 || (rc = by_kb(p, in, base, kb, err)) != 1)
                 return rc;
         return verdict(p, "warn", err,
                        "no known digest for this archive (--manifest FILE, a .sha256 or .md5 file beside it, "

@@ -266,6 +266,25 @@ CUDNNCTL_API int cudnnctl_who_uses(cudnnctl_machine *m, const char *const *targe
 CUDNNCTL_API int cudnnctl_who_uses_text(const cudnnctl_value *doc, int verbose, int color, char **out,
                                         cudnnctl_error *err);
 
+/* ---- diff ---------------------------------------------------------------- */
+
+typedef struct cudnnctl_diff_options {
+        const char *before_name, *after_name; /* how `sources` names the two documents; NULL: "before", "after" */
+        int all;                              /* also the facts that differ from run to run (durations, temp paths) */
+} cudnnctl_diff_options;
+
+/* 0 when doc is a doctor document this tool can compare; else -1 with
+ * CUDNNCTL_ERR_FORMAT (not one: its command, no facts) or
+ * CUDNNCTL_ERR_UNSUPPORTED (a newer schema_version), saying which. */
+CUDNNCTL_API int cudnnctl_diff_check(const cudnnctl_value *doc, cudnnctl_error *err);
+/* What differs between two doctor documents, grouped by area: the driver
+ * and GPUs, toolkits, cuDNN installations (by prefix and provenance),
+ * what a plain program loads, frameworks, the environment, findings
+ * (docs/json.md, command "diff"). A pure function of the two trees. */
+CUDNNCTL_API int cudnnctl_diff(const cudnnctl_value *before, const cudnnctl_value *after,
+                               const cudnnctl_diff_options *opts, cudnnctl_value **out, cudnnctl_error *err);
+CUDNNCTL_API int cudnnctl_diff_text(const cudnnctl_value *doc, int verbose, int color, char **out, cudnnctl_error *err);
+
 /* ---- verify ------------------------------------------------------------ */
 
 enum {

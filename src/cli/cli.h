@@ -145,6 +145,8 @@ extern const size_t cli_ncommands;
 extern const struct cli_cmd cli_cmd_doctor, cli_cmd_frameworks, cli_cmd_inspect, cli_cmd_list, cli_cmd_which,
     cli_cmd_deps, cli_cmd_verify, cli_cmd_compat, cli_cmd_explain;
 extern const struct cli_cmd cli_cmd_who_uses;
+extern const struct cli_cmd cli_cmd_report;
+extern const struct cli_cmd cli_cmd_diff;
 extern const struct cli_cmd cli_cmd_install, cli_cmd_uninstall, cli_cmd_rollback, cli_cmd_recover, cli_cmd_history;
 extern const struct cli_cmd cli_cmd_fetch;
 extern const struct cli_cmd cli_cmd_plan;

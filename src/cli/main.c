@@ -18,10 +18,10 @@
 /* The commands, in the order `cudnnctl --help` lists them. Each one's
  * options, help and code are in its own cmd_*.c. */
 const struct cli_cmd *const cli_commands[] = {
-    &cli_cmd_doctor,  &cli_cmd_frameworks, &cli_cmd_inspect,   &cli_cmd_list,     &cli_cmd_which,
-    &cli_cmd_deps,    &cli_cmd_verify,     &cli_cmd_compat,    &cli_cmd_plan,     &cli_cmd_explain,
-    &cli_cmd_fetch,   &cli_cmd_install,    &cli_cmd_uninstall, &cli_cmd_rollback, &cli_cmd_recover,
-    &cli_cmd_history, &cli_cmd_env,        &cli_cmd_exec,      &cli_cmd_use,      &cli_cmd_who_uses,
+    &cli_cmd_doctor,    &cli_cmd_frameworks, &cli_cmd_inspect, &cli_cmd_list,    &cli_cmd_which, &cli_cmd_deps,
+    &cli_cmd_verify,    &cli_cmd_compat,     &cli_cmd_plan,    &cli_cmd_explain, &cli_cmd_fetch, &cli_cmd_install,
+    &cli_cmd_uninstall, &cli_cmd_rollback,   &cli_cmd_recover, &cli_cmd_history, &cli_cmd_env,   &cli_cmd_exec,
+    &cli_cmd_use,       &cli_cmd_who_uses,   &cli_cmd_diff,    &cli_cmd_report,
 };
 const size_t cli_ncommands = sizeof(cli_commands) / sizeof(cli_commands[0]);
 

@@ -71,6 +71,7 @@ def linux_tree(version):
         "lib/libcudnnctl.so.0": ("link", so),
         "lib/libcudnnctl.so": ("link", "libcudnnctl.so.0"),
         "include/cudnnctl/cudnnctl.h": ("file", 0o644),
+        "include/cudnnctl/report.h": ("file", 0o644),
         "share/man/man1/cudnnctl.1": ("file", 0o644),
         "share/bash-completion/completions/cudnnctl": ("file", 0o644),
         "share/zsh/site-functions/_cudnnctl": ("file", 0o644),

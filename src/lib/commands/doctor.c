@@ -594,6 +594,12 @@ static cc_value *host_facts(cc_machine *m, cc_error *err)
                                                  : "sh";
         }
         TRY(cc_v_set_str(h, "shell", shell, err));
+        if (m->live) {
+                /* the node's name for `cudnnctl report` over many machines' documents */
+                char name[256];
+
+                TRY(cc_v_set_str(h, "name", cc_host_name(name, sizeof(name)) == 0 ? name : NULL, err));
+        }
         TRY(cc_v_set(h, "env", env_facts(m, err), err));
         pv = cc_v_array(err);
         TRY(cc_v_set(h, "search_paths", pv, err));

@@ -394,6 +394,7 @@
 #define CC_SCHEMA_host(K)                                                                                              \
         K(host, system, "system", STR, CC_VW_REQ)                                                                      \
         K(host, shell, "shell", STR, CC_VW_REQ)                                                                        \
+        K(host, name, "name", STR, CC_VW_OPT | CC_VW_NULL)                                                             \
         K(host, env, "env", OBJ, CC_VW_REQ)                                                                            \
         K(host, search_paths, "search_paths", ARR, CC_VW_REQ)                                                          \
         K(host, wsl, "wsl", OBJ, CC_VW_OPT)                                                                            \

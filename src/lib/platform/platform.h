@@ -131,6 +131,10 @@ typedef struct cc_win_memory {
 } cc_win_memory;
 int cc_win_memory_status(cc_win_memory *out, cc_error *err);
 
+/* This machine's host name (POSIX gethostname; Windows the DNS host name,
+ * GetComputerNameExA), NUL-terminated in buf; -1 when it cannot be read. */
+int cc_host_name(char *buf, size_t n);
+
 /* ---- child processes ------------------------------------------------------
  * Anything that loads CUDA, cuDNN or framework code runs in a child process
  * with a time limit; its crash, hang or noise becomes a fact. */

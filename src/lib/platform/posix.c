@@ -574,6 +574,15 @@ int cc_is_sep(char c)
 {
         return c == '/';
 }
+
+int cc_host_name(char *buf, size_t n)
+{
+        if (n == 0 || gethostname(buf, n) != 0)
+                return -1;
+        buf[n - 1] = '\0';
+        return buf[0] != '\0' ? 0 : -1;
+}
+
 #endif
 
 /* Keeps the translation unit non-empty on the other system. */

@@ -621,6 +621,16 @@ int cc_is_sep(char c)
 {
         return c == '\\' || c == '/';
 }
+int cc_host_name(char *buf, size_t n)
+{
+        DWORD len = (DWORD)n;
+
+        if (n == 0 || n > 0xFFFFFFFFu || !GetComputerNameExA(ComputerNameDnsHostname, buf, &len))
+                return -1;
+        buf[n - 1] = '\0';
+        return buf[0] != '\0' ? 0 : -1;
+}
+
 #endif
 
 /* Keeps the translation unit non-empty on the other system. */

@@ -18,6 +18,7 @@ pkgs=(
         zip unzip xz-utils                                      # archive fixtures
         python3-torch                                           # frameworks: Debian's CPU-only PyTorch 1.13
         groff-base zsh fish                                     # the manual page and completions, checked
+        slurm-wlm munge python3-yaml python3-kubernetes         # fleet: a one-node Slurm, manifests' API types
         chromium                                                # report: the HTML page, headless
 )
 missing=()

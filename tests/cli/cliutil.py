@@ -65,12 +65,16 @@ class WineReg:
     def export(self, key, name):
         """The key's .reg export: its text (UTF-16 decoded), None on failure."""
         f = os.path.join(self.work, name)
-        if os.path.exists(f):
-            os.remove(f)
-        rc, out, err = self.run("reg", "export", key, self.native(f), "/y")
-        if rc != 0 or not os.path.exists(f):
-            return None
-        return open(f, "rb").read().decode("utf-16", "replace")
+        for attempt in range(2):
+            if os.path.exists(f):
+                os.remove(f)
+            rc, out, err = self.run("reg", "export", key, self.native(f), "/y")
+            if rc == 0 and os.path.exists(f):
+                return open(f, "rb").read().decode("utf-16", "replace")
+            # once, on a loaded machine, reg.exe ended without its file: say so and ask again
+            print("note: reg export %s: status %d, %s; %s" % (key, rc, "no file" if not os.path.exists(f) else
+                                                               "a file", "again" if attempt == 0 else "giving up"))
+        return None
 
     @staticmethod
     def value_of(text, name="Path"):

@@ -10,8 +10,10 @@ LICENSE; stub files with the real names and version macros):
     header's version 8.9.7;
   - the same zip under a folder whose name the ANSI code page cannot spell
     (Greek and CJK letters): the path is opened as UTF-16;
-  - `install --dry-run --into TOOLKIT ZIP` writes nothing (the zip's
-    digest from a NAME.sha256 beside it); `install --yes`
+  - under NVIDIA's name with a matching NAME.sha256 beside it, the stub is
+    stopped: the knowledge base knows that release's digest;
+  - under a name no release has, `install --dry-run --into TOOLKIT ZIP`
+    writes nothing (the zip's digest from the NAME.sha256 beside it); `install --yes`
     puts each file where the toolkit keeps it (bin, include, lib\\x64) byte
     for byte the zip's member; `uninstall --yes` gives the toolkit back as it
     was;
@@ -33,16 +35,18 @@ VERSION_H = "#define CUDNN_MAJOR %d\n#define CUDNN_MINOR %d\n#define CUDNN_PATCH
 ROLES8 = ["cudnn", "cudnn_ops_infer", "cudnn_ops_train", "cudnn_cnn_infer", "cudnn_cnn_train", "cudnn_adv_infer",
           "cudnn_adv_train"]
 TOP = "cudnn-windows-x86_64-8.9.7.29_cuda11-archive"
+# No NVIDIA release has this name: the knowledge base holds no digest for it, so the .sha256 beside it decides
+OWN = "cudnn-windows-x86_64-8.9.7.28_cuda11-archive"
 
 
-def members():
+def members(top=TOP):
     """{member path inside the zip: bytes}: the layout of NVIDIA's Windows archive."""
-    m = {TOP + "/include/cudnn_version.h": (VERSION_H % (8, 9, 7)).encode(),
-         TOP + "/include/cudnn.h": b"#include \"cudnn_version.h\"\n",
-         TOP + "/LICENSE": b"stub license\n"}
+    m = {top + "/include/cudnn_version.h": (VERSION_H % (8, 9, 7)).encode(),
+         top + "/include/cudnn.h": b"#include \"cudnn_version.h\"\n",
+         top + "/LICENSE": b"stub license\n"}
     for r in ROLES8:
-        m[TOP + "/bin/%s64_8.dll" % r] = ("MZ stub %s 8.9.7\n" % r).encode() * 20
-        m[TOP + "/lib/x64/%s.lib" % r] = ("!<arch>\n%s 8.9.7\n" % r).encode()
+        m[top + "/bin/%s64_8.dll" % r] = ("MZ stub %s 8.9.7\n" % r).encode() * 20
+        m[top + "/lib/x64/%s.lib" % r] = ("!<arch>\n%s 8.9.7\n" % r).encode()
     return m
 
 
@@ -55,8 +59,8 @@ def make_zip(path, mem):
 
 
 def sidecar(path):
-    """NAME.sha256 beside it: the stub is not NVIDIA's 8.9.7.29 zip, whose digest the knowledge base knows (an
-    install of the stub without it stops: "a damaged or different download")."""
+    """NAME.sha256 beside it (matching the stub). Under NVIDIA's name the knowledge base's digest is asked too,
+    and the stub is not that release: its install stops ("not the release of that name")."""
     with open(path, "rb") as f:
         digest = hashlib.sha256(f.read()).hexdigest()
     with open(path + ".sha256", "w") as f:
@@ -127,6 +131,15 @@ def main():
         put(os.path.join(t, "bin", "cudart64_110.dll"), b"MZ cudart")
         toolkit_before = settled(cliutil.snap(t))
         before = cliutil.snap(work)
+        # the stub under NVIDIA's name, with a .sha256 beside it that matches: not that release
+        r = prog.run(["install", "--yes", "--no-verify", "--into", W(t), W(zpath)])
+        c.named("install of the stub under NVIDIA's name: stopped, the knowledge base's digest differs, nothing "
+                "written", r.rc == 1 and "not the release of that name" in r.out_text + r.err_text
+                and cliutil.snap(work) == before, (r.rc, (r.out_text + r.err_text)[-400:]))
+        mem = members(OWN)
+        zpath = os.path.join(work, "dl", OWN + ".zip")
+        make_zip(zpath, mem)
+        before = cliutil.snap(work)
         r = prog.run(["install", "--dry-run", "--into", W(t), W(zpath)])
         c.named("install --dry-run ZIP: exit 0, writes nothing", r.rc == 0 and cliutil.snap(work) == before,
                 r.err_text + r.out_text[-400:])
@@ -136,7 +149,7 @@ def main():
                 (r.rc, why, r.err_text[-400:], r.out_text[-400:]))
         wrong = []
         for name, data in mem.items():
-            rel = name[len(TOP) + 1:]
+            rel = name[len(OWN) + 1:]
             if rel == "LICENSE":
                 continue
             dest = os.path.join(t, *rel.split("/"))

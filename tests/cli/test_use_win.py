@@ -158,8 +158,9 @@ def main():
             got = query()
             if got != qbefore:
                 # killed after the commit: the new value whole, and rollback gives the old one back
-                c.named("kill:%d after the commit: the planned value whole" % n,
-                        text_of(value_of(export(USER_KEY, "rec.reg"))) == want, (rc, rc2, got))
+                now = text_of(value_of(export(USER_KEY, "rec.reg")))
+                c.named("kill:%d after the commit: the planned value whole" % n, now == want,
+                        (rc, rc2, got, len(now or ""), len(want), (now or "")[-120:]))
                 tool("rollback", "--yes")
                 got = query()
             c.named("kill:%d then recover: the Path as before" % n, rc2 == 0 and got == qbefore,

@@ -10,6 +10,7 @@ change, a wheel added and removed). For each pair: every intended difference
 is reported exactly once, in its area, and nothing else is. Then hostile
 inputs: each one line on standard error naming the file, exit status 2.
 """
+import atexit
 import copy
 import json
 import os
@@ -43,6 +44,8 @@ def run(argv, stdin=None):
 
 
 TMP = tempfile.mkdtemp(prefix="cudnnctl-diff-")
+# removed however the script ends (an exception in a check, a timeout of a run)
+atexit.register(shutil.rmtree, TMP, True)
 H200 = os.path.join(args.docs, "doctor-h200.json")
 FW = os.path.join(args.docs, "doctor-frameworks-h200.json")
 BASE = json.load(open(H200))
@@ -326,6 +329,5 @@ check(rc == 2, "one file: exit %d" % rc)
 rc, _, err = run(["diff", "-", "-"])
 check(rc == 2, "stdin twice: exit %d" % rc)
 
-shutil.rmtree(TMP, ignore_errors=True)
 print("%d checks, %d failed" % (NCHECKS[0], len(FAILS)))
 sys.exit(1 if FAILS else 0)

@@ -51,6 +51,21 @@ typedef struct cc_stat {
 int cc_stat_path(const char *path, cc_stat *out, cc_error *err);
 /* Does not follow the last link. */
 int cc_lstat_path(const char *path, cc_stat *out, cc_error *err);
+/* A stamp of the file at path, links followed: its device, inode, size and
+ * modification and change times to the nanosecond (Windows: volume, file
+ * index, size and last write time), to tell later whether it changed. 1 with
+ * the stamp in buf (and *newest, the later of its two times, in seconds since
+ * the epoch), 0 when there is no such file, -1 on an error. */
+int cc_file_stamp(const char *path, char *buf, size_t size, int64_t *newest, cc_error *err);
+/* A directory of the program's own state (a cache) at path: made with its
+ * missing parents (mode 0700) when absent. It must be a directory, not a
+ * link, owned by this user and writable by no one else; else -1 with a
+ * one-line error. Not a step of the test hook CUDNNCTL_TEST_FAULT: these
+ * are not writes to a target. Windows: CC_ERR_UNSUPPORTED (no owner check). */
+int cc_private_dir(const char *path, cc_error *err);
+/* rename(2) and mkdir(path, 0700) for files inside such a directory. */
+int cc_own_rename(const char *from, const char *to, cc_error *err);
+int cc_own_mkdir(const char *path, cc_error *err);
 /* The target of a symbolic link, as stored (caller frees). */
 char *cc_readlink(const char *path, cc_error *err);
 
@@ -83,6 +98,9 @@ char *cc_getcwd(cc_error *err);
 int cc_environ(cc_strv *out, cc_error *err);
 /* 1 when this program runs on Windows. */
 int cc_host_is_windows(void);
+/* Standard input read byte for byte from here on (Windows: out of text mode,
+ * where a Ctrl-Z ends the input and CR LF become LF); nothing elsewhere. */
+void cc_stdin_binary(void);
 /* Set (value) or remove (NULL) a variable of this process's environment. */
 int cc_env_put(const char *name, const char *value, cc_error *err);
 /* The name of the parent process's program ("bash", "cmd.exe"; the file
@@ -110,6 +128,8 @@ int cc_host_cpu_is_intel(void);
 int cc_reg_get_dword(const char *hive, const char *key, const char *value, uint32_t *out, cc_error *err);
 /* A REG_SZ / REG_EXPAND_SZ value, unexpanded (caller frees). */
 char *cc_reg_get_str(const char *hive, const char *key, const char *value, cc_error *err);
+/* The same, and its type (REG_SZ 1, REG_EXPAND_SZ 2) in *type. */
+char *cc_reg_get_str_type(const char *hive, const char *key, const char *value, uint32_t *type, cc_error *err);
 /* Every string value of a key: names[i] = data[i]. */
 int cc_reg_values(const char *hive, const char *key, cc_strv *names, cc_strv *data, cc_error *err);
 /* The names of a key's subkeys, in the order the registry lists them (the

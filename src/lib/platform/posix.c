@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -376,6 +377,88 @@ int cc_lstat_path(const char *path, cc_stat *out, cc_error *err)
         return do_stat(path, out, 0, err);
 }
 
+int cc_file_stamp(const char *path, char *buf, size_t size, int64_t *newest, cc_error *err)
+{
+        struct stat st;
+        int n;
+
+        if (stat(path, &st) < 0) {
+                if (errno == ENOENT || errno == ENOTDIR)
+                        return 0;
+                return cc_err_errno(err, errno, "%s: cannot stat", path);
+        }
+        n = snprintf(buf, size, "%llu %llu %lld %lld.%09ld %lld.%09ld", (unsigned long long)st.st_dev,
+                     (unsigned long long)st.st_ino, (long long)st.st_size, (long long)st.st_mtim.tv_sec,
+                     (long)st.st_mtim.tv_nsec, (long long)st.st_ctim.tv_sec, (long)st.st_ctim.tv_nsec);
+        if (n < 0 || (size_t)n >= size)
+                return cc_err(err, CC_ERR_LIMIT, "%s: stamp buffer too small", path);
+        if (newest != NULL)
+                *newest = (int64_t)(st.st_mtim.tv_sec > st.st_ctim.tv_sec ? st.st_mtim.tv_sec : st.st_ctim.tv_sec);
+        return 1;
+}
+
+int cc_private_dir(const char *path, cc_error *err)
+{
+        char *p = cc_strdup(err, path), *c;
+        struct stat st;
+        int rv = -1;
+
+        if (p == NULL)
+                return -1;
+        if (p[0] != '/') {
+                cc_err(err, CC_ERR_USAGE, "%s: not an absolute path", path);
+                goto out;
+        }
+        for (c = p + 1;; c++) {
+                if (*c == '/' || *c == '\0') {
+                        char keep = *c;
+
+                        *c = '\0';
+                        if (mkdir(p, 0700) < 0 && errno != EEXIST) {
+                                cc_err_errno(err, errno, "%s: cannot create the directory", p);
+                                goto out;
+                        }
+                        *c = keep;
+                        if (keep == '\0')
+                                break;
+                }
+        }
+        if (lstat(path, &st) < 0) {
+                cc_err_errno(err, errno, "%s: cannot stat", path);
+                goto out;
+        }
+        if (!S_ISDIR(st.st_mode))
+                cc_err(err, CC_ERR_IO, "%s: not a directory (a link or a file)", path);
+        else if (st.st_uid != geteuid())
+                cc_err(err, CC_ERR_IO, "%s: owned by user %u, not by this user (%u)", path, (unsigned)st.st_uid,
+                       (unsigned)geteuid());
+        else if (st.st_mode & 022)
+                cc_err(err, CC_ERR_IO, "%s: writable by others (mode %03o)", path, (unsigned)(st.st_mode & 0777));
+        else
+                rv = 0;
+out:
+        free(p);
+        return rv;
+}
+
+int cc_own_rename(const char *from, const char *to, cc_error *err)
+{
+        if (rename(from, to) < 0)
+                return cc_err_errno(err, errno, "%s: cannot rename to %s", from, to);
+        return 0;
+}
+
+void cc_stdin_binary(void)
+{
+}
+
+int cc_own_mkdir(const char *path, cc_error *err)
+{
+        if (mkdir(path, 0700) < 0)
+                return cc_err_errno(err, errno, "%s: cannot create the directory", path);
+        return 0;
+}
+
 char *cc_readlink(const char *path, cc_error *err)
 {
         char buf[4096];
@@ -539,6 +622,12 @@ char *cc_reg_get_str(const char *hive, const char *key, const char *value, cc_er
 {
         cc_err(err, CC_ERR_UNSUPPORTED, "%s\\%s: no registry on this system", hive, key);
         return NULL;
+}
+
+char *cc_reg_get_str_type(const char *hive, const char *key, const char *value, uint32_t *type, cc_error *err)
+{
+        (void)type;
+        return cc_reg_get_str(hive, key, value, err);
 }
 
 int cc_reg_values(const char *hive, const char *key, cc_strv *names, cc_strv *data, cc_error *err)

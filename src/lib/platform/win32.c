@@ -5,6 +5,9 @@
 #include "platform.h"
 #include "win32_util.h"
 
+#include <fcntl.h>
+#include <io.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -217,6 +220,83 @@ int cc_stat_path(const char *path, cc_stat *out, cc_error *err)
 int cc_lstat_path(const char *path, cc_stat *out, cc_error *err)
 {
         return do_stat(path, out, 0, err);
+}
+
+int cc_file_stamp(const char *path, char *buf, size_t size, int64_t *newest, cc_error *err)
+{
+        BY_HANDLE_FILE_INFORMATION fi;
+        ULARGE_INTEGER t;
+        wchar_t *w = cc_win_to_wide(path, err);
+        HANDLE h;
+        DWORD e;
+        int n;
+
+        if (w == NULL)
+                return -1;
+        h = CreateFileW(w, 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL, OPEN_EXISTING,
+                        FILE_FLAG_BACKUP_SEMANTICS, NULL);
+        free(w);
+        if (h == INVALID_HANDLE_VALUE) {
+                e = GetLastError();
+                if (e == ERROR_FILE_NOT_FOUND || e == ERROR_PATH_NOT_FOUND)
+                        return 0;
+                return cc_win_err(err, e, "cannot open", path);
+        }
+        if (!GetFileInformationByHandle(h, &fi)) {
+                e = GetLastError();
+                CloseHandle(h);
+                return cc_win_err(err, e, "cannot read the file's information", path);
+        }
+        CloseHandle(h);
+        t.LowPart = fi.ftLastWriteTime.dwLowDateTime;
+        t.HighPart = fi.ftLastWriteTime.dwHighDateTime;
+        n = snprintf(buf, size, "%lu %lu.%lu %lu.%lu %llu", (unsigned long)fi.dwVolumeSerialNumber,
+                     (unsigned long)fi.nFileIndexHigh, (unsigned long)fi.nFileIndexLow, (unsigned long)fi.nFileSizeHigh,
+                     (unsigned long)fi.nFileSizeLow, (unsigned long long)t.QuadPart);
+        if (n < 0 || (size_t)n >= size)
+                return cc_err(err, CC_ERR_LIMIT, "%s: stamp buffer too small", path);
+        if (newest != NULL)
+                *newest = (int64_t)(t.QuadPart / 10000000ULL) - 11644473600LL;
+        return 1;
+}
+
+int cc_private_dir(const char *path, cc_error *err)
+{
+        return cc_err(err, CC_ERR_UNSUPPORTED, "%s: a private directory is not checked on Windows", path);
+}
+
+int cc_own_rename(const char *from, const char *to, cc_error *err)
+{
+        wchar_t *wf = cc_win_to_wide(from, err), *wt = wf ? cc_win_to_wide(to, err) : NULL;
+        int rv = 0;
+
+        if (wt == NULL) {
+                free(wf);
+                return -1;
+        }
+        if (!MoveFileW(wf, wt))
+                rv = cc_win_err(err, GetLastError(), "cannot rename", from);
+        free(wf);
+        free(wt);
+        return rv;
+}
+
+void cc_stdin_binary(void)
+{
+        (void)_setmode(_fileno(stdin), _O_BINARY);
+}
+
+int cc_own_mkdir(const char *path, cc_error *err)
+{
+        wchar_t *w = cc_win_to_wide(path, err);
+        int rv = 0;
+
+        if (w == NULL)
+                return -1;
+        if (!CreateDirectoryW(w, NULL))
+                rv = cc_win_err(err, GetLastError(), "cannot create the directory", path);
+        free(w);
+        return rv;
 }
 
 char *cc_readlink(const char *path, cc_error *err)
@@ -439,6 +519,11 @@ static char *reg_sz(const BYTE *data, DWORD size, cc_error *err)
 
 char *cc_reg_get_str(const char *hive, const char *key, const char *value, cc_error *err)
 {
+        return cc_reg_get_str_type(hive, key, value, NULL, err);
+}
+
+char *cc_reg_get_str_type(const char *hive, const char *key, const char *value, uint32_t *type_out, cc_error *err)
+{
         HKEY k;
         DWORD type, size = 0;
         BYTE *data;
@@ -481,6 +566,8 @@ char *cc_reg_get_str(const char *hive, const char *key, const char *value, cc_er
         }
         s = reg_sz(data, size, err);
         free(data);
+        if (s != NULL && type_out != NULL)
+                *type_out = (uint32_t)type;
         return s;
 }
 

@@ -14,7 +14,7 @@ static const struct cli_opt opts[] = {
     {.name = "all",
      .id = OPT_ALL,
      .help = "also the facts that differ from run to run (durations, the compile proof's\n"
-             "temporary directory); they never change the exit status"},
+             "temporary directory) and the host name; they never change the exit status"},
     {0},
 };
 

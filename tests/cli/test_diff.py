@@ -9,24 +9,30 @@ run-to-run facts changed), and documents the tool writes itself with
 change, a wheel added and removed). For each pair: every intended difference
 is reported exactly once, in its area, and nothing else is. Then hostile
 inputs: each one line on standard error naming the file, exit status 2.
+
+usage: test_diff.py --exe CUDNNCTL --docs DOCS_DEVICE_DIR [--fixtures DIR] [--wrapper=WINE]
+Under a wrapper (the Windows build under Wine) every path given to the program
+is the Windows one (Z:\\...), as a Windows user would type it.
 """
 import atexit
 import copy
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cliutil  # noqa: E402
 
-ap = cliutil.parser()
+ap = cliutil.parser(wrapper=True)
 ap.add_argument("--docs", required=True, help="docs/device")
 ap.add_argument("--fixtures", default=None)
 args = ap.parse_args()
-EXE = os.path.abspath(args.exe)
+if cliutil.wrapper_missing(args.wrapper):
+    print("SKIP: no %s" % args.wrapper)
+    sys.exit(77)
+EXE = cliutil.Program(os.path.abspath(args.exe), args.wrapper, timeout=120)
 FAILS = []
 NCHECKS = [0]
 
@@ -38,16 +44,22 @@ def check(ok, msg):
         print("FAIL: " + msg)
 
 
+def native(path):
+    """A path as the program under test is given it: under Wine the Windows one (Z:\\...)."""
+    return cliutil.wine_path(path) if args.wrapper else path
+
+
 def run(argv, stdin=None):
-    p = subprocess.run([EXE] + argv, input=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
-    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+    """The program with argv, each absolute path in it given as native() makes it."""
+    r = EXE.run([native(a) if a.startswith("/") else a for a in argv], stdin=stdin)
+    return r.rc, r.out_text, r.err_text
 
 
 TMP = tempfile.mkdtemp(prefix="cudnnctl-diff-")
 # removed however the script ends (an exception in a check, a timeout of a run)
 atexit.register(shutil.rmtree, TMP, True)
-H200 = os.path.join(args.docs, "doctor-h200.json")
-FW = os.path.join(args.docs, "doctor-frameworks-h200.json")
+H200 = os.path.abspath(os.path.join(args.docs, "doctor-h200.json"))
+FW = os.path.abspath(os.path.join(args.docs, "doctor-frameworks-h200.json"))
 BASE = json.load(open(H200))
 BASEFW = json.load(open(FW))
 
@@ -77,7 +89,8 @@ def expect(label, a, b, want, extra=()):
         return None
     got = changes(doc)
     check(sorted(got) == sorted(want), "%s: changes %s, want %s" % (label, got, want))
-    check(doc["command"] == "diff" and doc["sources"] == {"before": a, "after": b}, "%s: header" % label)
+    check(doc["command"] == "diff" and doc["sources"] == {"before": native(a), "after": native(b)},
+          "%s: header %s" % (label, doc["sources"]))
     check(doc["summary"]["differences"] == len([w for w in want if w[0] != "volatile"]), "%s: summary" % label)
     for g in doc["groups"]:
         for c in g["changes"]:
@@ -294,7 +307,7 @@ def bad(label, path, want_in):
     rc, out, err = run(["diff", H200, path])
     lines = err.strip().splitlines()
     check(rc == 2, "%s: exit %d, want 2 (%s)" % (label, rc, err.strip()))
-    check(len(lines) == 1 and path in lines[0] and want_in in lines[0], "%s: error %r" % (label, err))
+    check(len(lines) == 1 and native(path) in lines[0] and want_in in lines[0], "%s: error %r" % (label, err))
     check(out == "", "%s: printed %r" % (label, out[:100]))
 
 

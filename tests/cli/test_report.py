@@ -4,25 +4,33 @@ document (900 healthy nodes, 60 with an older driver and driver-too-old, 40
 with a framework-cpu-only warning) and a few unreadable files give three
 groups with the right counts, names, worst severity per area and finding
 counts, in text, --json and --html; the same documents as JSON lines on
-standard input give the same groups; hostile strings in a document are
+standard input give the same groups (CRLF line ends and a Ctrl-Z byte on a
+line too: the documents after it read); a directory's unreadable files named
+DIR, the system's separator, NAME; hostile strings in a document are
 escaped in the page; an empty directory is zero nodes, exit status 0; a
 missing file is listed as unreadable.
 
-usage: test_report.py --exe CUDNNCTL --docs DOCS_DEVICE_DIR [--out DIR]
+usage: test_report.py --exe CUDNNCTL --docs DOCS_DEVICE_DIR [--out DIR] [--wrapper=WINE]
+Under a wrapper (the Windows build under Wine) every path given to the program
+is the Windows one (Z:\\...), as a Windows user would type it.
 """
-import argparse
 import copy
 import json
 import os
-import subprocess
 import sys
 import tempfile
 
-ap = argparse.ArgumentParser()
-ap.add_argument("--exe", required=True)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cliutil  # noqa: E402
+
+ap = cliutil.parser(wrapper=True)
 ap.add_argument("--docs", required=True)
 ap.add_argument("--out", default=None)
 args = ap.parse_args()
+if cliutil.wrapper_missing(args.wrapper):
+    print("SKIP: no %s" % args.wrapper)
+    sys.exit(77)
+EXE = cliutil.Program(args.exe, args.wrapper, timeout=300)
 
 FAILS = []
 
@@ -33,10 +41,19 @@ def check(cond, what):
         print("FAIL:", what)
 
 
+def native(path):
+    """A path as the program under test is given it: under Wine the Windows one (Z:\\...)."""
+    return cliutil.wine_path(path) if args.wrapper else path
+
+
 def run(argv, stdin=None):
-    p = subprocess.run([args.exe, "report"] + argv, input=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       timeout=300)
-    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+    """report with argv, each absolute path in it given as native() makes it."""
+    r = EXE.run(["report"] + [native(a) if a.startswith("/") else a for a in argv], stdin=stdin)
+    return r.rc, r.out_text, r.err_text
+
+
+# a file found in a directory is named DIR + the system's separator + NAME: "\\" on Windows
+SEP = "\\" if args.wrapper else "/"
 
 
 AREAS = ["driver", "toolkit", "cudnn", "loader", "headers", "runtime", "hygiene", "frameworks"]
@@ -61,6 +78,8 @@ def node(i):
     return d
 
 
+if args.out:
+    os.makedirs(args.out, exist_ok=True)
 with tempfile.TemporaryDirectory() as tmp:
     docs = os.path.join(tmp, "docs")
     os.mkdir(docs)
@@ -83,7 +102,10 @@ with tempfile.TemporaryDirectory() as tmp:
     check(doc["command"] == "report", "command is report")
     check(doc["nodes"] == 1000, "1000 nodes (got %s)" % doc["nodes"])
     check(doc["areas"] == AREAS, "the doctor's 8 areas in order")
-    un = {os.path.basename(u["file"]): u["reason"] for u in doc["unreadable"]}
+    un = {u["file"].rsplit(SEP, 1)[-1]: u["reason"] for u in doc["unreadable"]}
+    check(sorted(u["file"] for u in doc["unreadable"])
+          == [native(docs) + SEP + n for n in ("broken.json", "list.json")],
+          "unreadable documents named DIR%sNAME (got %s)" % (SEP, [u["file"] for u in doc["unreadable"]]))
     check(set(un) == {"broken.json", "list.json"}, "two unreadable documents listed (got %s)" % sorted(un))
     check("not JSON" in un.get("broken.json", ""), "broken.json: a parse error")
     check("not a doctor document" in un.get("list.json", ""), "list.json: not a doctor document")
@@ -111,7 +133,7 @@ with tempfile.TemporaryDirectory() as tmp:
           "summary counts")
 
     # text, and the page, in one run
-    page = os.path.join(args.out or tmp, "report-test.html")
+    page = os.path.join(os.path.abspath(args.out) if args.out else tmp, "report-test.html")
     rc, out, err = run([docs, "--html", page])
     check(rc == 1, "text: exit status 1")
     check("1000 nodes in 3 groups; 2 unreadable documents" in out, "text: the head line")
@@ -138,6 +160,13 @@ with tempfile.TemporaryDirectory() as tmp:
     check(d3["nodes"] == 2 and [u["file"] for u in d3["unreadable"]] == ["stdin:2"],
           "stdin: a bad line listed by its number (got %s)" % d3["unreadable"])
     check(rc == 1, "stdin: an unreadable line is exit status 1")
+    # bytes as they come: a Ctrl-Z (the end of a text-mode stream on Windows) on a line, CRLF line ends
+    rc, out, err = run(["--json", "-"],
+                       stdin=(lines[0] + "\r\nnot \x1a json\r\n" + lines[1] + "\r\n" + lines[2]).encode())
+    d3 = json.loads(out)
+    check(d3["nodes"] == 3 and [u["file"] for u in d3["unreadable"]] == ["stdin:2"],
+          "stdin: the documents after a Ctrl-Z byte read, CRLF ends (got %s nodes, %s)"
+          % (d3["nodes"], d3["unreadable"]))
 
     # hostile strings
     h = node(1)

@@ -421,8 +421,29 @@ static void rp_kind(const char *kind, char *out, size_t n)
         len = dash ? (size_t)(dash - kind) : strlen(kind);
         if (len >= n)
                 len = n - 1;
+        /* cut before a character, not inside one */
+        while (len > 0 && ((unsigned char)kind[len] & 0xC0) == 0x80)
+                len--;
         memcpy(out, kind, len);
         out[len] = '\0';
+        if (len == 0) /* "pip-", "-x": nothing left to name it by */
+                snprintf(out, n, "unknown");
+}
+
+/* Sorted, each string once (a document's lists can be long: no pairwise
+ * comparison). */
+static void rp_sort_unique(cc_strv *sv)
+{
+        size_t i, n = 0;
+
+        cc_strv_sort(sv);
+        for (i = 0; i < sv->n; i++) {
+                if (n > 0 && strcmp(sv->v[n - 1], sv->v[i]) == 0)
+                        free(sv->v[i]);
+                else
+                        sv->v[n++] = sv->v[i];
+        }
+        sv->n = n;
 }
 
 static int rp_stack_read(const cc_value *d, struct rp_stack *s, cc_error *err)
@@ -476,12 +497,12 @@ static int rp_stack_read(const cc_value *d, struct rp_stack *s, cc_error *err)
 
                         if (cv != NULL && !cc_v_as_bool(rp_at(f, "cudnn/loaded")))
                                 cv = NULL;
-                        TRY_RET(cc_strv_pushf(&s->frameworks, 1, err, "%s %s%s%s%s", name ? name : "unknown",
+                        TRY_RET(cc_strv_pushf(&s->frameworks, 0, err, "%s %s%s%s%s", name ? name : "unknown",
                                               ver ? ver : "unknown", cv ? " (cuDNN " : " (no cuDNN", cv ? cv : "",
                                               ")"));
                 }
         }
-        cc_strv_sort(&s->frameworks);
+        rp_sort_unique(&s->frameworks);
         return 0;
 }
 
@@ -585,6 +606,7 @@ static int rp_reduce(cudnnctl_report *r, const char *file, const cc_value *d, cc
         size_t k, h;
         struct rp_group *g = NULL;
         cc_buf *b = &r->sig;
+        cc_smap seen = {0}; /* the finding ids of this document */
 
         if (command == NULL || strcmp(command, "doctor") != 0 || cc_v_type(areas) != CUDNNCTL_ARRAY ||
             cc_v_type(findings) != CUDNNCTL_ARRAY)
@@ -622,10 +644,10 @@ static int rp_reduce(cudnnctl_report *r, const char *file, const cc_value *d, cc
                                 cells[i] = rank;
                 if (rank > worst)
                         worst = rank;
-                if (cc_strv_pushf(&s.findings, 1, err, "%s %s", id, sev) < 0)
+                if (cc_strv_pushf(&s.findings, 0, err, "%s %s", id, sev) < 0)
                         goto fail;
         }
-        cc_strv_sort(&s.findings);
+        rp_sort_unique(&s.findings);
         b->len = 0;
         if (cc_buf_putc(b, 'D', err) < 0 ||
             (s.driver ? cc_json_string(b, s.driver, strlen(s.driver), err) : cc_buf_puts(b, "null", err)) < 0 ||
@@ -678,23 +700,18 @@ static int rp_reduce(cudnnctl_report *r, const char *file, const cc_value *d, cc
         for (i = 0; i < RP_NAREAS; i++)
                 if (cells[i] > g->cells[i])
                         g->cells[i] = cells[i];
-        /* each finding id once per node, with its worst severity across nodes */
+        /* each finding id once per node, with its worst severity */
         for (k = 0; k < cc_v_len(findings); k++) {
                 const cc_value *f = cc_v_at(findings, k);
                 const char *id = cc_v_get_str(f, "id");
-                int rank = rp_rank(cc_v_get_str(f, "severity")), seen = 0;
+                int rank = rp_rank(cc_v_get_str(f, "severity")), again;
                 struct rp_finding *fc = NULL;
-                size_t q;
 
                 if (id == NULL || rank < RP_INFO)
                         continue;
-                for (q = 0; q < k && !seen; q++) {
-                        const char *o = cc_v_get_str(cc_v_at(findings, q), "id");
-
-                        seen = o != NULL && strcmp(o, id) == 0;
-                }
-                if (seen)
-                        continue;
+                again = cc_smap_get(&seen, id, NULL);
+                if (!again && cc_smap_put(&seen, id, NULL, NULL, err) < 0)
+                        goto fail;
                 if (!cc_smap_get(&r->findings, id, (void **)&fc)) {
                         fc = cc_calloc(err, 1, sizeof(*fc));
                         if (fc == NULL)
@@ -708,15 +725,18 @@ static int rp_reduce(cudnnctl_report *r, const char *file, const cc_value *d, cc
                         if (fc->area == NULL || fc->summary == NULL)
                                 goto fail;
                 }
-                fc->nodes++;
+                if (!again)
+                        fc->nodes++;
                 if (rank > fc->severity)
                         fc->severity = rank;
         }
         r->nodes++;
         rp_stack_free(&s);
+        cc_smap_free(&seen);
         return 0;
 fail:
         rp_stack_free(&s);
+        cc_smap_free(&seen);
         return -1;
 }
 
@@ -733,7 +753,15 @@ int cudnnctl_report_add_text(cudnnctl_report *r, const char *name, const char *t
         j.err = err;
         rp_ws(&j);
         if (j.p < j.e && *j.p != '{') {
-                rp_fail(&j, "not a JSON object");
+                char c = *j.p, reason[96];
+
+                /* a JSON value of another kind (an array, a string...), or
+                 * not JSON from its first byte: say which */
+                if (c == '[' || c == '"' || c == '-' || (c >= '0' && c <= '9') || c == 't' || c == 'f' || c == 'n')
+                        snprintf(reason, sizeof(reason), "not a doctor document: a JSON value that is not an object");
+                else
+                        snprintf(reason, sizeof(reason), "not JSON: not an object (byte %zu)", (size_t)(j.p - j.s));
+                return rp_unreadable(r, name, reason, err);
         } else if (rp_walk(&j, path, 0, &d) == 0) {
                 rp_ws(&j);
                 if (j.p != j.e)
@@ -794,6 +822,9 @@ static int rp_add_stdin(cudnnctl_report *r, cc_error *err)
         char chunk[1 << 16];
         int eof = 0, skipping = 0;
 
+        /* byte for byte, as files are read: in text mode a Ctrl-Z (0x1A) would end standard input there and
+         * every document after it would be dropped without a word */
+        cc_stdin_binary();
         b.max = RP_MAX_DOC + 2 * sizeof(chunk);
         while (!eof) {
                 size_t n = fread(chunk, 1, sizeof(chunk), stdin), start = 0;
@@ -862,11 +893,11 @@ int cudnnctl_report_add_path(cudnnctl_report *r, const char *path, cudnnctl_erro
         cc_strv_sort(&names);
         for (i = 0; i < names.n && rc == 0; i++) {
                 char *full;
-                size_t pl = strlen(path);
 
                 if (!cc_ends_with(names.v[i], ".json") || names.v[i][0] == '.')
                         continue;
-                full = cc_asprintf(err, "%s%s%s", path, pl > 0 && cc_is_sep(path[pl - 1]) ? "" : "/", names.v[i]);
+                /* the system's separator: DIR\NAME on Windows, as a Windows user names it */
+                full = cc_path_join(path, names.v[i], err);
                 if (full == NULL) {
                         rc = -1;
                         break;

@@ -8,6 +8,8 @@
 #   doctor --no-gpu              python3 -m torch.utils.collect_env   (goal 0.50)
 #   doctor --no-frameworks       verify --no-compile (the installation a
 #                                plain program loads)                  (1.20)
+#                                (and with --recompile: the compile proof
+#                                built each time, not its kept build)
 #   frameworks                   python3 -c "import torch" (the heaviest
 #                                framework found)                      (1.20)
 #   deps --no-runtime FILE       libtree FILE                          (1.00)
@@ -30,6 +32,8 @@ py=${3:-/usr/bin/python3}
 [ -x "$exe" ] || { echo "no $exe: build first" >&2; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# the compile proof's kept builds (README, verify): this run's own cache
+export XDG_CACHE_HOME="$tmp/cache"
 now() { date +%s%N; }
 # median_pair NAME_A CMD_A -- CMD_B: the medians (microseconds) of A and B, interleaved
 declare -a ta tb
@@ -104,9 +108,14 @@ PY
 else
         echo "($py has no torch: doctor and frameworks against it not measured)"
 fi
-# verify without an installation named takes the one a plain program loads
+# verify without an installation named takes the one a plain program loads.
+# The compile proof's build is kept (a cache of this run's own, warmed by one
+# run first) and run again; --recompile is the proof compiled every time.
+"$exe" doctor --no-gpu --no-frameworks >/dev/null 2>&1 || true
 pair "$exe" doctor --no-gpu --no-frameworks -- "$exe" verify --no-gpu --no-compile
 row "doctor --no-frameworks" "verify --no-compile" "<= 1.20"
+pair "$exe" doctor --no-gpu --no-frameworks --recompile -- "$exe" verify --no-gpu --no-compile
+row "doctor --no-frameworks --recompile" "verify --no-compile" "(compiles)"
 file=$(ldconfig -p | awk '/libcudnn_graph.so.9 /{print $NF; exit}')
 [ -n "$file" ] || file=$(ls /usr/local/cuda/lib*/libcudnn_graph.so.9 2>/dev/null | head -n 1 || true)
 if [ -n "$file" ] && command -v libtree >/dev/null; then

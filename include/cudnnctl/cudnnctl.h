@@ -302,6 +302,11 @@ typedef struct cudnnctl_verify_options {
         int timeout_ms;        /* per probe child (the GPU probe gets five times this); 0: 60000 */
         const char *probe_exe; /* the program re-executed as the probe child; NULL: this program */
         int no_compile;        /* leave out the compile-and-link layer */
+        /* Compile the layer's program afresh: by default a build that passed
+         * is kept in the cache ($XDG_CACHE_HOME/cudnnctl, else ~/.cache/cudnnctl)
+         * and run again while the headers it read, the compiler, the library,
+         * the command and the environment are unchanged. */
+        int recompile;
         /* Of the Windows installer's layout with a directory per CUDA build
          * (bin\12.9\, bin\13.0\...): the one to verify, "MAJOR.MINOR" or
          * "MAJOR" (its newest); NULL: the one of the CUDA toolkit a plain
@@ -437,6 +442,7 @@ typedef struct cudnnctl_doctor_options {
         int timeout_ms;                /* per probe child; 0: 60000 */
         const char *probe_exe;         /* the program re-executed as the probe child; NULL: this program */
         int no_compile;                /* leave out the compile-and-link proof */
+        int recompile;                 /* compile the proof afresh (cudnnctl_verify_options.recompile) */
         int no_frameworks;             /* leave out the Python frameworks (cudnnctl_frameworks) */
         cudnnctl_progress_fn progress; /* NULL: none */
         void *progress_ctx;

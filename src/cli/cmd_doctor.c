@@ -14,7 +14,17 @@
 #define cli_isatty(fd) isatty(fd)
 #endif
 
-enum { OPT_NO_COMPILE = 1, OPT_NO_FRAMEWORKS, OPT_FACTS, OPT_FIX, OPT_DRY_RUN, OPT_YES, OPT_FROM, OPT_QUIET };
+enum {
+        OPT_NO_COMPILE = 1,
+        OPT_RECOMPILE,
+        OPT_NO_FRAMEWORKS,
+        OPT_FACTS,
+        OPT_FIX,
+        OPT_DRY_RUN,
+        OPT_YES,
+        OPT_FROM,
+        OPT_QUIET
+};
 
 static const struct cli_opt opts[] = {
     {.like = &cli_opt_json, .help = "print the facts and the findings as JSON (docs/json.md)"},
@@ -27,6 +37,9 @@ static const struct cli_opt opts[] = {
      .id = OPT_QUIET,
      .help = "no progress on standard error (shown on a terminal)"},
     {.name = "no-compile", .id = OPT_NO_COMPILE, .help = "leave out the compile-and-run proof"},
+    {.name = "recompile",
+     .id = OPT_RECOMPILE,
+     .help = "compile the proof's program afresh, not run the build kept while its inputs are unchanged"},
     {.name = "no-frameworks",
      .id = OPT_NO_FRAMEWORKS,
      .help = "leave out the Python frameworks ('cudnnctl frameworks')"},
@@ -124,6 +137,9 @@ static int cmd_doctor(int argc, char **argv, const struct cli_cmd *cmd, struct c
                         break;
                 case OPT_NO_COMPILE:
                         o.no_compile = 1;
+                        break;
+                case OPT_RECOMPILE:
+                        o.recompile = 1;
                         break;
                 case OPT_NO_FRAMEWORKS:
                         o.no_frameworks = 1;

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_NO_COMPILE = 1, OPT_CUDA };
+enum { OPT_NO_COMPILE = 1, OPT_RECOMPILE, OPT_CUDA };
 
 static const struct cli_opt opts[] = {
     {.like = &cli_opt_gpu, .help = "GPU work is required: not being able to run it is a failure"},
@@ -13,6 +13,9 @@ static const struct cli_opt opts[] = {
     {.like = &cli_opt_verbose, .help = "the evidence of every check"},
     {.like = &cli_opt_timeout},
     {.name = "no-compile", .id = OPT_NO_COMPILE, .help = "leave out layer 3"},
+    {.name = "recompile",
+     .id = OPT_RECOMPILE,
+     .help = "compile layer 3's program afresh, not run the build kept while its inputs are unchanged"},
     {.name = "cuda",
      .arg = "MAJOR.MINOR",
      .id = OPT_CUDA,
@@ -96,6 +99,9 @@ static int cmd_verify(int argc, char **argv, const struct cli_cmd *cmd, struct c
                         break;
                 case OPT_NO_COMPILE:
                         vo.no_compile = 1;
+                        break;
+                case OPT_RECOMPILE:
+                        vo.recompile = 1;
                         break;
                 case OPT_CUDA:
                         vo.cuda = p.arg;

@@ -983,7 +983,12 @@ with scenario("7c side by side"):
               (label, why, r.out[:300], r.err[:300]))
         return r.rc, doc or {}, wall
 
+    # a first run keeps the compile proof's build (verify's cache, in HOME): the runs compared all run it again,
+    # and the list walk sees the same entries in each
+    doctor("doctor, keeping the compile proof's build", "1")
     rc1, dserial, t_dserial = doctor("doctor one at a time", "1")
+    check("reused" in (((dserial.get("facts", {}).get("verify") or [{}])[0].get("document") or {}).get("compile")
+                       or {}), "doctor: the compile proof ran the kept build")
     its = dserial.get("facts", {}).get("frameworks", {}).get("interpreters", [])
     check(len(its) >= 3, "doctor: its interpreters %r" % [it.get("path") for it in its])
     dwalls = []

@@ -8,6 +8,7 @@ right verdict, and the tool must survive every one within its time limit."""
 import json
 import os
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cliutil  # noqa: E402
@@ -77,6 +78,34 @@ if os.path.exists(real) and not os.path.exists("/proc/driver/nvidia/version"):
     rc, out, err, wall = run(["verify", "--no-compile"], unset=("LD_LIBRARY_PATH",))
     check(rc == 0 and "verdict: passed-with-unchecked" in out and "CUDNN_STATUS_NOT_INITIALIZED" in out,
           "real text: rc %d\n%s%s" % (rc, out, err))
+    # The compile proof's build is kept in the cache and run again while its inputs are unchanged; --recompile
+    # builds afresh; the doctor's proof uses the same cache; no cache directory (no HOME): built each time.
+    with tempfile.TemporaryDirectory() as cache:
+        env = {"XDG_CACHE_HOME": cache}
+        docs = [verify_json(["verify"] + extra, env, unset=("LD_LIBRARY_PATH",)) for extra in ([], [], ["--recompile"])]
+        comp = [d[1].get("compile", {}) if d[1] else {} for d in docs]
+        check(all(d[0] == 0 for d in docs) and all(c.get("status") == "passed" for c in comp),
+              "reuse: exits %r, statuses %r" % ([d[0] for d in docs], [c.get("status") for c in comp]))
+        check("reused" not in comp[0] and "-MD" in comp[0].get("command", []), "reuse: the first proof compiled")
+        r = comp[1].get("reused") or {}
+        check(r.get("inputs", 0) > 10 and r.get("entry", "").startswith(cache + "/cudnnctl/compile-v1/"),
+              "reuse: the second proof ran the kept build: %r" % r)
+        check(comp[1].get("printed", {}).get("runtime_version") == 91900 and comp[1].get("run", {}).get("exit") == 2,
+              "reuse: the kept build ran now: %r" % comp[1].get("run"))
+        expect(docs[1][1], "reuse", "compile", "passed", "and run again (its inputs unchanged", "cudnnGetVersion 91900")
+        check("reused" not in comp[2], "reuse: --recompile compiled")
+        entries = os.listdir(os.path.join(cache, "cudnnctl", "compile-v1"))
+        check(len([e for e in entries if not e.startswith(".")]) == 1, "reuse: one entry, %r" % entries)
+        check(oct(os.stat(os.path.join(cache, "cudnnctl", "compile-v1")).st_mode & 0o777) == "0o700",
+              "reuse: the cache directory is private")
+        rc, out, err, _ = run(["doctor", "--no-frameworks", "--json"], env, unset=("LD_LIBRARY_PATH",))
+        dd, _ = cliutil.parse_json(out)
+        vc = (((dd or {}).get("facts", {}).get("verify") or [{}])[0].get("document") or {}).get("compile", {})
+        check("reused" in vc and vc.get("status") == "passed", "reuse: the doctor ran the kept build: %r"
+              % {k: vc.get(k) for k in ("status", "reused", "cache_notes")})
+    rc, doc, err, wall = verify_json(["verify"], unset=("LD_LIBRARY_PATH", "HOME", "XDG_CACHE_HOME"))
+    check(rc == 0 and doc and doc["compile"]["status"] == "passed" and "reused" not in doc["compile"],
+          "no HOME: rc %d, compiled each time" % rc)
 else:
     print("skip: no real cuDNN without a driver here")
 

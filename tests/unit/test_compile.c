@@ -7,6 +7,7 @@
 
 #include "platform/platform.h"
 #include "probe/compile.h"
+#include "probe/compile_cache.h"
 
 #include <dirent.h>
 #include <ftw.h>
@@ -625,6 +626,183 @@ static void test_compiler_messages(void **state)
         free(cc);
 }
 
+/* ---- reuse of a build that passed (compile_cache.c) ----------------------------- */
+
+static void test_depfile_tokens(void **state)
+{
+        static const char text[] = "cudnn_probe: cudnn_probe.c /usr/include/stdio.h \\\n"
+                                   " /opt/my\\ headers/cudnn.h /x/$$HOME.h\t/y.h\\\r\n /z.h\n";
+        static const char win[] = "C:\\t\\cudnn_probe.exe: cudnn_probe.c C:\\cuda\\include\\cudnn.h\n";
+        cc_strv t = {0};
+        cc_error err = {0};
+
+        (void)state;
+        assert_int_equal(cc_ccache_depfile(text, sizeof(text) - 1, &t, &err), 0);
+        assert_int_equal(t.n, 6);
+        assert_string_equal(t.v[0], "cudnn_probe.c");
+        assert_string_equal(t.v[1], "/usr/include/stdio.h");
+        assert_string_equal(t.v[2], "/opt/my headers/cudnn.h");
+        assert_string_equal(t.v[3], "/x/$HOME.h");
+        assert_string_equal(t.v[4], "/y.h");
+        assert_string_equal(t.v[5], "/z.h");
+        cc_strv_free(&t);
+        assert_int_equal(cc_ccache_depfile(win, sizeof(win) - 1, &t, &err), 0);
+        assert_int_equal(t.n, 2);
+        assert_string_equal(t.v[1], "C:\\cuda\\include\\cudnn.h");
+        cc_strv_free(&t);
+        /* nothing but a target, and nothing at all */
+        assert_int_equal(cc_ccache_depfile("a:", 2, &t, &err), 0);
+        assert_int_equal(t.n, 0);
+        assert_int_equal(cc_ccache_depfile("", 0, &t, &err), 0);
+        assert_int_equal(t.n, 0);
+}
+
+static int notes_have(const cc_value *v, const char *needle)
+{
+        const cc_value *n = cc_v_get(v, "cache_notes");
+        size_t i;
+
+        if (array_has(n, needle, 1))
+                return 1;
+        print_message("no cache note has \"%s\"; kind %s; the notes:\n", needle,
+                      cc_v_as_str(cc_v_path(v, "compiler/kind")));
+        for (i = 0; i < cc_v_len(n); i++)
+                print_message("  %s\n", cc_v_as_str(cc_v_at(n, i)));
+        return 0;
+}
+
+/* The number of entries (directories not starting with '.') in cache/compile-v1. */
+static int entries(const char *cache)
+{
+        char dir[512];
+        DIR *d;
+        struct dirent *e;
+        int n = 0;
+
+        snprintf(dir, sizeof(dir), "%s/compile-v1", cache);
+        d = opendir(dir);
+        if (d == NULL)
+                return 0;
+        while ((e = readdir(d)) != NULL)
+                n += e->d_name[0] != '.';
+        closedir(d);
+        return n;
+}
+
+/* A build that passed is kept and run again; a header changed, a program
+ * tampered with, a failed build and a cache others may write to are not. */
+static void test_reuse_kept_build(void **state)
+{
+        cc_compile_opts o;
+        cc_value *v;
+        char *inc = mkd("inc-own"), *cache = mkd("cache"), *ver, *cmd, *edir = NULL, *exe;
+        FILE *f;
+
+        (void)state;
+        if (!have_cuda()) {
+                free(inc);
+                free(cache);
+                skip();
+        }
+        link_entries(CUDA_INC, inc, "cudnn_version.h", 0, NULL);
+        ver = sp("inc-own/cudnn_version.h");
+        assert_true(asprintf(&cmd, "cp " CUDA_INC "/cudnn_version.h %s", ver) > 0);
+        assert_int_equal(system(cmd), 0);
+        free(cmd);
+        real_opts(&o);
+        o.include_dir = inc;
+        o.cache_dir = cache;
+        /* just written: its change time is too recent for its stamp to tell a
+         * rewrite within the clock's granularity, so the build is not kept */
+        v = probe(&o);
+        assert_status(v, "passed");
+        assert_null(cc_v_get(v, "reused"));
+        assert_true(notes_have(v, "cudnn_version.h changed in the last seconds"));
+        assert_int_equal(entries(cache), 0);
+        cc_v_free(v);
+        sleep(3);
+
+        v = probe(&o); /* compiled and kept */
+        assert_status(v, "passed");
+        assert_null(cc_v_get(v, "reused"));
+        assert_null(cc_v_get(v, "cache_notes"));
+        assert_true(array_has(cc_v_get(v, "command"), "-MD", 0));
+        assert_int_equal(entries(cache), 1);
+        cc_v_free(v);
+
+        v = probe(&o); /* run again, not compiled */
+        assert_status(v, "passed");
+        assert_non_null(cc_v_get(v, "reused"));
+        assert_true(cc_v_as_int(cc_v_path(v, "reused/inputs")) > 10);
+        assert_int_equal(cc_v_as_int(cc_v_path(v, "compile/exit")), 0);
+        assert_non_null(strstr(str_at(v, "reused/compiler_version"), str_at(v, "compiler/version")));
+        assert_real_printed(v); /* the run is this one's */
+        edir = strdup(str_at(v, "reused/entry"));
+        cc_v_free(v);
+
+        /* the program in the entry is not the one built: compiled again */
+        assert_true(asprintf(&exe, "%s/cudnn_probe", edir) > 0);
+        f = fopen(exe, "ab");
+        assert_non_null(f);
+        fputs("x", f);
+        fclose(f);
+        v = probe(&o);
+        assert_status(v, "passed");
+        assert_null(cc_v_get(v, "reused"));
+        assert_true(notes_have(v, "its program is not the one built"));
+        cc_v_free(v);
+        v = probe(&o); /* the new build was kept in its place */
+        assert_non_null(cc_v_get(v, "reused"));
+        cc_v_free(v);
+
+        /* a header changed: compiled again, and said why */
+        f = fopen(ver, "a");
+        assert_non_null(f);
+        fputs("/* changed */\n", f);
+        fclose(f);
+        v = probe(&o);
+        assert_status(v, "passed");
+        assert_null(cc_v_get(v, "reused"));
+        assert_true(notes_have(v, "cudnn_version.h changed since it was built"));
+        cc_v_free(v);
+
+        /* a build that fails is compiled each time and never kept */
+        f = fopen(ver, "a");
+        assert_non_null(f);
+        fputs("#error broken on purpose\n", f);
+        fclose(f);
+        sleep(3);
+        v = probe(&o);
+        assert_status(v, "failed");
+        assert_null(cc_v_get(v, "reused"));
+        cc_v_free(v);
+        v = probe(&o);
+        assert_status(v, "failed");
+        assert_null(cc_v_get(v, "reused"));
+        assert_int_equal(entries(cache), 1);
+        cc_v_free(v);
+
+        /* a cache directory others may write to is not used */
+        assert_true(asprintf(&cmd, "cp " CUDA_INC "/cudnn_version.h %s && touch -d '1 hour ago' %s", ver, ver) > 0);
+        assert_int_equal(system(cmd), 0);
+        free(cmd);
+        sleep(3);
+        assert_true(asprintf(&cmd, "chmod 0777 %s/compile-v1", cache) > 0);
+        assert_int_equal(system(cmd), 0);
+        free(cmd);
+        v = probe(&o);
+        assert_status(v, "passed");
+        assert_null(cc_v_get(v, "reused"));
+        assert_true(notes_have(v, "writable by others"));
+        cc_v_free(v);
+
+        free(exe);
+        free(edir);
+        free(ver);
+        free(inc);
+        free(cache);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -640,6 +818,8 @@ int main(void)
             cmocka_unit_test_setup_teardown(test_compiler_not_found, setup, teardown),
             cmocka_unit_test_setup_teardown(test_compiler_hangs, setup, teardown),
             cmocka_unit_test_setup_teardown(test_compiler_messages, setup, teardown),
+            cmocka_unit_test(test_depfile_tokens),
+            cmocka_unit_test_setup_teardown(test_reuse_kept_build, setup, teardown),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);

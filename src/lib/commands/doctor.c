@@ -918,6 +918,7 @@ static cc_value *verify_facts(cc_machine *m, const cudnnctl_doctor_options *o, c
                         vo.timeout_ms = o->timeout_ms;
                         vo.probe_exe = o->probe_exe;
                         vo.no_compile = o->no_compile || !first;
+                        vo.recompile = o->recompile;
                         e = cc_v_object(err);
                         TRY(cc_v_push(arr, e, err));
                         TRY(cc_v_set_int(e, CC_K(verify_entry, installation), id, err));

@@ -4,6 +4,7 @@
  * with the run-time probe's. */
 #include "verify_int.h"
 
+#include "../fetch/fetch.h"
 #include "../probe/compile.h"
 
 #include <stdio.h>
@@ -74,6 +75,21 @@ int cc_vf_compile_start(struct cc_vctx *v, struct cc_vf_compile *c, cc_error *er
         c->co.path_env = cc_machine_getenv(v->m, "PATH");
         c->co.timeout_ms = v->o->timeout_ms > 0 ? v->o->timeout_ms : 60000;
         c->co.windows = v->windows;
+        /* A build that passed is kept and run again while its inputs are
+         * unchanged (compile_cache.h); --recompile builds afresh and keeps
+         * that. No cache directory (no HOME), or Windows (the directory's
+         * owner is not checked there): built each time. */
+        if (!cc_host_is_windows()) {
+                cc_error ce = {0};
+
+                c->cache_dir = cc_fetch_default_cache(&ce);
+                if (c->cache_dir == NULL && ce.code == CC_ERR_NOMEM) {
+                        *err = ce;
+                        return -1;
+                }
+                c->co.cache_dir = c->cache_dir;
+                c->co.rebuild = v->o->recompile;
+        }
         /* beside the run-time probes when more than one child may run; else
          * here, before them, as it always ran */
         if (cc_machine_jobs(v->m, 2) > 1 && cc_thread_start(compile_thread, c, &c->th, NULL) == 0)
@@ -98,6 +114,8 @@ int cc_vf_layer_compile(struct cc_vctx *v, cc_value *doc, const cc_value *dnn, s
         cc_strv_free(&c->incs);
         free(c->implib_dir);
         c->implib_dir = NULL;
+        free(c->cache_dir);
+        c->cache_dir = NULL;
         if (v == NULL) /* only the job to end and free */
                 goto fail;
         checks = cc_v_array(err);
@@ -126,12 +144,15 @@ int cc_vf_layer_compile(struct cc_vctx *v, cc_value *doc, const cc_value *dnn, s
                 cc_vw_cudnn_facts pf;
                 cc_vw_status probe_create; /* a status, unless cudnnCreate is not exported */
                 cc_vw_compiler comp;
+                cc_vw_compile_reused reused = {0};
                 char b1[32], b2[32];
 
                 cc_vw_probe_read(dnn, &probe, NULL);
                 cc_vw_cudnn_facts_read(probe.facts, &pf, NULL);
                 cc_vw_status_read(pf.create, &probe_create, NULL);
                 cc_vw_compiler_read(cr.compiler, &comp, NULL);
+                if (cr.reused != NULL)
+                        cc_vw_compile_reused_read(cr.reused, &reused, NULL);
                 if (pr.header_version != NULL)
                         cudnnctl_ver_parse(pr.header_version, &hv);
                 cudnnctl_cudnn_decode((long)rtv, &rv);
@@ -157,8 +178,11 @@ int cc_vf_layer_compile(struct cc_vctx *v, cc_value *doc, const cc_value *dnn, s
                 else
                         TRY(cc_vf_add(
                             v, checks, "compile", "the guide's program compiles, links and runs", "passed", NULL, err,
-                            "built with %s; it printed header %s, cudnnGetVersion %lld, cudnnCreate %lld%s%s",
-                            comp.version ? comp.version : "the C compiler",
+                            "built with %s%s%s%s; it printed header %s, cudnnGetVersion %lld, cudnnCreate %lld%s%s",
+                            comp.version ? comp.version : "the C compiler", reused.built_at ? " at " : "",
+                            reused.built_at ? reused.built_at : "",
+                            reused.built_at ? " and run again (its inputs unchanged; --recompile builds it afresh)"
+                                            : "",
                             hv.n ? cc_vf_vstr(&hv, b1, sizeof(b1)) : "?", (long long)rtv, (long long)pc,
                             pr.create_status_name ? " " : "", pr.create_status_name ? pr.create_status_name : ""));
         }

@@ -65,7 +65,8 @@ struct cc_vf_compile {
         cc_compile_opts co; /* its strings: incs, implib_dir and the installation's */
         cc_strv incs;
         char *implib_dir;
-        cc_thread *th; /* NULL: it ran in cc_vf_compile_start, or not at all */
+        char *cache_dir; /* where builds that passed are kept (NULL: --recompile, or no cache) */
+        cc_thread *th;   /* NULL: it ran in cc_vf_compile_start, or not at all */
         cc_value *res;
         int rc;
         cc_error e;

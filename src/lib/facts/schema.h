@@ -768,7 +768,18 @@
         K(compile, failed_at, "failed_at", STR, CC_VW_OPT)                                                             \
         K(compile, printed, "printed", OBJ, CC_VW_OPT)                                                                 \
         K(compile, missing_headers, "missing_headers", ARR, CC_VW_OPT)                                                 \
-        K(compile, notes, "notes", ARR, CC_VW_OPT)
+        K(compile, notes, "notes", ARR, CC_VW_OPT)                                                                     \
+        K(compile, reused, "reused", OBJ, CC_VW_OPT)                                                                   \
+        K(compile, cache_notes, "cache_notes", ARR, CC_VW_OPT)
+
+/* The kept build a compile proof ran instead of compiling (probe/compile_cache.c). */
+#define CC_SCHEMA_compile_reused(K)                                                                                    \
+        K(compile_reused, built, "built", INT, CC_VW_REQ)                                                              \
+        K(compile_reused, built_at, "built_at", STR, CC_VW_REQ)                                                        \
+        K(compile_reused, inputs, "inputs", INT, CC_VW_REQ)                                                            \
+        K(compile_reused, entry, "entry", STR, CC_VW_REQ)                                                              \
+        K(compile_reused, exe_sha256, "exe_sha256", STR, CC_VW_OPT)                                                    \
+        K(compile_reused, compiler_version, "compiler_version", STR, CC_VW_OPT | CC_VW_NULL)
 
 #define CC_SCHEMA_compiler(K)                                                                                          \
         K(compiler, path, "path", STR, CC_VW_REQ)                                                                      \
@@ -1608,6 +1619,7 @@
         V(compile, "compile")                                                                                          \
         V(compiler, "compile")                                                                                         \
         V(compile_printed, "compile")                                                                                  \
+        V(compile_reused, "compile")                                                                                   \
         V(host_windows, "host windows")                                                                                \
         V(win_python, "host windows")                                                                                  \
         V(win_site, "host windows")                                                                                    \

@@ -7,6 +7,7 @@
 #include "compile.h"
 
 #include "../platform/platform.h"
+#include "compile_cache.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -42,8 +43,11 @@ typedef struct ctx {
         cc_strv incdirs;    /* the -I directories */
         cc_strv words;      /* the compiler command: its path, then its own arguments */
         int kind;
-        char *path_value; /* PATH to search (owned) */
-        char *tmp;        /* the temporary directory, removed at the end */
+        char *path_value;       /* PATH to search (owned) */
+        char *tmp;              /* the temporary directory, removed at the end */
+        const char *source;     /* the program's text */
+        char *compiler_version; /* the compiler's --version line (owned) */
+        char cache_key[65];     /* the build's key in cache_dir */
 } ctx;
 
 /* What the program printed, parsed. */
@@ -574,6 +578,8 @@ static int compiler_facts(ctx *c, cc_error *err)
                                 c->kind = CK_GCC;
                 }
                 TRY(cc_v_set_str(v, "version", line[0] ? line : NULL, err));
+                if (line[0])
+                        TRY((c->compiler_version = cc_strdup(err, line)) == NULL ? -1 : 0);
         } else {
                 TRY(cc_v_set_null(v, "version", err));
                 if (ran == 1)
@@ -1274,12 +1280,47 @@ static int include_dirs(ctx *c, cc_error *err)
 }
 
 /* Compile and link. 1 when it built, 0 when not (status set). */
+/* Add "what why" to the facts' cache_notes. */
+static int cache_note(ctx *c, const char *what, const char *why, cc_error *err)
+{
+        cc_value *arr = cc_v_getm(c->facts, "cache_notes");
+
+        if (arr == NULL) {
+                TRY_RET(cc_v_set(c->facts, "cache_notes", cc_v_array(err), err));
+                arr = cc_v_getm(c->facts, "cache_notes");
+        }
+        return cc_v_push(arr, cc_v_strf(err, "%s%s", what, why), err);
+}
+
+/* Keep a build that passed for the next proof (compile_cache.h): its inputs
+ * are the headers it read, the compiler and the library it linked. */
+static int keep_build(ctx *c, const char *exe, cc_error *err)
+{
+        cc_strv extra = {0};
+        const char *lib = cc_v_get_str(cc_v_get(c->facts, "link"), "library");
+        char *why = NULL;
+        int rv = -1;
+
+        TRY(cc_strv_push(&extra, c->words.v[0], err));
+        if (lib != NULL)
+                TRY(cc_strv_push(&extra, lib, err));
+        TRY(cc_ccache_put(c->o->cache_dir, c->cache_key, c->tmp, exe, &extra, cc_v_get(c->facts, "compile"),
+                          c->compiler_version, &why, err));
+        if (why != NULL)
+                TRY(cache_note(c, "the build was not kept for reuse: ", why, err));
+        rv = 0;
+fail:
+        free(why);
+        cc_strv_free(&extra);
+        return rv;
+}
+
 static int compile_step(ctx *c, const char *exe, cc_error *err)
 {
         cc_strv argv = {0};
         cc_spawn_result r;
         char *why = NULL, *first = NULL, *old = NULL, *reason = NULL;
-        int ran, at_link = 0, rv = -1, msvc = c->kind == CK_MSVC || c->kind == CK_CLANG_CL;
+        int ran, at_link = 0, rv = -1, msvc = c->kind == CK_MSVC || c->kind == CK_CLANG_CL, cacheable;
         size_t i;
 
         memset(&r, 0, sizeof(r));
@@ -1303,7 +1344,35 @@ static int compile_step(ctx *c, const char *exe, cc_error *err)
                 rv = 0;
                 goto fail;
         }
+        /* The headers the compiler reads, for a build kept to be run again */
+        cacheable = c->o->cache_dir != NULL && (c->kind == CK_GCC || c->kind == CK_CLANG);
+        if (cacheable) {
+                TRY(cc_strv_push(&argv, "-MD", err));
+                TRY(cc_strv_push(&argv, "-MF", err));
+                TRY(cc_strv_push(&argv, CC_CCACHE_DEPFILE, err));
+        }
         TRY(cc_v_set(c->facts, "command", cc_v_strv(&argv, err), err));
+        if (cacheable)
+                TRY(cc_ccache_key(&argv, c->source, c->path_value, c->cache_key, err));
+        if (cacheable && !c->o->rebuild) {
+                cc_value *meta = NULL;
+
+                TRY(ran = cc_ccache_take(c->o->cache_dir, c->cache_key, c->tmp, exe, &meta, &why, err));
+                if (ran == 1) {
+                        cc_value *comp = cc_v_take(meta, "compile");
+
+                        if (cc_v_set(c->facts, "compile", comp ? comp : cc_v_null(err), err) < 0 ||
+                            cc_v_set(c->facts, "reused", meta, err) < 0) {
+                                cc_v_free(meta);
+                                goto fail;
+                        }
+                        goto passed;
+                }
+                if (why != NULL)
+                        TRY(cache_note(c, "the kept build was not used: ", why, err));
+                free(why);
+                why = NULL;
+        }
         TRY(ran = spawn(c, &argv, NULL, 0, &r, &why, err));
         if (ran == 0) {
                 TRY(set_statusf(c, "not-checked", err, "the compiler could not be started: %s", why));
@@ -1321,6 +1390,9 @@ static int compile_step(ctx *c, const char *exe, cc_error *err)
                 goto fail;
         }
         if (r.exited && r.exit_code == 0) {
+                if (cacheable)
+                        TRY(keep_build(c, exe, err));
+        passed:
                 /* What the scan missed sits behind a condition the compiler
                  * did not take: header_scan keeps it, missing_headers not. */
                 for (i = 0; i < c->missing.n; i++)
@@ -1547,6 +1619,7 @@ int cc_compile_probe(const cc_compile_opts *o, cc_value **out, cc_error *err)
         TRY((c.facts = cc_v_object(err)) == NULL ? -1 : 0);
         TRY(set_status(&c, "not-checked", NULL, err));
         TRY(build_source(&src, err));
+        c.source = src.data;
         TRY(cc_v_set_str(c.facts, "source", src.data, err));
         TRY(layer(&c, &src, err));
         TRY(cc_v_set(c.facts, "missing_headers", cc_v_strv(&c.missing, err), err));
@@ -1568,6 +1641,7 @@ fail:
         cc_v_free(c.facts);
         cc_buf_free(&src);
         free(c.path_value);
+        free(c.compiler_version);
         cc_strv_free(&c.notes);
         cc_strv_free(&c.missing);
         cc_strv_free(&c.missing_by);

@@ -21,6 +21,10 @@ typedef struct cc_compile_opts {
         const char *path_env; /* the PATH to search for a compiler (NULL: the process's) */
         int timeout_ms;       /* for the compiler and for the program, each (<= 0: 60000) */
         int windows;          /* 1: build a Windows program (cudnn.lib / cudnn64_N.dll) */
+        /* The program's cache: a build that passed is kept there and run again
+         * while none of its inputs changed (compile_cache.h); NULL: built each time. */
+        const char *cache_dir;
+        int rebuild; /* compile even when a kept build matches (and keep the new one) */
 } cc_compile_opts;
 
 /* Facts of the layer (docs/json.md, verify "compile"):
@@ -30,6 +34,10 @@ typedef struct cc_compile_opts {
  *   include_dirs, lib_dir, command (array of argv), source (the program's text)
  *   missing_headers  headers the compiler could not find (["cuda_runtime_api.h"])
  *   compile     {exit, how (cc_spawn_describe), wall_ms, output (first 4 KiB)}
+ *   reused      the kept build that was run instead of compiling (cache_dir):
+ *               {built, built_at, inputs (files whose stamps matched), entry,
+ *               compiler_version}; absent when it was compiled now
+ *   cache_notes why a kept build was not used, why a build that passed was not kept
  *   run         {exit, how, wall_ms, output}
  *   printed     what the program printed, parsed: {header_version, CUDNN_VERSION,
  *               runtime_version, cudart_version, create_status, create_status_name,

@@ -224,13 +224,28 @@ int cc_buf_append(cc_buf *b, const void *p, size_t n, cc_error *err)
         return 0;
 }
 
+/* A valid UTF-8 sequence a terminal acts on instead of showing: a C1
+ * control (U+0080-U+009F; 0x9B is CSI to some terminals) or a bidirectional
+ * formatting character (U+200E, U+200F, U+202A-U+202E, U+2066-U+2069), which
+ * reorders what follows it on the line. */
+static int is_format_char(const unsigned char *p, size_t len)
+{
+        if (len == 2)
+                return p[0] == 0xC2 && p[1] >= 0x80 && p[1] <= 0x9F;
+        if (len != 3 || p[0] != 0xE2)
+                return 0;
+        return (p[1] == 0x80 && (p[2] == 0x8E || p[2] == 0x8F || (p[2] >= 0xAA && p[2] <= 0xAE))) ||
+               (p[1] == 0x81 && p[2] >= 0xA6 && p[2] <= 0xA9);
+}
+
 int cc_buf_put_escaped(cc_buf *b, const char *s, cc_error *err)
 {
         static const char hex[] = "0123456789abcdef";
         const unsigned char *p = (const unsigned char *)s, *run = p;
 
         /* Runs of printable ASCII and whole valid UTF-8 sequences are copied
-         * as they are; any other byte becomes \xNN. cc_utf8_valid reads the
+         * as they are, but for the ones is_format_char names, which become
+         * \u{XXXX}; any other byte becomes \xNN. cc_utf8_valid reads the
          * sequence in order and stops at the first byte that is not a
          * continuation byte (the NUL included), so nothing past the end is read. */
         for (;;) {
@@ -242,13 +257,24 @@ int cc_buf_put_escaped(cc_buf *b, const char *s, cc_error *err)
                 }
                 if (*p >= 0xC0) {
                         len = *p >= 0xF0 ? 4 : *p >= 0xE0 ? 3 : 2;
-                        if (cc_utf8_valid((const char *)p, len)) {
+                        if (cc_utf8_valid((const char *)p, len) && !is_format_char(p, len)) {
                                 p += len;
                                 continue;
                         }
                 }
                 if (p > run && cc_buf_append(b, run, (size_t)(p - run), err) < 0)
                         return -1;
+                if (len > 0 && cc_utf8_valid((const char *)p, len)) {
+                        /* a C1 control or a direction control: its code point, \u{...} */
+                        unsigned cp =
+                            len == 2 ? (unsigned)(p[0] & 0x1F) << 6 | (p[1] & 0x3F)
+                                     : (unsigned)(p[0] & 0x0F) << 12 | (unsigned)(p[1] & 0x3F) << 6 | (p[2] & 0x3F);
+
+                        if (cc_buf_printf(b, err, "\\u{%04x}", cp) < 0)
+                                return -1;
+                        run = p += len;
+                        continue;
+                }
                 if (*p == '\0')
                         return 0;
                 {

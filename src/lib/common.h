@@ -101,7 +101,9 @@ int cc_buf_puts(cc_buf *b, const char *s, cc_error *err) CC_WUR;
 int cc_buf_putc(cc_buf *b, char c, cc_error *err) CC_WUR;
 int cc_buf_printf(cc_buf *b, cc_error *err, const char *fmt, ...) CC_PRINTF(3, 4) CC_WUR;
 /* Append s with every byte that is not printable UTF-8 (controls, DEL, a
- * broken or overlong sequence) written as \xNN: what a terminal may show. */
+ * broken or overlong sequence) written as \xNN, and the C1 controls and the
+ * bidirectional formatting characters (U+202E...) as \u{XXXX}: what a
+ * terminal may show. */
 int cc_buf_put_escaped(cc_buf *b, const char *s, cc_error *err) CC_WUR;
 int cc_buf_vprintf(cc_buf *b, cc_error *err, const char *fmt, va_list ap) CC_VPRINTF(3) CC_WUR;
 /* Hand the string over to the caller (who frees it); the buffer is reset. */

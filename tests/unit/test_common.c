@@ -103,6 +103,43 @@ static void test_utf8(void **state)
                 assert_int_equal(cc_utf8_valid(cases[i].s, strlen(cases[i].s)), cases[i].ok);
 }
 
+/* Text for a terminal: printable ASCII and UTF-8 as they are; control bytes,
+ * invalid UTF-8, C1 controls and the bidirectional formatting characters
+ * (which reorder the rest of a line) escaped. */
+static void test_put_escaped(void **state)
+{
+        static const struct {
+                const char *in, *out;
+        } cases[] = {
+            {"plain ASCII", "plain ASCII"},
+            {"caf\xc3\xa9 \xe6\x97\xa5\xe6\x9c\xac \xf0\x9f\x98\x80",
+             "caf\xc3\xa9 \xe6\x97\xa5\xe6\x9c\xac \xf0\x9f\x98\x80"},
+            {"esc\x1b[2J bel\x07 del\x7f", "esc\\x1b[2J bel\\x07 del\\x7f"},
+            {"bad \xc3( cut \xe2\x80", "bad \\xc3( cut \\xe2\\x80"},
+            {"csi \xc2\x9b"
+             "31m nel \xc2\x85 nbsp \xc2\xa0",
+             "csi \\u{009b}31m nel \\u{0085} nbsp \xc2\xa0"},
+            {"evil\xe2\x80\xae"
+             "txt.exe",
+             "evil\\u{202e}txt.exe"},
+            {"\xe2\x80\x8e\xe2\x80\x8f\xe2\x80\xaa\xe2\x81\xa6\xe2\x81\xa9",
+             "\\u{200e}\\u{200f}\\u{202a}\\u{2066}\\u{2069}"},
+            {"dash \xe2\x80\x94 quote \xe2\x80\x9c", "dash \xe2\x80\x94 quote \xe2\x80\x9c"},
+        };
+        size_t i;
+
+        (void)state;
+        for (i = 0; i < CC_ARRAY_LEN(cases); i++) {
+                cc_buf b = {0};
+                cc_error err = {0};
+
+                assert_int_equal(cc_buf_put_escaped(&b, cases[i].in, &err), 0);
+                assert_non_null(b.data);
+                assert_string_equal(b.data, cases[i].out);
+                cc_buf_free(&b);
+        }
+}
+
 static void test_strings(void **state)
 {
         (void)state;
@@ -182,7 +219,7 @@ int main(void)
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(test_buf_cap), cmocka_unit_test(test_strv),    cmocka_unit_test(test_readers),
             cmocka_unit_test(test_utf8),    cmocka_unit_test(test_strings), cmocka_unit_test(test_errors),
-            cmocka_unit_test(test_memmem),  cmocka_unit_test(test_cat),
+            cmocka_unit_test(test_memmem),  cmocka_unit_test(test_cat),     cmocka_unit_test(test_put_escaped),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -47,6 +47,52 @@ def wine_path(path):
     return "Z:" + os.path.abspath(path).replace("/", "\\")
 
 
+class WinRun:
+    """Windows programs run for a test: under the Wine wrapper when one is
+    given, else natively (on Windows). WINEDEBUG=-all, and WINEPATH and the
+    variables in drop are left out of their environment.
+
+    tool() runs the program under test; under Wine it runs it once more when
+    it exited 1 with no output at all: the program prints a document or an
+    error line on every exit, so that came from Wine failing to start it
+    (seen once in CI, right after a run ended by TerminateProcess)."""
+
+    def __init__(self, wrapper, exe, drop=()):
+        self.wrapper = wrapper
+        self.pre = [wrapper] if wrapper else []
+        self.exe = os.path.abspath(exe)
+        self.env = dict(os.environ, WINEDEBUG="-all")
+        for k in ("WINEPATH",) + tuple(drop):
+            self.env.pop(k, None)
+
+    def run(self, *argv, fault=None, cwd=None):
+        """(exit status, stdout, stderr) of argv; fault sets CUDNNCTL_TEST_FAULT."""
+        e = dict(self.env)
+        if fault:
+            e["CUDNNCTL_TEST_FAULT"] = fault
+        r = subprocess.run(self.pre + list(argv), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           stdin=subprocess.DEVNULL, env=e, timeout=300, cwd=cwd)
+        return r.returncode, r.stdout.decode("utf-8", "replace"), r.stderr.decode("utf-8", "replace")
+
+    def again_if_silent(self, *argv, fault=None, cwd=None):
+        """run(*argv), and once more when Wine failed to start it (see the class)."""
+        rc, out, err = self.run(*argv, fault=fault, cwd=cwd)
+        if self.wrapper and rc == 1 and not out and not err and not fault:
+            print("note: %s %s: exit 1 with no output from Wine; run again" % (self.wrapper, " ".join(argv)))
+            rc, out, err = self.run(*argv, fault=fault, cwd=cwd)
+        return rc, out, err
+
+    def tool(self, *argv, fault=None, cwd=None):
+        """The program under test with argv."""
+        return self.again_if_silent(self.exe, *argv, fault=fault, cwd=cwd)
+
+
+def jdoc(out):
+    """A command's JSON document, {} when it printed none (or not an object)."""
+    doc, _ = parse_json(out)
+    return doc if isinstance(doc, dict) else {}
+
+
 class WineReg:
     """The registry of a Wine prefix, read and written with Wine's reg.exe
     through .reg files, so that a value's type and bytes are exact.

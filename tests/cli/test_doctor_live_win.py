@@ -17,10 +17,8 @@ The registry values are put back as they were, and the folder is removed.
 usage: test_doctor_live_win.py --exe CUDNNCTL.EXE --fixtures DIR --wrapper WINE
 Exits 77 (skipped) without Wine or without the Windows fixtures.
 """
-import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 
@@ -40,15 +38,8 @@ def main():
         print("skip: the live doctor changes the registry: only under Wine (--wrapper)")
         return 77
     prefix = os.environ.get("WINEPREFIX") or os.path.expanduser("~/.wine")
-    env = dict(os.environ, WINEDEBUG="-all")
-    for v in ("WINEPATH", "CUDNNCTL_TEST_FAULT", "CUDA_PATH"):
-        env.pop(v, None)
-
-    def run(*argv):
-        r = subprocess.run([args.wrapper] + list(argv), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           stdin=subprocess.DEVNULL, env=env, timeout=300)
-        return r.returncode, r.stdout.decode("utf-8", "replace"), r.stderr.decode("utf-8", "replace")
-
+    wr = cliutil.WinRun(args.wrapper, args.exe, drop=("CUDNNCTL_TEST_FAULT", "CUDA_PATH"))
+    run = wr.run
     exe = cliutil.wine_path(args.exe)
 
     def doctor(shell_path=None):
@@ -56,13 +47,9 @@ def main():
         argv = [exe, "doctor", "--json", "--no-frameworks"]
         if shell_path is not None:
             argv = ["cmd", "/c", "set", "PATH=%s" % shell_path, "&&"] + argv
-        rc, out, err = run(*argv)
-        if rc == 1 and not out and not err:
-            rc, out, err = run(*argv)  # Wine failed to start it (cliutil's note in test_use_win.py): once more
-        try:
-            return rc, json.loads(out), err
-        except ValueError:
-            return rc, {}, err + out[-300:]
+        rc, out, err = wr.again_if_silent(*argv)
+        doc = cliutil.jdoc(out)
+        return rc, doc, err if doc else err + out[-300:]
 
     def ids(doc):
         return [f.get("id") for f in doc.get("findings", [])]

@@ -31,7 +31,6 @@ exit 77: no Windows probe fixtures, or no Wine
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 
@@ -55,13 +54,6 @@ def reg_text(value):
     return '"%s"' % v.replace("\\", "\\\\").replace('"', '\\"')
 
 
-def jdoc(out):
-    try:
-        return json.loads(out)
-    except ValueError:
-        return {}
-
-
 def same(a, b):
     return (a or "").rstrip("\\").lower() == (b or "").rstrip("\\").lower()
 
@@ -75,11 +67,8 @@ def main():
     if cliutil.wrapper_missing(args.wrapper):
         print("skip: no %s" % args.wrapper)
         return 77
-    pre = [args.wrapper] if args.wrapper else []
-    env = dict(os.environ, WINEDEBUG="-all")
-    env.pop("WINEPATH", None)
-    for k in ("CUDA_PATH", "CUDNN_PATH", "CUDNN_HOME", "CUDA_HOME"):
-        env.pop(k, None)
+    wr = cliutil.WinRun(args.wrapper, args.exe, drop=("CUDA_PATH", "CUDNN_PATH", "CUDNN_HOME", "CUDA_HOME"))
+    run, tool, jdoc = wr.run, wr.tool, cliutil.jdoc
 
     if args.wrapper:
         drive_c = os.path.join(os.environ.get("WINEPREFIX") or os.path.expanduser("~/.wine"), "drive_c")
@@ -93,18 +82,6 @@ def main():
 
     def native(p):
         return cliutil.wine_path(p) if args.wrapper else os.path.abspath(p)
-
-    def run(*argv):
-        r = subprocess.run(pre + list(argv), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           stdin=subprocess.DEVNULL, env=env, timeout=300)
-        return r.returncode, r.stdout.decode("utf-8", "replace"), r.stderr.decode("utf-8", "replace")
-
-    def tool(*argv):
-        rc, out, err = run(os.path.abspath(args.exe), *argv)
-        if args.wrapper and rc == 1 and not out and not err:
-            print("note: exit 1 with no output from Wine; run again")  # as test_use_win.py says why
-            rc, out, err = run(os.path.abspath(args.exe), *argv)
-        return rc, out, err
 
     entries = {
         HKLM + "\\cc-test-cudnn": {

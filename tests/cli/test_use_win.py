@@ -23,11 +23,9 @@ The prefix's HKCU\\Environment and the machine's Path are put back at the end.
 usage: test_use_win.py --exe CUDNNCTL.EXE --fixtures DIR [--wrapper=WINE]
 exit 77: no Windows probe fixtures, or no Wine
 """
-import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 
@@ -39,14 +37,6 @@ MACHINE_KEY = cliutil.WineReg.MACHINE
 SESSION_KEY = cliutil.WineReg.SESSION
 
 
-def jdoc(out):
-    """A command's JSON document, {} when it printed none."""
-    try:
-        return json.loads(out)
-    except ValueError:
-        return {}
-
-
 def main():
     args = cliutil.parser(fixtures=True, wrapper=True).parse_args()
     src = os.path.join(args.fixtures, "probe", "win", "installs", "v9-ok")
@@ -56,32 +46,11 @@ def main():
     if cliutil.wrapper_missing(args.wrapper):
         print("skip: no %s" % args.wrapper)
         return 77
-    pre = [args.wrapper] if args.wrapper else []
-    env = dict(os.environ, WINEDEBUG="-all")
-    env.pop("WINEPATH", None)
-    env.pop("CUDNNCTL_TEST_FAULT", None)
+    wr = cliutil.WinRun(args.wrapper, args.exe, drop=("CUDNNCTL_TEST_FAULT",))
+    run, tool, jdoc = wr.run, wr.tool, cliutil.jdoc
 
     def native(p):
         return cliutil.wine_path(p) if args.wrapper else os.path.abspath(p)
-
-    def run(*argv, fault=None, cwd=None):
-        e = dict(env)
-        if fault:
-            e["CUDNNCTL_TEST_FAULT"] = fault
-        r = subprocess.run(pre + list(argv), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           stdin=subprocess.DEVNULL, env=e, timeout=300, cwd=cwd)
-        return r.returncode, r.stdout.decode("utf-8", "replace"), r.stderr.decode("utf-8", "replace")
-
-    def tool(*argv, fault=None, cwd=None):
-        rc, out, err = run(os.path.abspath(args.exe), *argv, fault=fault, cwd=cwd)
-        if args.wrapper and rc == 1 and not out and not err and not fault:
-            # cudnnctl prints a document or an error line on every exit, so an
-            # exit of 1 with nothing at all came from Wine failing to start it
-            # (seen once in CI, right after a run ended by TerminateProcess):
-            # say so and run it again, once
-            print("note: %s %s: exit 1 with no output from Wine; run again" % (args.wrapper, " ".join(argv)))
-            rc, out, err = run(os.path.abspath(args.exe), *argv, fault=fault, cwd=cwd)
-        return rc, out, err
 
     reg = cliutil.WineReg(run, None, native)
     export, value_of, text_of, restore = reg.export, reg.value_of, reg.text_of, reg.restore
@@ -253,7 +222,7 @@ def main():
         # toolkit from there, saying so, as it would for a shell opened before the installer set it
         tk = os.path.join(work, "CUDA", "v11.4")
         shutil.copytree(src, tk)
-        env["CCTEST_CUDA"] = native(os.path.join(work, "CUDA"))
+        wr.env["CCTEST_CUDA"] = native(os.path.join(work, "CUDA"))
         c.named("CUDA_PATH_V11_4 set in HKCU\\Environment",
                 import_value(USER_KEY, "CUDA_PATH_V11_4", "REG_EXPAND_SZ", "%CCTEST_CUDA%\\v11.4"))
         rc, out, err = tool("list", "--json")
@@ -264,7 +233,7 @@ def main():
                 (rc, err[-200:], [(r.get("path"), r.get("sources")) for r in d.get("roots", [])][:12]))
         c.named("list: the cuDNN in it found", roots and roots[0].get("found", 0) > 0, roots)
         run("reg", "delete", USER_KEY, "/v", "CUDA_PATH_V11_4", "/f")
-        del env["CCTEST_CUDA"]
+        del wr.env["CCTEST_CUDA"]
 
         # CWDIllegalInDllSearch in Session Manager: 0xFFFFFFFF takes the current directory out of the search;
         # 2 only a remote one (this one is local)

@@ -642,7 +642,8 @@ static cc_value *host_facts(cc_machine *m, cc_error *err)
                 TRY(cc_v_set(h, "registry_path", rp, err));
                 for (i = 0; i < CC_ARRAY_LEN(regs); i++) {
                         cc_error re = {0};
-                        char *val = cc_reg_get_str(regs[i].hive, regs[i].key, "Path", &re);
+                        uint32_t type = 0;
+                        char *val = cc_reg_get_str_type(regs[i].hive, regs[i].key, "Path", &type, &re);
                         cc_value *o = cc_v_object(err);
 
                         TRY(cc_v_push(rp, o, err));
@@ -655,17 +656,12 @@ static cc_value *host_facts(cc_machine *m, cc_error *err)
                                 /* the type says whether Windows expands it for a new process: REG_EXPAND_SZ
                                  * is expanded (from this process's environment here, an approximation of the
                                  * one Windows builds at logon); REG_SZ is taken as written */
-                                cc_regval rv = {0};
-                                cc_error te = {0};
-                                const char *tn = NULL;
+                                const char *tn = type == 1 ? "REG_SZ" : type == 2 ? "REG_EXPAND_SZ" : NULL;
                                 char *exp = NULL;
                                 int bad;
 
-                                if (cc_reg_read(regs[i].hive, regs[i].key, "Path", &rv, &te) == 0 && rv.present)
-                                        tn = rv.type == 1 ? "REG_SZ" : rv.type == 2 ? "REG_EXPAND_SZ" : "other";
-                                if (tn != NULL && strcmp(tn, "REG_EXPAND_SZ") == 0)
+                                if (type == 2)
                                         exp = cc_machine_expand(m, val, 0, err);
-                                cc_regval_free(&rv);
                                 bad = cc_v_set_str(o, "value", val, err) < 0 ||
                                       cc_v_set_int(o, "length", (int64_t)utf16_units(val), err) < 0 ||
                                       (tn != NULL && cc_v_set_str(o, "type", tn, err) < 0) ||

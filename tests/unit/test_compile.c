@@ -650,11 +650,62 @@ static void test_depfile_tokens(void **state)
         assert_int_equal(t.n, 2);
         assert_string_equal(t.v[1], "C:\\cuda\\include\\cudnn.h");
         cc_strv_free(&t);
+        /* a NUL byte separates (no name holds one) */
+        assert_int_equal(cc_ccache_depfile("a: x\0y", 7, &t, &err), 0);
+        assert_int_equal(t.n, 2);
+        assert_string_equal(t.v[0], "x");
+        assert_string_equal(t.v[1], "y");
+        cc_strv_free(&t);
         /* nothing but a target, and nothing at all */
         assert_int_equal(cc_ccache_depfile("a:", 2, &t, &err), 0);
         assert_int_equal(t.n, 0);
         assert_int_equal(cc_ccache_depfile("", 0, &t, &err), 0);
         assert_int_equal(t.n, 0);
+}
+
+/* An entry's list of inputs: whole lines of a stamp, a tab and an absolute path. */
+static void test_inputs_list(void **state)
+{
+        static const struct {
+                const char *text;
+                int want;
+                size_t n;
+        } cases[] = {
+            {"", 1, 0},
+            {"1 2 3\t/a\n4 5 6\t/b c\td\n", 1, 2},
+            {"1\tC:\\x\\y.h\n1\t\\\\srv\\s\\z.h\n", 1, 2},
+            {"1 2 3\t/a", 0, 0},           /* the last line cut */
+            {"\t/a\n", 0, 0},              /* no stamp */
+            {"1 2 3\trelative.h\n", 0, 0}, /* not absolute */
+            {"1 2 3\t\n", 0, 0},           /* no path */
+            {"1 2 3 /a\n", 0, 0},          /* no tab */
+        };
+        size_t i;
+
+        (void)state;
+        for (i = 0; i < CC_ARRAY_LEN(cases); i++) {
+                cc_strv st = {0}, pa = {0};
+                cc_error err = {0};
+
+                assert_int_equal(cc_ccache_inputs(cases[i].text, strlen(cases[i].text), &st, &pa, &err), cases[i].want);
+                if (cases[i].want == 1) {
+                        assert_int_equal(pa.n, cases[i].n);
+                        assert_int_equal(st.n, cases[i].n);
+                }
+                cc_strv_free(&st);
+                cc_strv_free(&pa);
+        }
+        {
+                cc_strv st = {0}, pa = {0};
+                cc_error err = {0};
+
+                assert_int_equal(cc_ccache_inputs("1 2 3\t/a\0b\n", 11, &st, &pa, &err), 0); /* a NUL */
+                assert_int_equal(cc_ccache_inputs("1 2 3\t/a\n4 5 6\t/b c\td\n", 22, &st, &pa, &err), 1);
+                assert_string_equal(st.v[1], "4 5 6");
+                assert_string_equal(pa.v[1], "/b c\td");
+                cc_strv_free(&st);
+                cc_strv_free(&pa);
+        }
 }
 
 static int notes_have(const cc_value *v, const char *needle)
@@ -819,6 +870,7 @@ int main(void)
             cmocka_unit_test_setup_teardown(test_compiler_hangs, setup, teardown),
             cmocka_unit_test_setup_teardown(test_compiler_messages, setup, teardown),
             cmocka_unit_test(test_depfile_tokens),
+            cmocka_unit_test(test_inputs_list),
             cmocka_unit_test_setup_teardown(test_reuse_kept_build, setup, teardown),
         };
 

@@ -100,7 +100,7 @@ int cc_ccache_depfile(const char *text, size_t n, cc_strv *out, cc_error *err)
                 } else {
                         i++;
                 }
-                if (end || ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r') {
+                if (end || ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\0') {
                         if (tok.len > 0 && !in_target)
                                 TRY(cc_strv_pushn(out, tok.data, tok.len, err));
                         tok.len = 0;
@@ -125,10 +125,11 @@ fail:
 
 /* ---- helpers ------------------------------------------------------------- */
 
-static int is_abs(const char *p)
+/* p[0..n) an absolute path: "/...", "\\...", "C:\..." or "C:/..." */
+static int is_abs_n(const char *p, size_t n)
 {
-        return p[0] == '/' || p[0] == '\\' ||
-               (((p[0] >= 'A' && p[0] <= 'Z') || (p[0] >= 'a' && p[0] <= 'z')) && p[1] == ':' &&
+        return (n >= 1 && (p[0] == '/' || p[0] == '\\')) ||
+               (n >= 3 && ((p[0] >= 'A' && p[0] <= 'Z') || (p[0] >= 'a' && p[0] <= 'z')) && p[1] == ':' &&
                 (p[2] == '\\' || p[2] == '/'));
 }
 
@@ -177,10 +178,31 @@ static void iso_time(int64_t t, char buf[64])
 
 /* ---- take ---------------------------------------------------------------- */
 
+int cc_ccache_inputs(const char *text, size_t n, cc_strv *stamps, cc_strv *paths, cc_error *err)
+{
+        const char *line = text, *end = text + n;
+
+        if (memchr(text, '\0', n) != NULL || (n > 0 && text[n - 1] != '\n'))
+                return 0; /* no NUL in a line; the last one whole */
+        while (line < end) {
+                const char *nl = memchr(line, '\n', (size_t)(end - line));
+                const char *tab = memchr(line, '\t', (size_t)(nl - line));
+
+                if (tab == NULL || tab == line || !is_abs_n(tab + 1, (size_t)(nl - tab - 1)) || paths->n >= MAX_INPUTS)
+                        return 0;
+                if (cc_strv_pushn(stamps, line, (size_t)(tab - line), err) < 0 ||
+                    cc_strv_pushn(paths, tab + 1, (size_t)(nl - tab - 1), err) < 0)
+                        return -1;
+                line = nl + 1;
+        }
+        return 1;
+}
+
 int cc_ccache_take(const char *root, const char *key, const char *tmpdir, const char *exe, cc_value **meta, char **why,
                    cc_error *err)
 {
-        char *entry = NULL, *path = NULL, *inputs = NULL, *mtext = NULL, *prog = NULL, *line, *next;
+        char *entry = NULL, *path = NULL, *inputs = NULL, *mtext = NULL, *prog = NULL;
+        cc_strv stamps = {0}, paths = {0};
         size_t ilen = 0, mlen = 0, plen = 0, count = 0;
         char stamp[STAMP_MAX], hex[65];
         cc_value *m = NULL;
@@ -209,25 +231,20 @@ int cc_ccache_take(const char *root, const char *key, const char *tmpdir, const 
                 rv = 0; /* no entry: nothing to say */
                 goto fail;
         }
-        for (line = inputs; line < inputs + ilen; line = next) {
-                char *tab, *nl = memchr(line, '\n', (size_t)(inputs + ilen - line));
-
-                next = nl ? nl + 1 : inputs + ilen;
-                if (nl != NULL)
-                        *nl = '\0';
-                tab = strchr(line, '\t');
-                if (tab == NULL || ++count > MAX_INPUTS) {
-                        TRY(set_why(why, err, "its list of inputs is damaged"));
-                        rv = 0;
-                        goto fail;
-                }
-                *tab = '\0';
+        TRY(r = cc_ccache_inputs(inputs, ilen, &stamps, &paths, err));
+        if (r == 0) {
+                TRY(set_why(why, err, "its list of inputs is damaged"));
+                rv = 0;
+                goto fail;
+        }
+        for (count = 0; count < paths.n; count++) {
                 memset(&e, 0, sizeof(e));
-                r = cc_file_stamp(tab + 1, stamp, sizeof(stamp), NULL, &e);
+                r = cc_file_stamp(paths.v[count], stamp, sizeof(stamp), NULL, &e);
                 if (r < 0)
                         TRY(keep_oom(&e, err));
-                if (r != 1 || strcmp(stamp, line) != 0) {
-                        TRY(set_why(why, err, "%s %s since it was built", tab + 1, r == 0 ? "is gone" : "changed"));
+                if (r != 1 || strcmp(stamp, stamps.v[count]) != 0) {
+                        TRY(set_why(why, err, "%s %s since it was built", paths.v[count],
+                                    r == 0 ? "is gone" : "changed"));
                         rv = 0;
                         goto fail;
                 }
@@ -278,6 +295,8 @@ fail:
         free(mtext);
         free(prog);
         cc_v_free(m);
+        cc_strv_free(&stamps);
+        cc_strv_free(&paths);
         return rv;
 }
 
@@ -362,7 +381,7 @@ int cc_ccache_put(const char *root, const char *key, const char *tmpdir, const c
 
                 if (strcmp(f, "cudnn_probe.c") == 0)
                         continue; /* the program's text: in the key */
-                if (!is_abs(f)) {
+                if (!is_abs_n(f, strlen(f))) {
                         TRY(set_why(why, err, "%s is not an absolute path", f));
                         rv = 0;
                         goto fail;

@@ -36,7 +36,12 @@ int cc_ccache_put(const char *root, const char *key, const char *tmpdir, const c
 
 /* The tokens of a make rule's prerequisites as a compiler's -MD writes them
  * (the target before the first unescaped ':' left out; "\ " a space, "$$" a
- * '$', a backslash before a newline a space). */
+ * '$', a backslash before a newline a space; a NUL byte separates too). */
 int cc_ccache_depfile(const char *text, size_t n, cc_strv *out, cc_error *err);
+
+/* The `inputs` file of an entry: "STAMP\tPATH" lines, each ending in a
+ * newline, PATH absolute. 1 with the stamps and paths pushed in order, 0
+ * when the text is not such a list, -1 when out of memory. */
+int cc_ccache_inputs(const char *text, size_t n, cc_strv *stamps, cc_strv *paths, cc_error *err);
 
 #endif

@@ -11,6 +11,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define DEFAULT_TIMEOUT_MS 60000
 #define OUTPUT_KEEP 4096                     /* bytes of a child's output kept in the facts */
@@ -1279,7 +1280,6 @@ static int include_dirs(ctx *c, cc_error *err)
         return cc_v_set(c->facts, "include_dirs", cc_v_strv(&c->incdirs, err), err);
 }
 
-/* Compile and link. 1 when it built, 0 when not (status set). */
 /* Add "what why" to the facts' cache_notes. */
 static int cache_note(ctx *c, const char *what, const char *why, cc_error *err)
 {
@@ -1294,7 +1294,7 @@ static int cache_note(ctx *c, const char *what, const char *why, cc_error *err)
 
 /* Keep a build that passed for the next proof (compile_cache.h): its inputs
  * are the headers it read, the compiler and the library it linked. */
-static int keep_build(ctx *c, const char *exe, cc_error *err)
+static int keep_build(ctx *c, const char *exe, int64_t started, cc_error *err)
 {
         cc_strv extra = {0};
         const char *lib = cc_v_get_str(cc_v_get(c->facts, "link"), "library");
@@ -1305,7 +1305,7 @@ static int keep_build(ctx *c, const char *exe, cc_error *err)
         if (lib != NULL)
                 TRY(cc_strv_push(&extra, lib, err));
         TRY(cc_ccache_put(c->o->cache_dir, c->cache_key, c->tmp, exe, &extra, cc_v_get(c->facts, "compile"),
-                          c->compiler_version, &why, err));
+                          c->compiler_version, started, &why, err));
         if (why != NULL)
                 TRY(cache_note(c, "the build was not kept for reuse: ", why, err));
         rv = 0;
@@ -1315,12 +1315,15 @@ fail:
         return rv;
 }
 
+/* Compile and link, or take the kept build (compile_cache.h). 1 when it
+ * built, 0 when not (status set). */
 static int compile_step(ctx *c, const char *exe, cc_error *err)
 {
         cc_strv argv = {0};
         cc_spawn_result r;
         char *why = NULL, *first = NULL, *old = NULL, *reason = NULL;
         int ran, at_link = 0, rv = -1, msvc = c->kind == CK_MSVC || c->kind == CK_CLANG_CL, cacheable;
+        int64_t started;
         size_t i;
 
         memset(&r, 0, sizeof(r));
@@ -1373,6 +1376,7 @@ static int compile_step(ctx *c, const char *exe, cc_error *err)
                 free(why);
                 why = NULL;
         }
+        started = (int64_t)time(NULL);
         TRY(ran = spawn(c, &argv, NULL, 0, &r, &why, err));
         if (ran == 0) {
                 TRY(set_statusf(c, "not-checked", err, "the compiler could not be started: %s", why));
@@ -1391,7 +1395,7 @@ static int compile_step(ctx *c, const char *exe, cc_error *err)
         }
         if (r.exited && r.exit_code == 0) {
                 if (cacheable)
-                        TRY(keep_build(c, exe, err));
+                        TRY(keep_build(c, exe, started, err));
         passed:
                 /* What the scan missed sits behind a condition the compiler
                  * did not take: header_scan keeps it, missing_headers not. */

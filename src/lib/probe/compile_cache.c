@@ -348,7 +348,7 @@ static void prune(const char *dir, int64_t now)
 }
 
 int cc_ccache_put(const char *root, const char *key, const char *tmpdir, const char *exe, const cc_strv *extra,
-                  const cc_value *compile, const char *compiler_version, char **why, cc_error *err)
+                  const cc_value *compile, const char *compiler_version, int64_t started, char **why, cc_error *err)
 {
         char *dir = NULL, *entry = NULL, *fresh = NULL, *path = NULL, *deps = NULL, *prog = NULL;
         size_t dlen = 0, plen = 0, i;
@@ -395,7 +395,9 @@ int cc_ccache_put(const char *root, const char *key, const char *tmpdir, const c
                         rv = 0;
                         goto fail;
                 }
-                if (newest >= now - RECENT_S) {
+                /* changed while it was built, or just before: what the
+                 * compiler read may not be what the stamp says */
+                if (newest >= (started < now ? started : now) - RECENT_S) {
                         TRY(set_why(why, err, "%s changed in the last seconds", f));
                         rv = 0;
                         goto fail;

@@ -3,9 +3,9 @@
  * the headers the compiler read (its -MD list), the compiler and the cuDNN
  * library it linked against. A later proof with the same command, program
  * text and environment runs that program again instead of compiling it, as
- * long as every stamp still matches; a build whose inputs changed within
- * the last two seconds is not kept (a file rewritten twice within the clock's
- * granularity keeps its stamp). Failed builds are never kept. The files the
+ * long as every stamp still matches; a build whose inputs changed while it
+ * was compiled, or in the two seconds before, is not kept (a file rewritten
+ * twice within the clock's granularity keeps its stamp). Failed builds are never kept. The files the
  * linker takes on its own (the C library's start files) are not stamped.
  * Not on Windows (the cache directory's owner is not checked there). */
 #ifndef CC_PROBE_COMPILE_CACHE_H
@@ -29,10 +29,12 @@ int cc_ccache_take(const char *root, const char *key, const char *tmpdir, const 
 
 /* Keep the program tmpdir/exe that compile facts `compile` describe, with the
  * inputs read from tmpdir/CC_CCACHE_DEPFILE and the files in extra (the
- * compiler, the library). 1 when kept, 0 when not (*why set, caller frees),
- * -1 when out of memory. */
+ * compiler, the library); started: when the compiler was started (seconds
+ * since the epoch): an input changed since, or in the two seconds before, is
+ * not stamped. 1 when kept, 0 when not (*why set, caller frees), -1 when out
+ * of memory. */
 int cc_ccache_put(const char *root, const char *key, const char *tmpdir, const char *exe, const cc_strv *extra,
-                  const cc_value *compile, const char *compiler_version, char **why, cc_error *err);
+                  const cc_value *compile, const char *compiler_version, int64_t started, char **why, cc_error *err);
 
 /* The tokens of a make rule's prerequisites as a compiler's -MD writes them
  * (the target before the first unescaped ':' left out; "\ " a space, "$$" a

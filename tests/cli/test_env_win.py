@@ -76,10 +76,18 @@ def main():
         argv = ([args.wrapper] if args.wrapper else []) + ["cmd", "/c", native(script)]
         env = dict(os.environ, WINEDEBUG="-all")
         env.pop("WINEPATH", None)
-        with open(os.path.join(work, "out.txt"), "wb") as out:
-            r = subprocess.run(argv, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env,
-                               timeout=300)
-        log = open(os.path.join(work, "out.txt"), "rb").read().decode("utf-8", "replace")
+        for attempt in (1, 2):
+            with open(os.path.join(work, "out.txt"), "wb") as out:
+                r = subprocess.run(argv, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env,
+                                   timeout=300)
+            log = open(os.path.join(work, "out.txt"), "rb").read().decode("utf-8", "replace")
+            # Wine itself failed to start cmd for the script (seen once in CI: "ShellExecuteEx failed: Internal
+            # error" within half a second, before the script's first line ran): say so and run it again, once
+            if attempt == 1 and args.wrapper and r.returncode != 0 and "ShellExecuteEx failed" in log and \
+                    not os.path.exists(os.path.join(work, "which.json")):
+                print("note: %s cmd /c run.bat: Wine did not start it (%s); run again" % (args.wrapper, log.strip()))
+                continue
+            break
         try:
             w = json.load(open(os.path.join(work, "which.json"), encoding="utf-8"))
             res = w["results"][0]

@@ -9,7 +9,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 out=${OUT:-/tmp/cudnnctl-device}
-# the JSON documents recorded here carry the checkout's path as <checkout>
+# the JSON documents recorded here carry the checkout's path as <checkout> (expanded now, on purpose)
+# shellcheck disable=SC2064
 trap "sed -i 's|$PWD|<checkout>|g' '$out'/*.json 2>/dev/null" EXIT
 mkdir -p "$out"
 exec > >(tee "$out/frameworks-h200.txt") 2>&1

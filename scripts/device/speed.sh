@@ -33,3 +33,24 @@ echo "exit status: $?"
 
 echo "== bench/speed.sh (GPU=1, 5 rounds, $py)"
 GPU=1 bash bench/speed.sh "$B" 5 "$py"
+
+# Where the doctor without frameworks spends its time: each installation's
+# verify (the first with the compile proof, run from its kept build or not)
+# against one verify without the compile proof
+echo "== doctor --no-gpu --no-frameworks: each installation's verify"
+"$B" doctor --no-gpu --no-frameworks --json >/dev/null 2>&1
+"$B" doctor --no-gpu --no-frameworks --json >"$out/doctor-nofw.json" 2>/dev/null
+"$py" - "$out/doctor-nofw.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for v in d["facts"]["verify"]:
+    doc = v["document"]
+    c = doc.get("compile") or {}
+    probes = ", ".join("%s %s ms" % (k, p.get("wall_ms")) for k, p in (doc.get("probes") or {}).items()
+                       if isinstance(p, dict))
+    print("installation %s (%s): verify %s ms; compile proof %s, kept build run again: %s, program %s ms; "
+          "probes: %s" % (v["installation"], v["role"], doc.get("summary", {}).get("wall_ms"), c.get("status"),
+                          "yes" if c.get("reused") else "no", (c.get("run") or {}).get("wall_ms"), probes))
+print("facts gathered in %s ms, the doctor %s ms" % (d["facts"].get("gather_ms"), d["summary"].get("wall_ms")))
+PY
+/usr/bin/time -f "verify --no-gpu --no-compile: %e s" "$B" verify --no-gpu --no-compile >/dev/null

@@ -76,6 +76,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                         m->link = (const char *)data + tab + 1;
                         m->link_len = end - tab - 1;
                 }
+                /* the type byte may take the lead byte of a character: the
+                 * input valid UTF-8 and a name not */
+                if (!cc_utf8_valid(m->name, m->name_len) || (m->link && !cc_utf8_valid(m->link, m->link_len)))
+                        utf8 = 0;
                 i = end + 1;
         }
         if (cc_archive_judge(ms, n, &v, &err) == 0) {

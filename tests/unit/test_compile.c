@@ -663,6 +663,16 @@ static void test_depfile_tokens(void **state)
         assert_int_equal(t.n, 0);
 }
 
+/* Append text to the file at path (created when missing). */
+static void append_text(const char *path, const char *text)
+{
+        FILE *f = fopen(path, "ab");
+
+        assert_non_null(f);
+        assert_true(fputs(text, f) >= 0);
+        assert_int_equal(fclose(f), 0);
+}
+
 /* An entry's list of inputs: whole lines of a stamp, a tab and an absolute path. */
 static void test_inputs_list(void **state)
 {
@@ -747,7 +757,6 @@ static void test_reuse_kept_build(void **state)
         cc_compile_opts o;
         cc_value *v;
         char *inc = mkd("inc-own"), *cache = mkd("cache"), *ver, *cmd, *edir = NULL, *exe;
-        FILE *f;
 
         (void)state;
         if (!have_cuda()) {
@@ -793,10 +802,7 @@ static void test_reuse_kept_build(void **state)
 
         /* the program in the entry is not the one built: compiled again */
         assert_true(asprintf(&exe, "%s/cudnn_probe", edir) > 0);
-        f = fopen(exe, "ab");
-        assert_non_null(f);
-        fputs("x", f);
-        fclose(f);
+        append_text(exe, "x");
         v = probe(&o);
         assert_status(v, "passed");
         assert_null(cc_v_get(v, "reused"));
@@ -807,10 +813,7 @@ static void test_reuse_kept_build(void **state)
         cc_v_free(v);
 
         /* a header changed: compiled again, and said why */
-        f = fopen(ver, "a");
-        assert_non_null(f);
-        fputs("/* changed */\n", f);
-        fclose(f);
+        append_text(ver, "/* changed */\n");
         v = probe(&o);
         assert_status(v, "passed");
         assert_null(cc_v_get(v, "reused"));
@@ -818,10 +821,7 @@ static void test_reuse_kept_build(void **state)
         cc_v_free(v);
 
         /* a build that fails is compiled each time and never kept */
-        f = fopen(ver, "a");
-        assert_non_null(f);
-        fputs("#error broken on purpose\n", f);
-        fclose(f);
+        append_text(ver, "#error broken on purpose\n");
         sleep(3);
         v = probe(&o);
         assert_status(v, "failed");

@@ -380,3 +380,35 @@ class Holder:
             self.p.wait()
         self.p.stdout.close()
         self.errf.close()
+
+
+def timeless(v):
+    """A document without what depends on timing (wall times, import seconds, output sizes, the
+    milliseconds a timed-out child ran)."""
+    if isinstance(v, dict):
+        return {k: timeless(x) for k, x in v.items()
+                if k not in ("wall_ms", "seconds", "printed_bytes", "gather_ms", "generated_at")}
+    if isinstance(v, list):
+        return [timeless(x) for x in v]
+    if isinstance(v, str):
+        # and the private directories of the children (a new name each run)
+        v = re.sub(r"after \d+ ms", "after N ms", v)
+        return re.sub(r"/cudnnctl-([a-z]+)-(?:\d+-)?[A-Za-z0-9]{6}\b", r"/cudnnctl-\1-XXXXXX", v)
+    return v
+
+
+def first_diff(a, b, at=""):
+    """Where two documents first differ (a path), or None."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in sorted(set(a) | set(b)):
+            d = first_diff(a.get(k), b.get(k), at + "/" + k)
+            if d:
+                return d
+        return None
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for i, (x, y) in enumerate(zip(a, b)):
+            d = first_diff(x, y, "%s/%d" % (at, i))
+            if d:
+                return d
+        return None
+    return None if a == b else "%s: %r != %r" % (at, str(a)[:300], str(b)[:300])

@@ -8,8 +8,10 @@ Also: every finding has evidence and a fix, --json is valid JSON, and
 --facts re-runs the checks to the same findings."""
 import json
 import os
+import shutil
 import sys
 import tempfile
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cliutil  # noqa: E402
@@ -284,6 +286,68 @@ else:
         live("live cuDNN 8.2.4 on sm_90", drv("ok"), "v8-guide", "guide-pair-unsupported-gpu", on_path=True)
     else:
         check(False, "no installs/v8-guide fixture")
+
+    # ---- the installations verified side by side ----
+    # The one a plain program loads is verified in the doctor's own thread, the others beside it,
+    # each over its own view of the machine, sharing one driver probe. The document is the serial
+    # one's (CUDNNCTL_JOBS=1), every time.
+    def sides(label, env, jobs, timeout):
+        t0 = time.monotonic()
+        rc, out, err = run(["doctor", "--json", "--no-compile", "--no-frameworks", "--timeout", str(timeout)],
+                           env=dict(env, CUDNNCTL_JOBS=jobs), timeout=600)
+        wall = time.monotonic() - t0
+        doc, why = cliutil.parse_json(out)
+        check(why is None and doc.get("command") == "doctor", "%s: not a doctor document (%s): %r" %
+              (label, why, err[-300:]))
+        return rc, (doc or {}), wall
+
+    def verified(doc):
+        return [(v.get("installation"), v.get("role"), ((v.get("document") or {}).get("installation") or {})
+                 .get("prefix")) for v in doc.get("facts", {}).get("verify", [])]
+
+    def driver_probes(doc):
+        """The driver's answers the verify documents hold: one question, one answer."""
+        return {json.dumps(cliutil.timeless(((v.get("document") or {}).get("probes") or {}).get("driver")),
+                           sort_keys=True) for v in doc.get("facts", {}).get("verify", [])
+                if v.get("document")}
+
+    senv = dict(os.environ, LC_ALL="C", LD_LIBRARY_PATH=drv("ok"), CUDNN_PATH=os.path.join(PROBE, "installs", "v9-ok"))
+    senv.pop("CUDA_VISIBLE_DEVICES", None)
+    rc1, serial, _ = sides("side by side: one at a time", senv, "1", 20)
+    check(len(verified(serial)) >= 2, "side by side: fewer than two installations verified: %r" % verified(serial))
+    check(len(driver_probes(serial)) == 1, "side by side: driver answers %r" % driver_probes(serial))
+    for n in range(20):
+        rc, doc, _ = sides("side by side %d" % n, senv, "4", 20)
+        a, b = cliutil.timeless(serial), cliutil.timeless(doc)
+        check(rc == rc1 and a == b, "side by side %d: the document differs from the serial one's: %s" %
+              (n, cliutil.first_diff(a, b)))
+
+    # Two installations whose cudnnCreate never returns (copies of one fixture): each probe runs to its
+    # time limit. One at a time the doctor waits for both limits in turn; side by side for about one.
+    hang = os.path.join(PROBE, "installs", "v9-hang-create")
+    if os.path.isdir(hang):
+        with tempfile.TemporaryDirectory() as td:
+            ha, hb = os.path.join(td, "hang-a"), os.path.join(td, "hang-b")
+            shutil.copytree(hang, ha, symlinks=True)
+            shutil.copytree(hang, hb, symlinks=True)
+            henv = dict(senv, LD_LIBRARY_PATH=drv("ok") + ":" + os.path.join(ha, "lib"), CUDNN_PATH=hb)
+            limit = 3
+            rc1, hserial, t1 = sides("two hangs, one at a time", henv, "1", limit)
+            rc4, hside, t4 = sides("two hangs, side by side", henv, "4", limit)
+            prefixes = [p for _, _, p in verified(hserial)]
+            check(ha in prefixes and hb in prefixes, "two hangs: verified %r" % verified(hserial))
+            timed = [v for v in hserial.get("facts", {}).get("verify", [])
+                     if "timed out after" in json.dumps(v.get("document") or {})]
+            check(len(timed) >= 2, "two hangs: %d documents say a probe timed out" % len(timed))
+            a, b = cliutil.timeless(hserial), cliutil.timeless(hside)
+            check(rc1 == rc4 and a == b, "two hangs: the document differs from the serial one's: %s" %
+                  cliutil.first_diff(a, b))
+            # the serial run waited for both limits; side by side, each hang stops at its own limit
+            check(t1 >= 2 * limit, "two hangs, one at a time: %.1f s, less than two limits of %d s" % (t1, limit))
+            check(t4 < 2 * limit, "two hangs, side by side: %.1f s, not less than two limits of %d s" % (t4, limit))
+            print("  two hangs of %d s: one at a time %.1f s, side by side %.1f s" % (limit, t1, t4))
+    else:
+        check(False, "no installs/v9-hang-create fixture")
 
 # ---- live: the frameworks area on this machine -------------------------------------------------
 

@@ -876,62 +876,145 @@ static const char *plain_path(const cudnnctl_value *w)
         return NULL;
 }
 
+/* One installation verified: the first (the one a plain program loads) in
+ * the caller's thread, the others side by side in threads of their own,
+ * each over a clone of the machine (a tree's caches are not shared across
+ * threads), sharing the driver probe. Their documents go into the facts in
+ * the order the jobs were made, so the document does not depend on timing. */
+struct vjob {
+        cudnnctl_verify_options vo;
+        char ids[32];
+        int64_t id;
+        int rc;
+        cudnnctl_value *doc;
+        cc_error e;
+};
+
+struct vpool {
+        cc_machine *m;
+        const cc_value *list;
+        cc_vf_driver *driver;
+        cc_progress *pg;
+        struct vjob *jobs;
+        size_t n, next; /* next: the first job nobody took, under s */
+        cc_sync *s;
+};
+
+static void vjob_run(struct vpool *p, cc_machine *m, struct vjob *j)
+{
+        long slot = cc_progress_begin(p->pg, "installation %lld (its probes%s)", (long long)j->id,
+                                      j->vo.no_compile ? "" : " and the compile proof");
+
+        j->rc = cc_verify_listed(m, &j->vo, p->list, p->driver, &j->doc, &j->e);
+        cc_progress_end(p->pg, slot);
+        cc_progress_done(p->pg, "verified installation %lld", (long long)j->id);
+}
+
+/* A thread: the jobs after the first, one at a time, over its own machine. */
+static void vworker(void *arg)
+{
+        struct vpool *p = arg;
+        cc_machine *own = NULL;
+        cc_error e = {0};
+
+        if (cc_machine_clone_live(p->m, &own, &e) < 0)
+                return; /* the caller's thread runs what is left */
+        for (;;) {
+                size_t i;
+
+                cc_sync_lock(p->s);
+                i = p->next < p->n ? p->next++ : p->n;
+                cc_sync_unlock(p->s);
+                if (i >= p->n)
+                        break;
+                vjob_run(p, own, &p->jobs[i]);
+        }
+        cudnnctl_machine_free(own);
+}
+
 static cc_value *verify_facts(cc_machine *m, const cudnnctl_doctor_options *o, const cc_value *list, int64_t plain,
                               cc_progress *pg, cc_error *err)
 {
         cc_vw_list_doc ld;
-        cc_value *arr = cc_v_array(err), *driver = NULL; /* one driver probe for all */
-        size_t i, n, done = 0;
-        int pass;
+        cc_value *arr = cc_v_array(err);
+        cc_vf_driver driver = {0}; /* one driver probe for all */
+        struct vjob jobs[MAX_VERIFY];
+        struct vpool p;
+        cc_thread *th[MAX_VERIFY];
+        size_t i, n, k, nth = 0;
+        int pass, want;
 
+        memset(jobs, 0, sizeof(jobs));
+        memset(&p, 0, sizeof(p));
         if (arr == NULL)
                 return NULL;
         cc_vw_list_doc_read(list, &ld, NULL);
         n = cc_v_len(ld.installations);
         /* the one a plain program loads first (with GPU work and compile), then the others */
         for (pass = 0; pass < 2; pass++)
-                for (i = 0; i < n && done < MAX_VERIFY; i++) {
+                for (i = 0; i < n && p.n < MAX_VERIFY; i++) {
                         cc_vw_installation in;
-                        int64_t id;
+                        struct vjob *j = &jobs[p.n];
                         int first;
-                        cudnnctl_verify_options vo;
-                        cudnnctl_value *doc = NULL;
-                        cc_error ve = {0};
-                        char ids[32];
                         cc_value *e;
-                        long slot;
-                        int rc;
 
                         cc_vw_installation_at(ld.installations, i, &in, NULL);
-                        id = in.id;
-                        first = plain != 0 ? id == plain : i == 0;
+                        first = plain != 0 ? in.id == plain : i == 0;
                         if ((pass == 0) != first || cc_v_len(in.majors) == 0)
                                 continue;
-                        snprintf(ids, sizeof(ids), "%lld", (long long)id);
-                        memset(&vo, 0, sizeof(vo));
-                        vo.install = ids;
-                        vo.gpu = first ? o->gpu : CUDNNCTL_GPU_OFF;
-                        vo.timeout_ms = o->timeout_ms;
-                        vo.probe_exe = o->probe_exe;
-                        vo.no_compile = o->no_compile || !first;
-                        vo.recompile = o->recompile;
+                        j->id = in.id;
+                        snprintf(j->ids, sizeof(j->ids), "%lld", (long long)in.id);
+                        j->vo.install = j->ids;
+                        j->vo.gpu = first ? o->gpu : CUDNNCTL_GPU_OFF;
+                        j->vo.timeout_ms = o->timeout_ms;
+                        j->vo.probe_exe = o->probe_exe;
+                        j->vo.no_compile = o->no_compile || !first;
+                        j->vo.recompile = o->recompile;
                         e = cc_v_object(err);
                         TRY(cc_v_push(arr, e, err));
-                        TRY(cc_v_set_int(e, CC_K(verify_entry, installation), id, err));
+                        TRY(cc_v_set_int(e, CC_K(verify_entry, installation), in.id, err));
                         TRY(cc_v_set_str(e, CC_K(verify_entry, role),
                                          first ? (plain ? "plain-program" : "first-found") : "other", err));
-                        done++;
-                        slot = cc_progress_begin(pg, "installation %lld (its probes%s)", (long long)id,
-                                                 vo.no_compile ? "" : " and the compile proof");
-                        rc = cc_verify_listed(m, &vo, list, &driver, &doc, &ve);
-                        cc_progress_end(pg, slot);
-                        TRY(set_document(e, rc, &doc, &ve, err));
-                        cc_progress_done(pg, "verified installation %lld", (long long)id);
+                        p.n++;
                 }
-        cc_v_free(driver);
+        p.m = m;
+        p.list = list;
+        p.driver = &driver;
+        p.pg = pg;
+        p.jobs = jobs;
+        p.next = 1; /* the first is the caller's */
+        /* side by side only on the running machine (a --root one runs no
+         * child), within the jobs allowed; the caller's thread is one */
+        want = m->live && p.n > 1 ? cc_machine_jobs(m, MAX_VERIFY) : 1;
+        if (want > 1 && cc_sync_new(&driver.s, NULL) == 0) {
+                p.s = driver.s;
+                for (k = 1; k < (size_t)want && k < p.n; k++)
+                        if (cc_thread_start(vworker, &p, &th[nth], NULL) == 0)
+                                nth++;
+        }
+        if (p.n > 0)
+                vjob_run(&p, m, &jobs[0]);
+        for (k = 0; k < nth; k++)
+                cc_thread_join(th[k]);
+        nth = 0;
+        /* what no thread took (none started, or none could clone) */
+        for (k = p.next; k < p.n; k++)
+                vjob_run(&p, m, &jobs[k]);
+        for (k = 0; k < p.n; k++) {
+                int rc = set_document(cc_v_atm(arr, k), jobs[k].rc, &jobs[k].doc, &jobs[k].e, err);
+
+                jobs[k].doc = NULL; /* taken, also on failure */
+                if (rc < 0)
+                        goto fail;
+        }
+        cc_vf_driver_free(&driver); /* and p.s, the driver's lock */
         return arr;
 fail:
-        cc_v_free(driver);
+        for (k = 0; k < nth; k++)
+                cc_thread_join(th[k]);
+        for (k = 0; k < p.n; k++)
+                cc_v_free(jobs[k].doc);
+        cc_vf_driver_free(&driver);
         cc_v_free(arr);
         return NULL;
 }

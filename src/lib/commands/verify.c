@@ -485,7 +485,7 @@ static void vctx_free(struct cc_vctx *v)
 /* One set of files verified, every layer: v (zeroed) takes inst; its
  * layers go to v->layers, the probes' and the compile proof's facts to
  * doc. */
-static int verify_set(cc_machine *m, const cudnnctl_verify_options *opts, cc_value **driver, cc_value *inst,
+static int verify_set(cc_machine *m, const cudnnctl_verify_options *opts, cc_vf_driver *driver, cc_value *inst,
                       cc_value *doc, struct cc_vctx *v, cc_error *err)
 {
         struct cc_vf_compile comp;
@@ -520,12 +520,19 @@ static const char *verdict_of(int nfailed, int nnot)
         return nfailed > 0 ? "failed" : nnot > 0 ? "passed-with-unchecked" : "passed";
 }
 
+void cc_vf_driver_free(cc_vf_driver *d)
+{
+        cc_v_free(d->answer);
+        cc_sync_free(d->s);
+        memset(d, 0, sizeof(*d));
+}
+
 int cudnnctl_verify(cudnnctl_machine *m, const cudnnctl_verify_options *opts, cudnnctl_value **out, cudnnctl_error *err)
 {
         return cc_verify_listed(m, opts, NULL, NULL, out, err);
 }
 
-int cc_verify_listed(cc_machine *m, const cudnnctl_verify_options *opts, const cc_value *listed, cc_value **driver,
+int cc_verify_listed(cc_machine *m, const cudnnctl_verify_options *opts, const cc_value *listed, cc_vf_driver *driver,
                      cc_value **out, cc_error *err)
 {
         cudnnctl_verify_options defaults;
@@ -533,7 +540,8 @@ int cc_verify_listed(cc_machine *m, const cudnnctl_verify_options *opts, const c
         cc_vw_installation iv;
         cudnnctl_value *list = NULL;
         cc_value *doc = NULL, *chosen_by = NULL, *inst = NULL, *summary = NULL, *layers = NULL, *variants = NULL,
-                 *own_driver = NULL, *scratch = NULL, *one_inst = NULL;
+                 *scratch = NULL, *one_inst = NULL;
+        cc_vf_driver own_driver = {0};
         const cc_value *picked;
         cc_vw_provenance pv;
         int64_t t0 = cc_monotonic_us();
@@ -705,7 +713,7 @@ fail:
         cc_v_free(variants);
         cc_v_free(scratch);
         cc_v_free(one_inst);
-        cc_v_free(own_driver);
+        cc_vf_driver_free(&own_driver);
         free(why);
         vctx_free(&v);
         return rv;

@@ -30,7 +30,7 @@ struct cc_vctx {
         char *header_file;
         cc_value *layers;
         int nfailed, nnot;
-        cc_value **driver;        /* the driver probe shared between runs, or NULL */
+        cc_vf_driver *driver;     /* the driver probe shared between runs */
         const char *cuda_variant; /* the CUDA variant of the installer's layout this set is, or NULL */
 };
 

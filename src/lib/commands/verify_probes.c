@@ -246,22 +246,57 @@ static int cudnn_args(struct cc_vctx *v, cc_strv *args, cc_error *err)
         return 0;
 }
 
+/* The driver probe's answer (caller frees): the shared one when another
+ * run has it, else this run's own, kept for the others. */
+static cc_value *driver_answer(struct cc_vctx *v, int timeout_ms, cc_error *err)
+{
+        static const char *const dargs[] = {"driver"};
+        cc_vf_driver *d = v->driver;
+        cc_value *r;
+        int keep;
+
+        if (d == NULL)
+                return cc_vf_probe(v, dargs, 1, timeout_ms, err);
+        if (d->s != NULL)
+                cc_sync_lock(d->s);
+        while (d->s != NULL && d->answer == NULL && d->probing)
+                cc_sync_wait(d->s);
+        if (d->answer != NULL) {
+                r = cc_v_copy(d->answer, err);
+                if (d->s != NULL)
+                        cc_sync_unlock(d->s);
+                return r;
+        }
+        d->probing = 1;
+        if (d->s != NULL)
+                cc_sync_unlock(d->s);
+        r = cc_vf_probe(v, dargs, 1, timeout_ms, err);
+        if (d->s != NULL)
+                cc_sync_lock(d->s);
+        keep = r != NULL && d->answer == NULL;
+        if (keep)
+                d->answer = cc_v_copy(r, err);
+        d->probing = 0; /* with no answer kept, a waiting run probes itself */
+        if (d->s != NULL) {
+                cc_sync_wake(d->s);
+                cc_sync_unlock(d->s);
+        }
+        if (keep && d->answer == NULL) {
+                cc_v_free(r);
+                return NULL;
+        }
+        return r;
+}
+
 int cc_vf_run_probes(struct cc_vctx *v, struct cc_vprobes *p, cc_error *err)
 {
-        const char *dargs[] = {"driver"};
-
         /* cuDNN's arguments first: its CUDA runtime version says which
          * libcudart and which driver it needs. */
         TRY_RET(cudnn_args(v, &p->args, err));
         /* The driver, then cuDNN without the GPU: what is cheap and decides
          * whether the GPU work can run. */
-        if (v->driver != NULL && *v->driver != NULL)
-                p->drv = cc_v_copy(*v->driver, err);
-        else
-                p->drv = cc_vf_probe(v, dargs, 1, p->timeout_ms, err);
+        p->drv = driver_answer(v, p->timeout_ms, err);
         if (p->drv == NULL)
-                return -1;
-        if (v->driver != NULL && *v->driver == NULL && (*v->driver = cc_v_copy(p->drv, err)) == NULL)
                 return -1;
         p->dnn = cc_vf_probe(v, (const char *const *)p->args.v, p->args.n, p->timeout_ms, err);
         if (p->dnn == NULL)

@@ -110,6 +110,36 @@ void cudnnctl_machine_free(cudnnctl_machine *m)
         free(m);
 }
 
+int cc_machine_clone_live(const cc_machine *m, cc_machine **out, cc_error *err)
+{
+        cc_machine *c;
+        size_t i;
+
+        *out = NULL;
+        if (!m->live)
+                return cc_err(err, CC_ERR_USAGE, "only the running machine's view is cloned");
+        c = cc_calloc(err, 1, sizeof(*c));
+        if (c == NULL)
+                return -1;
+        c->system = m->system;
+        c->live = 1;
+        c->env.nocase = m->env.nocase;
+        c->cwd_source = m->cwd_source;
+        if (cc_tree_open(NULL, m->system, &c->tree, err) < 0)
+                goto fail;
+        for (i = 0; i < m->env.kv.n; i++)
+                if (cc_env_set(&c->env, m->env.kv.v[i], err) < 0)
+                        goto fail;
+        c->cwd = cc_strdup(err, m->cwd);
+        if (c->cwd == NULL)
+                goto fail;
+        *out = c;
+        return 0;
+fail:
+        cudnnctl_machine_free(c);
+        return -1;
+}
+
 char *cc_machine_abs(const cc_machine *m, const char *vpath, cc_error *err)
 {
         return cc_tree_abs(m->tree, m->cwd, vpath, err);

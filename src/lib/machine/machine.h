@@ -39,6 +39,13 @@ const char *cc_machine_getenv(const cc_machine *m, const char *key);
  * not set stays as written, and the scan goes on from its closing '%'. With
  * strict, NULL (err untouched) when one is not set instead. Caller frees. */
 char *cc_machine_expand(const cc_machine *m, const char *s, int strict, cc_error *err);
+/* A second view of a live machine, for a thread of its own: the same
+ * system, environment and current directory over a tree of its own (a
+ * tree's caches are not shared across threads). Nothing else is copied:
+ * its notes, the parsed objects and the machine-wide discovery start empty.
+ * A --root machine is not cloned (CC_ERR_USAGE): its commands run no child
+ * that a thread would wait for. */
+int cc_machine_clone_live(const cc_machine *m, cc_machine **out, cc_error *err);
 /* How many children a command runs at once, at most max: the CPUs, or
  * CUDNNCTL_JOBS=N (1: one after another, and the doctor's areas too); 1 on
  * Windows. */

@@ -54,3 +54,25 @@ for v in d["facts"]["verify"]:
 print("facts gathered in %s ms, the doctor %s ms" % (d["facts"].get("gather_ms"), d["summary"].get("wall_ms")))
 PY
 /usr/bin/time -f "verify --no-gpu --no-compile: %e s" "$B" verify --no-gpu --no-compile >/dev/null
+
+# The installations verified one at a time (CUDNNCTL_JOBS=1) and side by
+# side (the default), interleaved, medians of 5
+echo "== doctor --no-gpu --no-frameworks: one at a time against side by side"
+"$py" - "$B" <<'PY'
+import os, statistics, subprocess, sys, time
+exe = sys.argv[1]
+t = {"1": [], "": []}
+for _ in range(5):
+    for jobs in ("1", ""):
+        env = dict(os.environ)
+        if jobs:
+            env["CUDNNCTL_JOBS"] = jobs
+        else:
+            env.pop("CUDNNCTL_JOBS", None)
+        t0 = time.monotonic()
+        subprocess.run([exe, "doctor", "--no-gpu", "--no-frameworks", "--json"], env=env,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        t[jobs].append(time.monotonic() - t0)
+a, b = statistics.median(t["1"]) * 1000, statistics.median(t[""]) * 1000
+print("one at a time %.0f ms, side by side %.0f ms (%.2fx)" % (a, b, b / a))
+PY

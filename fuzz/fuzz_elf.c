@@ -1,6 +1,7 @@
 /* Fuzz target for the ELF reader: parse, walk everything the parser hands
  * out, read each 4-byte OBJECT symbol through cc_elf_read_vaddr, read the
- * release cuDNN's loading code names (cc_elf_load_release), free. */
+ * release cuDNN's loading code names (cc_elf_load_release), parse again
+ * keeping some symbols (cc_elf_parse_keep, cc_elf_parse_kept), free. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +81,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 for (i = 0; i < k->nsyms; i++)
                         if (k->syms[i].name[0] != 'c')
                                 abort();
+                cc_elf_free(k);
+        }
+        /* and only the names that start with "cu" looked at (cc_elf_parse_kept):
+         * the full parse's such names, in its order */
+        {
+                cc_elf *k = NULL;
+                cc_error kerr = {0};
+                size_t j = 0;
+
+                if (cc_elf_parse_kept(data, size, 0, "cu", keep_c, NULL, &k, &kerr) != 0)
+                        abort();
+                for (i = 0; i < e->nsyms; i++) {
+                        if (strncmp(e->syms[i].name, "cu", 2) != 0)
+                                continue;
+                        /* the table walked whole (not ending in NUL): other 'c' names kept too */
+                        while (j < k->nsyms && strncmp(k->syms[j].name, "cu", 2) != 0 && !k->exports_uncounted)
+                                j++;
+                        if (j >= k->nsyms || strcmp(k->syms[j].name, e->syms[i].name) != 0 ||
+                            k->syms[j].value != e->syms[i].value)
+                                abort();
+                        j++;
+                }
+                if (k->exports_uncounted && (j != k->nsyms || k->nexports != k->nsyms))
+                        abort();
                 cc_elf_free(k);
         }
         cc_elf_free(e);

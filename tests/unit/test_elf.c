@@ -520,6 +520,66 @@ static void test_real_cudnn_graph(void **state)
         free(d);
 }
 
+static int keep_all(void *ctx, const char *name)
+{
+        (void)ctx;
+        (void)name;
+        return 1;
+}
+
+/* cc_elf_parse_kept: the symbols with the prefix are those the full walk
+ * finds with it, in the same order; the others are not counted. */
+static void test_parse_kept(void **state)
+{
+        static const char *const paths[] = {"/usr/local/cuda/lib/libcudnn_graph.so.9", NULL};
+        cc_error err = {0};
+        uint8_t *d;
+        size_t n, i, k, p;
+        cc_elf *all = NULL, *kept = NULL;
+
+        (void)state;
+        for (p = 0; p < CC_ARRAY_LEN(paths); p++) {
+                const char *path = paths[p];
+
+                if (path == NULL) {
+                        /* a fixture without one name of the prefix */
+                        all = load("elf/libfx_dep.so.2", &d, &n);
+                } else {
+                        if (!tu_exists(path))
+                                continue;
+                        d = tu_read(path, &n);
+                        if (cc_elf_parse(d, n, &all, &err) != 0)
+                                fail_msg("%s: %s", path, err.msg);
+                }
+                if (cc_elf_parse_kept(d, n, 0, "cudnn", keep_all, NULL, &kept, &err) != 0)
+                        fail_msg("%s: %s", path ? path : "libfx_dep.so.2", err.msg);
+                assert_true(kept->exports_uncounted);
+                assert_false(all->exports_uncounted);
+                for (i = k = 0; i < all->nsyms; i++) {
+                        if (strncmp(all->syms[i].name, "cudnn", 5) != 0)
+                                continue;
+                        assert_true(k < kept->nsyms);
+                        assert_string_equal(kept->syms[k].name, all->syms[i].name);
+                        assert_int_equal(kept->syms[k].value, all->syms[i].value);
+                        k++;
+                }
+                assert_int_equal(k, kept->nsyms);
+                assert_int_equal(kept->nexports, kept->nsyms);
+                if (path != NULL)
+                        assert_true(kept->nsyms > 0 && kept->nsyms < all->nexports);
+                else
+                        assert_int_equal(kept->nsyms, 0);
+                /* the same header facts */
+                assert_int_equal(kept->needed.n, all->needed.n);
+                cc_elf_free(all);
+                cc_elf_free(kept);
+                all = kept = NULL;
+                free(d);
+        }
+        assert_int_equal(cc_elf_parse_kept((const uint8_t *)"", 0, 0, "", keep_all, NULL, &kept, &err), -1);
+        assert_int_equal(err.code, CC_ERR_USAGE);
+}
+
 /* ---- malformed images built here ----------------------------------------------- */
 
 /* A small ELF64 little-endian ET_DYN: one PT_LOAD mapping the whole image at
@@ -1169,6 +1229,7 @@ int main(void)
             cmocka_unit_test(test_executable_and_object),
             cmocka_unit_test(test_seed_corpus),
             cmocka_unit_test(test_real_cudnn_graph),
+            cmocka_unit_test(test_parse_kept),
             cmocka_unit_test(test_built_valid),
             cmocka_unit_test(test_empty_and_magic),
             cmocka_unit_test(test_truncated_everywhere),

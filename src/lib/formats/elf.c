@@ -96,6 +96,8 @@ struct ctx {
         uint64_t name_scanned, name_alloced;
         cc_elf_keep_fn keep;
         void *keep_ctx;
+        const char *needle; /* cc_elf_parse_kept: the start of every name kept */
+        size_t needle_len;
 };
 
 static int warn(struct ctx *c, const char *fmt, ...) CC_PRINTF(2, 3);
@@ -882,6 +884,8 @@ static int add_syms(struct ctx *c, const struct region *tab, uint64_t entsize, u
         /* the string table inside the file (as the caller checked) and ending in NUL */
         terminated = strtab->len > 0 && cc_range_ok(c->size, strtab->off, strtab->len) &&
                      c->d[strtab->off + strtab->len - 1] == '\0';
+        if (c->needle != NULL && terminated)
+                e->exports_uncounted = 1; /* only names that start with the needle are looked at */
         for (i = 1; i < count; i++) {
                 uint64_t b = tab->off + i * entsize, value = 0, size = 0;
                 uint32_t name = 0;
@@ -933,6 +937,8 @@ static int add_syms(struct ctx *c, const struct region *tab, uint64_t entsize, u
                         continue;
                 }
                 if (*s == '\0')
+                        continue;
+                if (e->exports_uncounted && (s[0] != c->needle[0] || strncmp(s, c->needle, c->needle_len) != 0))
                         continue;
                 e->nexports++;
                 if (c->keep != NULL && !c->keep(c->keep_ctx, s))
@@ -1047,8 +1053,25 @@ int cc_elf_parse_opts(const uint8_t *data, size_t size, unsigned flags, cc_elf *
         return cc_elf_parse_keep(data, size, flags, NULL, NULL, out, err);
 }
 
+static int parse(const uint8_t *data, size_t size, unsigned flags, const char *needle, cc_elf_keep_fn keep,
+                 void *keep_ctx, cc_elf **out, cc_error *err);
+
 int cc_elf_parse_keep(const uint8_t *data, size_t size, unsigned flags, cc_elf_keep_fn keep, void *keep_ctx,
                       cc_elf **out, cc_error *err)
+{
+        return parse(data, size, flags, NULL, keep, keep_ctx, out, err);
+}
+
+int cc_elf_parse_kept(const uint8_t *data, size_t size, unsigned flags, const char *needle, cc_elf_keep_fn keep,
+                      void *keep_ctx, cc_elf **out, cc_error *err)
+{
+        if (needle == NULL || needle[0] == '\0' || keep == NULL)
+                return cc_err(err, CC_ERR_USAGE, "cc_elf_parse_kept: no needle or no keep function");
+        return parse(data, size, flags, needle, keep, keep_ctx, out, err);
+}
+
+static int parse(const uint8_t *data, size_t size, unsigned flags, const char *needle, cc_elf_keep_fn keep,
+                 void *keep_ctx, cc_elf **out, cc_error *err)
 {
         struct ctx c;
         struct shdr dynsec = {0}, dynsym = {0};
@@ -1068,6 +1091,8 @@ int cc_elf_parse_keep(const uint8_t *data, size_t size, unsigned flags, cc_elf_k
         c.err = err;
         c.keep = keep;
         c.keep_ctx = keep_ctx;
+        c.needle = needle;
+        c.needle_len = needle ? strlen(needle) : 0;
         c.e = cc_calloc(err, 1, sizeof(*c.e));
         if (c.e == NULL)
                 goto fail;

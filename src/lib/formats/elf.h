@@ -56,6 +56,9 @@ typedef struct cc_elf {
         size_t nsyms;
         /* Every symbol of that kind, also those a keep function left out. */
         size_t nexports;
+        /* 1: only the names cc_elf_parse_kept asked for were looked at:
+         * nexports counts only those. */
+        int exports_uncounted;
         /* The .rodata section in the file (from the section headers), 0/0
          * if there is none or no usable section table. */
         uint64_t rodata_off, rodata_size;
@@ -79,6 +82,13 @@ typedef int (*cc_elf_keep_fn)(void *ctx, const char *name);
 /* cc_elf_parse_opts with a keep function (NULL keeps every symbol). */
 int cc_elf_parse_keep(const uint8_t *data, size_t size, unsigned flags, cc_elf_keep_fn keep, void *keep_ctx,
                       cc_elf **out, cc_error *err);
+/* cc_elf_parse_keep for a caller that wants only the symbols its keep
+ * function takes, every one of whose names starts with needle: when the
+ * symbol string table ends in NUL (names cannot run off it), other names
+ * are passed over without a call and without being counted, and
+ * exports_uncounted is set. */
+int cc_elf_parse_kept(const uint8_t *data, size_t size, unsigned flags, const char *needle, cc_elf_keep_fn keep,
+                      void *keep_ctx, cc_elf **out, cc_error *err);
 void cc_elf_free(cc_elf *e);
 /* The exported symbol `name`, or NULL. */
 const cc_elf_sym *cc_elf_find_sym(const cc_elf *e, const char *name);

@@ -323,7 +323,10 @@ static int elf_facts(const uint8_t *data, size_t size, unsigned flags, cc_value 
 
         TRY(cc_v_set_str(obj, CC_K(ins_facts, kind), "elf", err));
         keep.all = (flags & CUDNNCTL_INSPECT_SYMBOLS) != 0;
-        if (cc_elf_parse_keep(data, size, 0, elf_keep_sym, &keep, &e, &perr) < 0) {
+        /* every symbol elf_keep_sym takes, short of --symbols, starts with "cudnn" */
+        if ((!keep.all && (flags & CC_INSPECT_VERSIONS_ONLY)
+                 ? cc_elf_parse_kept(data, size, 0, "cudnn", elf_keep_sym, &keep, &e, &perr)
+                 : cc_elf_parse_keep(data, size, 0, elf_keep_sym, &keep, &e, &perr)) < 0) {
                 TRY(set_error(obj, &perr, err));
                 rv = 0;
                 goto fail;
@@ -348,7 +351,8 @@ static int elf_facts(const uint8_t *data, size_t size, unsigned flags, cc_value 
         TRY(cc_v_set_str(o, CC_K(ins_elf, runpath), e->runpath, err));
         TRY(cc_v_set_int(o, CC_K(ins_elf, flags_1), (int64_t)e->flags_1, err));
         TRY(cc_v_set_bool(o, CC_K(ins_elf, nodeflib), (e->flags_1 & CC_DF_1_NODEFLIB) != 0, err));
-        TRY(cc_v_set_int(o, CC_K(ins_elf, exports_count), (int64_t)e->nexports, err));
+        TRY(e->exports_uncounted ? cc_v_set_null(o, CC_K(ins_elf, exports_count), err)
+                                 : cc_v_set_int(o, CC_K(ins_elf, exports_count), (int64_t)e->nexports, err));
         if (keep.all) {
                 exports = cc_v_array(err);
                 if (exports == NULL)

@@ -10,6 +10,10 @@
  * the facts into obj (an object); parse problems become an "error" member,
  * not a failure. -1 only when out of memory. */
 int cc_inspect_bytes(const char *name, const uint8_t *data, size_t size, unsigned flags, cc_value *obj, cc_error *err);
+/* A flag of cc_inspect_bytes beside the public CUDNNCTL_INSPECT_*: only the
+ * versions are wanted. An ELF file's symbols other than cudnn* are then
+ * passed over, and its exports are not counted (exports_count is null). */
+#define CC_INSPECT_VERSIONS_ONLY (1u << 30)
 
 /* ---- one file of a machine's tree (tree_file.c) ---------------------------- */
 

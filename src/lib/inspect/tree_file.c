@@ -83,7 +83,8 @@ cc_value *cc_file_versions_ex(cc_machine *m, const char *vpath, cc_value **probl
         }
         obj = cc_v_object(err);
         if (obj == NULL ||
-            cc_inspect_bytes(name, mp.data, mp.size, CUDNNCTL_INSPECT_NO_ARCHIVE_MEMBERS, obj, err) < 0) {
+            cc_inspect_bytes(name, mp.data, mp.size, CUDNNCTL_INSPECT_NO_ARCHIVE_MEMBERS | CC_INSPECT_VERSIONS_ONLY,
+                             obj, err) < 0) {
                 cc_unmap(&mp);
                 cc_v_free(obj);
                 free(canon);
@@ -117,7 +118,9 @@ cc_value *cc_bytes_versions(const char *name, const uint8_t *data, size_t size, 
 {
         cc_value *obj = cc_v_object(err), *v;
 
-        if (obj == NULL || cc_inspect_bytes(name, data, size, CUDNNCTL_INSPECT_NO_ARCHIVE_MEMBERS, obj, err) < 0) {
+        if (obj == NULL ||
+            cc_inspect_bytes(name, data, size, CUDNNCTL_INSPECT_NO_ARCHIVE_MEMBERS | CC_INSPECT_VERSIONS_ONLY, obj,
+                             err) < 0) {
                 cc_v_free(obj);
                 return NULL;
         }

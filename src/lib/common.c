@@ -70,6 +70,28 @@ void cc_err_clear(cc_error *err)
         err->msg[0] = '\0';
 }
 
+int cc_err_keep_nomem(const cc_error *e, cc_error *err)
+{
+        if (e->code != CC_ERR_NOMEM)
+                return 0;
+        if (err != NULL)
+                *err = *e;
+        return -1;
+}
+
+void cc_utc_text(int64_t t, int compact, char buf[32])
+{
+        /* days to a civil date (Howard Hinnant's algorithm) */
+        int64_t days = t >= 0 ? t / 86400 : (t - 86399) / 86400, secs = t - days * 86400;
+        int64_t z = days + 719468, era = (z >= 0 ? z : z - 146096) / 146097;
+        int64_t doe = z - era * 146097, yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+        int64_t y = yoe + era * 400, doy = doe - (365 * yoe + yoe / 4 - yoe / 100), mp = (5 * doy + 2) / 153;
+        int64_t d = doy - (153 * mp + 2) / 5 + 1, m = mp < 10 ? mp + 3 : mp - 9;
+
+        snprintf(buf, 32, compact ? "%04d%02d%02dT%02d%02d%02dZ" : "%04d-%02d-%02dT%02d:%02d:%02dZ",
+                 (int)(y + (m <= 2)), (int)m, (int)d, (int)(secs / 3600), (int)(secs / 60 % 60), (int)(secs % 60));
+}
+
 void *cc_malloc(cc_error *err, size_t size)
 {
         void *p = malloc(size ? size : 1);

@@ -70,6 +70,13 @@ int cc_err_errno(cc_error *err, int errnum, const char *fmt, ...) CC_PRINTF(3, 4
 /* Prefix an already-set error message with "prefix: ". */
 void cc_err_prefix(cc_error *err, const char *fmt, ...) CC_PRINTF(2, 3);
 void cc_err_clear(cc_error *err);
+/* Pass an out-of-memory error e up into err (if not NULL) and return -1;
+ * any other error is the caller's to record, and 0 is returned. */
+int cc_err_keep_nomem(const cc_error *e, cc_error *err);
+
+/* Seconds since the epoch as UTC text: "2026-12-07T03:41:09Z", or
+ * "20261207T034109Z" when compact. Thread-safe (no gmtime). */
+void cc_utc_text(int64_t t, int compact, char buf[32]);
 
 /* Checked allocation: on failure set err to CC_ERR_NOMEM and return NULL. */
 void *cc_malloc(cc_error *err, size_t size);

@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static void test_buf_cap(void **state)
 {
@@ -214,12 +215,52 @@ static void test_cat(void **state)
         free(s);
 }
 
+/* cc_utc_text against the C library's gmtime, across leap days, century
+ * years and before the epoch (years 1000 to 9999: glibc's %Y does not pad
+ * a shorter year to four digits); and cc_err_keep_nomem. */
+static void test_utc_text(void **state)
+{
+        static const int64_t fixed[] = {0,        -1,          951782400,  951868799,    4107542400, 4107542399,
+                                        68169600, -2208988800, 1796611269, 253402300799, -5000000000};
+        char got[32], want[32];
+        int64_t t;
+        size_t i;
+        cc_error nomem = {0}, other = {0}, out = {0};
+
+        (void)state;
+        for (i = 0; i < CC_ARRAY_LEN(fixed) + 20000; i++) {
+                time_t tt;
+                const struct tm *tmv;
+
+                /* fixed points, then every 1,000,003rd second from 1900 on */
+                t = i < CC_ARRAY_LEN(fixed) ? fixed[i] : -2208988800 + (int64_t)(i - CC_ARRAY_LEN(fixed)) * 1000003 * 7;
+                tt = (time_t)t;
+                tmv = gmtime(&tt); /* one thread */
+                if (tmv == NULL)
+                        continue; /* outside what this C library converts */
+                strftime(want, sizeof(want), "%Y-%m-%dT%H:%M:%SZ", tmv);
+                cc_utc_text(t, 0, got);
+                assert_string_equal(got, want);
+                strftime(want, sizeof(want), "%Y%m%dT%H%M%SZ", tmv);
+                cc_utc_text(t, 1, got);
+                assert_string_equal(got, want);
+        }
+        cc_err(&nomem, CC_ERR_NOMEM, "out of memory");
+        cc_err(&other, CC_ERR_IO, "read failed");
+        assert_int_equal(cc_err_keep_nomem(&other, &out), 0);
+        assert_int_equal(out.code, CC_OK);
+        assert_int_equal(cc_err_keep_nomem(&nomem, &out), -1);
+        assert_int_equal(out.code, CC_ERR_NOMEM);
+        assert_int_equal(cc_err_keep_nomem(&nomem, NULL), -1);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
-            cmocka_unit_test(test_buf_cap), cmocka_unit_test(test_strv),    cmocka_unit_test(test_readers),
-            cmocka_unit_test(test_utf8),    cmocka_unit_test(test_strings), cmocka_unit_test(test_errors),
-            cmocka_unit_test(test_memmem),  cmocka_unit_test(test_cat),     cmocka_unit_test(test_put_escaped),
+            cmocka_unit_test(test_buf_cap),     cmocka_unit_test(test_strv),     cmocka_unit_test(test_readers),
+            cmocka_unit_test(test_utf8),        cmocka_unit_test(test_strings),  cmocka_unit_test(test_errors),
+            cmocka_unit_test(test_memmem),      cmocka_unit_test(test_utc_text), cmocka_unit_test(test_cat),
+            cmocka_unit_test(test_put_escaped),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -400,15 +400,6 @@ static int dry_digests(const cc_source *src, const cc_plan *p, const cc_target_s
 
 /* ---- the manifest --------------------------------------------------------- */
 
-static void utc_now(char *buf, size_t n)
-{
-        time_t now = time(NULL);
-        const struct tm *tmv = gmtime(&now);
-
-        if (tmv == NULL || strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", tmv) == 0)
-                snprintf(buf, n, "unknown");
-}
-
 static cc_value *manifest_doc(const cc_plan *p, const cc_source *src, const char *id, int toolkit, cc_txn *t,
                               cc_error *err)
 {
@@ -418,7 +409,7 @@ static cc_value *manifest_doc(const cc_plan *p, const cc_source *src, const char
 
         if (doc == NULL || files == NULL)
                 goto fail;
-        utc_now(when, sizeof(when));
+        cc_utc_text((int64_t)time(NULL), 0, when);
         for (i = 0; i < p->nops; i++) {
                 const cc_txn_op *o = &p->ops[i];
                 cc_value *f;
@@ -607,7 +598,7 @@ static char *log_text(const cc_plan *p, const cc_txn *t, const char *status, cc_
         char when[32];
         size_t i;
 
-        utc_now(when, sizeof(when));
+        cc_utc_text((int64_t)time(NULL), 0, when);
         cc_vw_install_plan_read(p->doc, &v, NULL);
         TRY(cc_buf_printf(&b, err, "cudnnctl install, %s, transaction %s\n", when, t ? cc_txn_id(t) : "-"));
         for (i = 0; i < cc_v_len(v.checks); i++) {

@@ -157,23 +157,6 @@ static const char *const std_headers[] = {
     "threads.h", "time.h",    "uchar.h",  "wchar.h",  "wctype.h", "windows.h",
 };
 
-static int is_oom(const cc_error *e)
-{
-        return e->code == CC_ERR_NOMEM;
-}
-
-/* Pass an out-of-memory error up; any other error is dropped by the caller
- * after it recorded it as a fact. */
-static int keep_oom(const cc_error *e, cc_error *err)
-{
-        if (is_oom(e)) {
-                if (err != NULL)
-                        *err = *e;
-                return -1;
-        }
-        return 0;
-}
-
 static int is_type(const char *path, int type)
 {
         cc_stat st;
@@ -241,7 +224,7 @@ static int env_value(const char *key, char **out, cc_error *err)
 
         *out = NULL;
         if (cc_environ(&env, &e) < 0) {
-                TRY(keep_oom(&e, err));
+                TRY(cc_err_keep_nomem(&e, err));
                 rv = 0;
                 goto fail;
         }
@@ -298,7 +281,7 @@ static int resolve_program(ctx *c, const char *word, char **out, cc_error *err)
                 return 0;
         *out = cc_find_program(word, c->path_value, &e);
         if (*out == NULL)
-                return keep_oom(&e, err);
+                return cc_err_keep_nomem(&e, err);
         return 0;
 }
 
@@ -319,7 +302,7 @@ static int take_command(ctx *c, const char *cmd, cc_error *err)
                 goto fail;
         }
         if (split_words(cmd, &w, &e) < 0) {
-                TRY(keep_oom(&e, err));
+                TRY(cc_err_keep_nomem(&e, err));
                 rv = 0;
                 goto fail;
         }
@@ -481,7 +464,7 @@ static cc_value *child_value(const cc_spawn_result *r, cc_error *err)
         TRY(cc_v_set_bool(v, "timed_out", r->timed_out, err));
         how = cc_spawn_describe(r, &e);
         if (how == NULL)
-                TRY(keep_oom(&e, err));
+                TRY(cc_err_keep_nomem(&e, err));
         TRY(cc_v_set_str(v, "how", how, err));
         TRY(cc_v_set_int(v, "wall_ms", r->wall_ms, err));
         TRY(cc_v_set(v, "output", output_value(r, err), err));
@@ -528,7 +511,7 @@ static int spawn(ctx *c, const cc_strv *argv, const char *const *env_set, size_t
         if (cc_spawn_run(&so, r, &e) < 0) {
                 cc_spawn_result_free(r);
                 memset(r, 0, sizeof(*r));
-                TRY(keep_oom(&e, err));
+                TRY(cc_err_keep_nomem(&e, err));
                 TRY((*why = cc_strdup(err, e.msg[0] ? e.msg : "it could not be started")) != NULL ? 0 : -1);
                 rv = 0;
                 goto fail;
@@ -717,7 +700,7 @@ static int scan_headers(ctx *c, cc_error *err)
                         goto fail;
                 if (cc_read_file(path, HEADER_MAX_SIZE, &text, &len, &e) < 0) {
                         free(path);
-                        TRY(keep_oom(&e, err));
+                        TRY(cc_err_keep_nomem(&e, err));
                         TRY(cc_strv_pushf(&c->notes, 1, err, "header scan: %s", e.msg));
                         continue;
                 }
@@ -1029,7 +1012,7 @@ static int link_args(ctx *c, cc_strv *argv, cc_error *err)
                         TRY(cc_strv_push(argv, "-lcudnn", err));
                 } else {
                         if (cc_list_dir(lib, 0, &names, &e) < 0)
-                                TRY(keep_oom(&e, err));
+                                TRY(cc_err_keep_nomem(&e, err));
                         for (i = 0; i < names.n; i++) {
                                 const char *ver = names.v[i] + strlen("libcudnn.so.");
                                 int score;
@@ -1587,14 +1570,14 @@ static int layer(ctx *c, const cc_buf *src, cc_error *err)
         TRY(scan_headers(c, err));
         TRY(cc_v_set_str(c->facts, "lib_dir", o->lib_dir, err));
         if ((c->tmp = cc_make_temp_dir("cudnnctl-compile", &e)) == NULL) {
-                TRY(keep_oom(&e, err));
+                TRY(cc_err_keep_nomem(&e, err));
                 TRY(set_statusf(c, "not-checked", err, "cannot make a temporary directory: %s", e.msg));
                 rv = 0;
                 goto fail;
         }
         TRY((srcpath = cc_path_join(c->tmp, PROBE_SOURCE, err)) == NULL ? -1 : 0);
         if (cc_write_file(srcpath, src->data, src->len, 0, &e) < 0) {
-                TRY(keep_oom(&e, err));
+                TRY(cc_err_keep_nomem(&e, err));
                 TRY(set_statusf(c, "not-checked", err, "cannot write the program: %s", e.msg));
                 rv = 0;
                 goto fail;
@@ -1628,7 +1611,7 @@ int cc_compile_probe(const cc_compile_opts *o, cc_value **out, cc_error *err)
         TRY(layer(&c, &src, err));
         TRY(cc_v_set(c.facts, "missing_headers", cc_v_strv(&c.missing, err), err));
         if (c.tmp != NULL && cc_remove_tree(c.tmp, &e) < 0) {
-                TRY(keep_oom(&e, err));
+                TRY(cc_err_keep_nomem(&e, err));
                 TRY(cc_strv_pushf(&c.notes, 1, err, "the temporary directory was not removed: %s", e.msg));
         }
         TRY(cc_v_set(c.facts, "notes", cc_v_strv(&c.notes, err), err));

@@ -144,15 +144,6 @@ static int set_why(char **why, cc_error *err, const char *fmt, ...)
         return *why ? 0 : -1;
 }
 
-static int keep_oom(const cc_error *e, cc_error *err)
-{
-        if (e->code == CC_ERR_NOMEM) {
-                *err = *e;
-                return -1;
-        }
-        return 0;
-}
-
 static void sha_hex(const char *data, size_t n, char hex[65])
 {
         cc_sha256 h;
@@ -160,20 +151,6 @@ static void sha_hex(const char *data, size_t n, char hex[65])
         cc_sha256_init(&h);
         cc_sha256_update(&h, data, n);
         cc_sha256_final_hex(&h, hex);
-}
-
-/* "2026-12-07T03:41:09Z" from seconds since the epoch (UTC; no gmtime: this
- * runs on a thread of its own). */
-static void iso_time(int64_t t, char buf[64])
-{
-        int64_t days = t >= 0 ? t / 86400 : (t - 86399) / 86400, secs = t - days * 86400;
-        int64_t z = days + 719468, era = (z >= 0 ? z : z - 146096) / 146097;
-        int64_t doe = z - era * 146097, yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-        int64_t y = yoe + era * 400, doy = doe - (365 * yoe + yoe / 4 - yoe / 100), mp = (5 * doy + 2) / 153;
-        int64_t d = doy - (153 * mp + 2) / 5 + 1, m = mp < 10 ? mp + 3 : mp - 9;
-
-        snprintf(buf, 64, "%04d-%02d-%02dT%02d:%02d:%02dZ", (int)(y + (m <= 2)), (int)m, (int)d, (int)(secs / 3600),
-                 (int)(secs / 60 % 60), (int)(secs % 60));
 }
 
 /* ---- take ---------------------------------------------------------------- */
@@ -217,7 +194,7 @@ int cc_ccache_take(const char *root, const char *key, const char *tmpdir, const 
         /* only a directory of this user's that no one else can write to: a
          * program found there is run */
         if (cc_private_dir(entry, &e) < 0) {
-                TRY(keep_oom(&e, err));
+                TRY(cc_err_keep_nomem(&e, err));
                 TRY(set_why(why, err, "%s", e.msg));
                 rv = 0;
                 goto fail;
@@ -227,7 +204,7 @@ int cc_ccache_take(const char *root, const char *key, const char *tmpdir, const 
                 return -1;
         TRY((path = cc_path_join(entry, "inputs", err)) == NULL ? -1 : 0);
         if (cc_read_file(path, INPUTS_MAX, &inputs, &ilen, &e) < 0) {
-                TRY(keep_oom(&e, err));
+                TRY(cc_err_keep_nomem(&e, err));
                 rv = 0; /* no entry: nothing to say */
                 goto fail;
         }
@@ -241,7 +218,7 @@ int cc_ccache_take(const char *root, const char *key, const char *tmpdir, const 
                 memset(&e, 0, sizeof(e));
                 r = cc_file_stamp(paths.v[count], stamp, sizeof(stamp), NULL, &e);
                 if (r < 0)
-                        TRY(keep_oom(&e, err));
+                        TRY(cc_err_keep_nomem(&e, err));
                 if (r != 1 || strcmp(stamp, stamps.v[count]) != 0) {
                         TRY(set_why(why, err, "%s %s since it was built", paths.v[count],
                                     r == 0 ? "is gone" : "changed"));
@@ -254,7 +231,7 @@ int cc_ccache_take(const char *root, const char *key, const char *tmpdir, const 
         memset(&e, 0, sizeof(e));
         if (cc_read_file(path, META_MAX, &mtext, &mlen, &e) < 0 || cc_json_parse(mtext, mlen, 16, &m, &e) < 0 ||
             (want = cc_v_get_str(m, "exe_sha256")) == NULL) {
-                TRY(keep_oom(&e, err));
+                TRY(cc_err_keep_nomem(&e, err));
                 TRY(set_why(why, err, "its meta.json cannot be read"));
                 rv = 0;
                 goto fail;
@@ -263,7 +240,7 @@ int cc_ccache_take(const char *root, const char *key, const char *tmpdir, const 
         TRY((path = cc_path_join(entry, exe, err)) == NULL ? -1 : 0);
         memset(&e, 0, sizeof(e));
         if (cc_read_file(path, EXE_MAX, &prog, &plen, &e) < 0) {
-                TRY(keep_oom(&e, err));
+                TRY(cc_err_keep_nomem(&e, err));
                 TRY(set_why(why, err, "its program cannot be read: %s", e.msg));
                 rv = 0;
                 goto fail;
@@ -278,7 +255,7 @@ int cc_ccache_take(const char *root, const char *key, const char *tmpdir, const 
         TRY((path = cc_path_join(tmpdir, exe, err)) == NULL ? -1 : 0);
         memset(&e, 0, sizeof(e));
         if (cc_write_file(path, prog, plen, 1, &e) < 0) {
-                TRY(keep_oom(&e, err));
+                TRY(cc_err_keep_nomem(&e, err));
                 TRY(set_why(why, err, "its program cannot be copied: %s", e.msg));
                 rv = 0;
                 goto fail;
@@ -363,7 +340,7 @@ int cc_ccache_put(const char *root, const char *key, const char *tmpdir, const c
         *why = NULL;
         TRY((path = cc_path_join(tmpdir, CC_CCACHE_DEPFILE, err)) == NULL ? -1 : 0);
         if (cc_read_file(path, INPUTS_MAX, &deps, &dlen, &e) < 0) {
-                TRY(keep_oom(&e, err));
+                TRY(cc_err_keep_nomem(&e, err));
                 TRY(set_why(why, err, "the compiler wrote no list of the headers it read (%s)", e.msg));
                 rv = 0;
                 goto fail;
@@ -389,7 +366,7 @@ int cc_ccache_put(const char *root, const char *key, const char *tmpdir, const c
                 memset(&e, 0, sizeof(e));
                 r = cc_file_stamp(f, stamp, sizeof(stamp), &newest, &e);
                 if (r < 0)
-                        TRY(keep_oom(&e, err));
+                        TRY(cc_err_keep_nomem(&e, err));
                 if (r != 1) {
                         TRY(set_why(why, err, "%s cannot be stamped", f));
                         rv = 0;
@@ -408,13 +385,13 @@ int cc_ccache_put(const char *root, const char *key, const char *tmpdir, const c
         TRY((path = cc_path_join(tmpdir, exe, err)) == NULL ? -1 : 0);
         memset(&e, 0, sizeof(e));
         if (cc_read_file(path, EXE_MAX, &prog, &plen, &e) < 0) {
-                TRY(keep_oom(&e, err));
+                TRY(cc_err_keep_nomem(&e, err));
                 TRY(set_why(why, err, "the program cannot be read: %s", e.msg));
                 rv = 0;
                 goto fail;
         }
         sha_hex(prog, plen, hex);
-        iso_time(now, when);
+        cc_utc_text(now, 0, when);
         TRY((m = cc_v_object(err)) == NULL ? -1 : 0);
         TRY(cc_v_set_int(m, "built", now, err));
         TRY(cc_v_set_str(m, "built_at", when, err));
@@ -426,7 +403,7 @@ int cc_ccache_put(const char *root, const char *key, const char *tmpdir, const c
         TRY((dir = cc_path_join(root, CACHE_SUBDIR, err)) == NULL ? -1 : 0);
         memset(&e, 0, sizeof(e));
         if (cc_private_dir(dir, &e) < 0) {
-                TRY(keep_oom(&e, err));
+                TRY(cc_err_keep_nomem(&e, err));
                 TRY(set_why(why, err, "%s", e.msg));
                 rv = 0;
                 goto fail;
@@ -435,7 +412,7 @@ int cc_ccache_put(const char *root, const char *key, const char *tmpdir, const c
         TRY((fresh = cc_asprintf(err, "%s/.new-%.16s-%lld", dir, key, (long long)cc_monotonic_us())) == NULL ? -1 : 0);
         memset(&e, 0, sizeof(e));
         if (cc_own_mkdir(fresh, &e) < 0) {
-                TRY(keep_oom(&e, err));
+                TRY(cc_err_keep_nomem(&e, err));
                 TRY(set_why(why, err, "%s", e.msg));
                 free(fresh);
                 fresh = NULL;
@@ -472,7 +449,7 @@ int cc_ccache_put(const char *root, const char *key, const char *tmpdir, const c
         if (r < 0) {
                 cc_error ignore = {0};
 
-                TRY(keep_oom(&e, err));
+                TRY(cc_err_keep_nomem(&e, err));
                 (void)cc_remove_tree(fresh, &ignore);
                 /* another run may have kept the same build a moment ago */
                 if (cc_file_stamp(entry, stamp, sizeof(stamp), NULL, &ignore) != 1)

@@ -880,13 +880,10 @@ static int make_txn_dir(cc_txn *t, cc_error *err)
          * gets the next suffix. */
         for (attempt = 0; attempt < 100 && t->dir == NULL; attempt++) {
                 char stamp[32];
-                time_t now = time(NULL);
-                const struct tm *tmv = gmtime(&now); /* one thread: the static result is ours */
                 cc_error e2 = {0};
                 cc_stat s2;
 
-                if (tmv == NULL || strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", tmv) == 0)
-                        strcpy(stamp, "0");
+                cc_utc_text((int64_t)time(NULL), 1, stamp);
                 free(t->id);
                 t->id = cc_asprintf(err, "%s-%02d", stamp, attempt);
                 if (t->id == NULL)

@@ -133,10 +133,53 @@ static int set_opt_str(cc_value *o, const char *key, const char *s, cc_error *er
         return s ? cc_v_set_str(o, key, s, err) : cc_v_set_null(o, key, err);
 }
 
+/* One place the search looked at, as facts. */
+static cc_value *try_facts(const cc_try *t, cc_error *err)
+{
+        cc_value *e = cc_v_object(err);
+
+        if (e == NULL)
+                return NULL;
+        if (cc_v_set_str(e, "path", t->path, err) < 0 || cc_v_set_str(e, "how", cc_how_name(t->how), err) < 0 ||
+            set_opt_str(e, "origin", t->origin, err) < 0 ||
+            cc_v_set_str(e, "outcome", cc_outcome_name(t->outcome), err) < 0 ||
+            (t->detail && cc_v_set_str(e, "detail", t->detail, err) < 0) ||
+            (t->realpath && cc_v_set_str(e, "realpath", t->realpath, err) < 0)) {
+                cc_v_free(e);
+                return NULL;
+        }
+        return e;
+}
+
+/* Append to arr the places of r that the loader tried (shadowed 0) or the
+ * copies the winner shadows (shadowed 1). */
+static int push_tries(cc_value *arr, const cc_resolution *r, int shadowed, cc_error *err)
+{
+        size_t i;
+
+        for (i = shadowed ? r->ntried : 0; i < (shadowed ? r->ntries : r->ntried); i++) {
+                if (shadowed && r->tries[i].outcome != CC_TRY_SHADOWED)
+                        continue; /* after the winner only the copies it shadows count */
+                if (cc_v_push(arr, try_facts(&r->tries[i], err), err) < 0)
+                        return -1;
+        }
+        return 0;
+}
+
+cc_value *cc_resolution_tried(const cc_resolution *r, cc_error *err)
+{
+        cc_value *tried = cc_v_array(err);
+
+        if (tried == NULL || push_tries(tried, r, 0, err) < 0) {
+                cc_v_free(tried);
+                return NULL;
+        }
+        return tried;
+}
+
 cc_value *cc_resolution_facts(const cc_resolution *r, cc_error *err)
 {
         cc_value *o = cc_v_object(err), *tried = NULL, *shadowed = NULL;
-        size_t i;
 
         if (o == NULL)
                 return NULL;
@@ -150,22 +193,8 @@ cc_value *cc_resolution_facts(const cc_resolution *r, cc_error *err)
                 goto fail;
         if (r->win_error && cc_v_set_int(o, "windows_error", r->win_error, err) < 0)
                 goto fail;
-        for (i = 0; i < r->ntries; i++) {
-                const cc_try *t = &r->tries[i];
-                cc_value *e;
-
-                if (i >= r->ntried && t->outcome != CC_TRY_SHADOWED)
-                        continue; /* after the winner only the copies it shadows count */
-                e = cc_v_object(err);
-                if (cc_v_push(i < r->ntried ? tried : shadowed, e, err) < 0)
-                        goto fail;
-                if (cc_v_set_str(e, "path", t->path, err) < 0 || cc_v_set_str(e, "how", cc_how_name(t->how), err) < 0 ||
-                    set_opt_str(e, "origin", t->origin, err) < 0 ||
-                    cc_v_set_str(e, "outcome", cc_outcome_name(t->outcome), err) < 0 ||
-                    (t->detail && cc_v_set_str(e, "detail", t->detail, err) < 0) ||
-                    (t->realpath && cc_v_set_str(e, "realpath", t->realpath, err) < 0))
-                        goto fail;
-        }
+        if (push_tries(tried, r, 0, err) < 0 || push_tries(shadowed, r, 1, err) < 0)
+                goto fail;
         if (cc_v_set(o, "tried", tried, err) < 0) {
                 tried = NULL;
                 goto fail;

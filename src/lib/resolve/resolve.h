@@ -78,6 +78,8 @@ int cc_resolution_add(cc_resolution *r, const char *path, int how, const char *o
                       const char *realpath, cc_error *err);
 /* The resolution as facts (docs/json.md "resolution"). */
 cc_value *cc_resolution_facts(const cc_resolution *r, cc_error *err);
+/* Its "tried" array alone (the places the loader itself tried). */
+cc_value *cc_resolution_tried(const cc_resolution *r, cc_error *err);
 /* Not found because the loader fails on what it found (it stops at a file it
  * cannot load, or found only DLLs for another machine: error 193), not
  * because there is nothing. */

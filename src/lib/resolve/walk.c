@@ -699,17 +699,8 @@ static int set_resolution(cc_value *e, const cc_resolution *r, int full, cc_erro
                 return -1;
         if (r->notes.n && cc_v_set(e, "notes", cc_v_strv(&r->notes, err), err) < 0)
                 return -1;
-        if (full) {
-                cc_value *f = cc_resolution_facts(r, err);
-
-                if (f == NULL)
-                        return -1;
-                if (cc_v_set(e, "tried", cc_v_take(f, "tried"), err) < 0) {
-                        cc_v_free(f);
-                        return -1;
-                }
-                cc_v_free(f);
-        }
+        if (full && cc_v_set(e, "tried", cc_resolution_tried(r, err), err) < 0)
+                return -1;
         return 0;
 }
 
@@ -752,9 +743,8 @@ static int edge(struct cc_walk *w, size_t i, const char *name, int kind, const c
 {
         cc_value *e = cc_v_object(err);
         cc_strv cands = {0};
-        cc_resolution r;
-        cc_value *all_tried = NULL;
-        size_t j, hit;
+        cc_resolution r, *earlier = NULL; /* what the names before the last tried */
+        size_t nearlier = 0, j, hit;
         int rv = -1;
 
         memset(&r, 0, sizeof(r));
@@ -792,21 +782,15 @@ static int edge(struct cc_walk *w, size_t i, const char *name, int kind, const c
                         goto done;
                 }
         }
+        if (cands.n > 1 && (earlier = cc_calloc(err, cands.n - 1, sizeof(*earlier))) == NULL)
+                goto done;
         for (j = 0; j < cands.n; j++) {
-                if (j > 0 && !r.found) {
-                        /* keep what the earlier names tried: the loader tried them all */
-                        cc_value *f = cc_resolution_facts(&r, err);
-                        cc_value *t = f ? cc_v_take(f, "tried") : NULL;
-
-                        cc_v_free(f);
-                        if (t == NULL)
-                                goto done;
-                        if (all_tried == NULL)
-                                all_tried = t;
-                        else if (cc_v_concat(all_tried, t, err) < 0)
-                                goto done;
+                if (j > 0) {
+                        /* keep what the earlier names tried: the loader tried
+                         * them all (facts made of it only if no name is found) */
+                        earlier[nearlier++] = r;
+                        memset(&r, 0, sizeof(r));
                 }
-                cc_resolution_free(&r);
                 if ((kind == EK_RUNTIME ? resolve_runtime(w, i, cands.v[j], &r, err)
                                         : resolve_one(w, i, cands.v[j], &r, err)) < 0)
                         goto done;
@@ -819,18 +803,19 @@ static int edge(struct cc_walk *w, size_t i, const char *name, int kind, const c
                 int failed = cc_resolution_fails(&r);
 
                 if (cc_v_set_str(e, "status", failed ? "fails" : "missing", err) < 0 ||
-                    set_resolution(e, &r, 1, err) < 0)
+                    set_resolution(e, &r, nearlier == 0, err) < 0)
                         goto done;
-                if (all_tried != NULL) {
-                        cc_value *last = cc_v_take(e, "tried");
+                if (nearlier > 0) {
+                        cc_value *all = cc_v_array(err);
 
-                        if (last != NULL && cc_v_concat(all_tried, last, err) < 0)
+                        if (cc_v_set(e, "tried", all, err) < 0)
                                 goto done;
-                        if (cc_v_set(e, "tried", all_tried, err) < 0) {
-                                all_tried = NULL;
-                                goto done;
+                        for (j = 0; j <= nearlier; j++) {
+                                cc_value *t = cc_resolution_tried(j < nearlier ? &earlier[j] : &r, err);
+
+                                if (t == NULL || cc_v_concat(all, t, err) < 0)
+                                        goto done;
                         }
-                        all_tried = NULL;
                 }
                 if (failed)
                         w->failed++;
@@ -880,8 +865,10 @@ static int edge(struct cc_walk *w, size_t i, const char *name, int kind, const c
         rv = 0;
 done:
         cc_resolution_free(&r);
+        for (j = 0; j < nearlier; j++)
+                cc_resolution_free(&earlier[j]);
+        free(earlier);
         cc_strv_free(&cands);
-        cc_v_free(all_tried);
         return rv;
 }
 

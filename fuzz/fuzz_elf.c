@@ -1,7 +1,8 @@
 /* Fuzz target for the ELF reader: parse, walk everything the parser hands
  * out, read each 4-byte OBJECT symbol through cc_elf_read_vaddr, read the
- * release cuDNN's loading code names (cc_elf_load_release), parse again
- * keeping some symbols (cc_elf_parse_keep, cc_elf_parse_kept), free. */
+ * release cuDNN's loading code names (cc_elf_load_release; its search for
+ * the leas against a plain one, byte by byte), parse again keeping some symbols
+ * (cc_elf_parse_keep, cc_elf_parse_kept), free. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,65 @@
 #include "formats/loadnames.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Every lea that loads target, offset by offset: the reference for
+ * cc_lea_rip_scan. */
+struct leas {
+        size_t n, at[64];
+};
+
+static int note_lea(void *ctx, size_t at)
+{
+        struct leas *l = ctx;
+
+        if (l->n < 64)
+                l->at[l->n] = at;
+        l->n++;
+        return 0;
+}
+
+static void plain_leas(const uint8_t *seg, size_t n, uint64_t vaddr, uint64_t target, struct leas *out)
+{
+        size_t k;
+
+        for (k = 1; k + 6 <= n; k++) {
+                uint32_t d = (uint32_t)seg[k + 2] | (uint32_t)seg[k + 3] << 8 | (uint32_t)seg[k + 4] << 16 |
+                             (uint32_t)seg[k + 5] << 24;
+
+                if (seg[k] == 0x8d && (seg[k - 1] & 0xfb) == 0x48 && (seg[k + 1] & 0xc7) == 0x05 &&
+                    vaddr + (uint64_t)(k + 6) + (uint64_t)(int64_t)(int32_t)d == target)
+                        (void)note_lea(out, k);
+        }
+}
+
+/* cc_lea_rip_scan against the plain search, over the input as code mapped
+ * at an address its first bytes choose, for a target near one of its leas
+ * (or anywhere). */
+static void check_leas(const uint8_t *data, size_t size)
+{
+        struct leas got = {0}, want = {0};
+        uint64_t vaddr = 0, target;
+        size_t i;
+
+        if (size < 16)
+                return;
+        for (i = 0; i < 8; i++)
+                vaddr |= (uint64_t)data[i] << (8 * i);
+        vaddr &= 0xffffffffffffull; /* an address a process has */
+        target = vaddr + (data[8] | (uint64_t)data[9] << 8 | (uint64_t)data[10] << 16);
+        for (i = 1; i + 6 <= size; i++)
+                if (data[i] == 0x8d && (data[i - 1] & 0xfb) == 0x48 && (data[i + 1] & 0xc7) == 0x05 && (data[11] & 1)) {
+                        uint32_t d = (uint32_t)data[i + 2] | (uint32_t)data[i + 3] << 8 | (uint32_t)data[i + 4] << 16 |
+                                     (uint32_t)data[i + 5] << 24;
+
+                        target = vaddr + i + 6 + (uint64_t)(int64_t)(int32_t)d; /* the first lea's */
+                        break;
+                }
+        (void)cc_lea_rip_scan(data, size, vaddr, target, note_lea, &got);
+        plain_leas(data, size, vaddr, target, &want);
+        if (got.n != want.n || memcmp(got.at, want.at, (got.n < 64 ? got.n : 64) * sizeof(got.at[0])) != 0)
+                abort();
+}
 
 /* A keep function (cc_elf_parse_keep): names starting with 'c'. */
 static int keep_c(void *ctx, const char *name)
@@ -26,6 +86,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         size_t i;
 
         (void)cc_elf_is(data, size);
+        check_leas(data, size);
         if (cc_elf_parse(data, size, &e, &err) != 0) {
                 /* one line, NUL-terminated */
                 sink += strlen(err.msg);

@@ -1178,6 +1178,125 @@ static void test_names_and_null(void **state)
         assert_int_equal(err.code, CC_ERR_USAGE);
 }
 
+struct lea_hits {
+        size_t n, at[256];
+};
+
+static int lea_hit(void *ctx, size_t at)
+{
+        struct lea_hits *h = ctx;
+
+        if (h->n < CC_ARRAY_LEN(h->at))
+                h->at[h->n] = at;
+        h->n++;
+        return 0;
+}
+
+static int stop_hit(void *ctx, size_t at)
+{
+        (void)at;
+        ++*(size_t *)ctx;
+        return -1;
+}
+
+/* The lea at k of buf, if one is there: 1 and the address it loads. */
+static int lea_at(const uint8_t *b, size_t n, size_t k, uint64_t vaddr, uint64_t *target)
+{
+        uint32_t d;
+
+        if (k < 1 || k + 6 > n || b[k] != 0x8d || (b[k - 1] & 0xfb) != 0x48 || (b[k + 1] & 0xc7) != 0x05)
+                return 0;
+        d = (uint32_t)b[k + 2] | (uint32_t)b[k + 3] << 8 | (uint32_t)b[k + 4] << 16 | (uint32_t)b[k + 5] << 24;
+        *target = vaddr + k + 6 + (uint64_t)(int64_t)(int32_t)d;
+        return 1;
+}
+
+/* cc_lea_rip_scan finds, for a target, exactly the leas a plain
+ * byte-by-byte search finds, in order: over 1 MiB of noise with 400 leas
+ * planted to four targets (forward and back, across the 64 KiB runs the
+ * scan works in, and at both edges of those runs), for those targets, for the target of every lea the noise
+ * holds by chance, and for addresses no lea loads; a hit that gives -1 ends
+ * the scan. */
+static void test_lea_scan(void **state)
+{
+        const size_t n = (size_t)1 << 20;
+        const uint64_t vaddr = 0x7f0000401000ull;
+        const uint64_t planted[] = {vaddr + 0x123456, vaddr - 0x2000, vaddr + n / 2 + 3, vaddr + n + 0x70000};
+        uint8_t *b = malloc(n);
+        uint64_t *all = malloc(n / 4 * sizeof(*all)), x = 88172645463325252ull, t;
+        size_t *pos = malloc(n / 4 * sizeof(*pos)), i, k, nall = 0, stops = 0, checked = 0;
+
+        (void)state;
+        assert_non_null(b);
+        assert_non_null(all);
+        assert_non_null(pos);
+        for (i = 0; i < n; i++) {
+                x ^= x << 13, x ^= x >> 7, x ^= x << 17; /* xorshift64 */
+                b[i] = (uint8_t)(x >> 24);
+        }
+        for (i = 0; i < 400; i++) {
+                uint32_t d;
+
+                x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+                k = 1 + (size_t)(x % (n - 7));
+                b[k - 1] = (x >> 40) & 1 ? 0x4c : 0x48;
+                b[k] = 0x8d;
+                b[k + 1] = (uint8_t)(0x05 | (((x >> 41) & 7) << 3));
+                d = (uint32_t)(planted[i % 4] - (vaddr + k + 6));
+                memcpy(b + k + 2, (uint8_t[4]){(uint8_t)d, (uint8_t)(d >> 8), (uint8_t)(d >> 16), (uint8_t)(d >> 24)},
+                       4);
+        }
+        /* and at the edges of the runs: the last offset of one (where the
+         * disp planted[0] needs has its low 16 bits 0) and the first of the next */
+        for (i = 0; i < 16; i++) {
+                uint32_t c = (uint32_t)(planted[0] - vaddr - 6), d;
+
+                k = (c & 0xffff) + i * 0x10000 + (i & 1);
+                if (k < 1 || k + 6 > n)
+                        continue;
+                d = (uint32_t)(planted[0] - (vaddr + k + 6));
+                b[k - 1] = 0x48;
+                b[k] = 0x8d;
+                b[k + 1] = 0x05;
+                memcpy(b + k + 2, (uint8_t[4]){(uint8_t)d, (uint8_t)(d >> 8), (uint8_t)(d >> 16), (uint8_t)(d >> 24)},
+                       4);
+        }
+        for (k = 0; k < n; k++)
+                if (lea_at(b, n, k, vaddr, &t)) {
+                        pos[nall] = k;
+                        all[nall++] = t;
+                }
+        assert_true(nall >= 350); /* the planted ones (a few written over) and chance ones */
+        for (i = 0; i < nall + CC_ARRAY_LEN(planted) + 3; i++) {
+                uint64_t target = i < CC_ARRAY_LEN(planted)          ? planted[i]
+                                  : i < CC_ARRAY_LEN(planted) + nall ? all[i - CC_ARRAY_LEN(planted)]
+                                                                     : vaddr + 0x10000 * i + 1;
+                struct lea_hits got = {0}, want = {0};
+
+                if (i >= CC_ARRAY_LEN(planted) + 200 && i < CC_ARRAY_LEN(planted) + nall)
+                        continue; /* enough of the chance ones */
+                for (k = 0; k < nall; k++)
+                        if (all[k] == target)
+                                (void)lea_hit(&want, pos[k]);
+                assert_int_equal(cc_lea_rip_scan(b, n, vaddr, target, lea_hit, &got), 0);
+                assert_int_equal(got.n, want.n);
+                assert_memory_equal(got.at, want.at, (got.n < 256 ? got.n : 256) * sizeof(got.at[0]));
+                if (i < CC_ARRAY_LEN(planted))
+                        assert_true(got.n >= 90);
+                if (want.n > 0) {
+                        assert_int_equal(cc_lea_rip_scan(b, n, vaddr, target, stop_hit, &stops), -1);
+                        checked++;
+                }
+        }
+        assert_int_equal(stops, checked); /* one call each, stopped at its first hit */
+        /* too short for a lea: nothing, no read past the end */
+        assert_int_equal(cc_lea_rip_scan(b, 6, vaddr, vaddr, lea_hit, &(struct lea_hits){0}), 0);
+        assert_int_equal(cc_lea_rip_scan(b, 0, vaddr, vaddr, lea_hit, &(struct lea_hits){0}), 0);
+        free(pos);
+        free(all);
+        free(b);
+}
+
 /* The release cuDNN's loading code names its libraries by (loadnames.h):
  * read from a compiled shim (gen-elf.sh's libfx_loadnames.so, 9.14.0); no
  * answer when its constants disagree, on another machine, or from a library
@@ -1221,6 +1340,7 @@ static void test_load_release(void **state)
 int main(void)
 {
         const struct CMUnitTest tests[] = {
+            cmocka_unit_test(test_lea_scan),
             cmocka_unit_test(test_load_release),
             cmocka_unit_test(test_fixtures),
             cmocka_unit_test(test_fixture_exports_exact),

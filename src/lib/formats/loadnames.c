@@ -90,48 +90,88 @@ static int constants(const uint8_t *w, size_t n, int v[3])
         return 0;
 }
 
+int cc_lea_rip_scan(const uint8_t *seg, size_t n, uint64_t vaddr, uint64_t target, int (*hit)(void *ctx, size_t at),
+                    void *ctx)
+{
+        /* the lea at i loads vaddr + i + 6 + disp: disp + i is one value c
+         * (mod 2^32) at every lea that loads target. Over a run of offsets
+         * where c - i keeps its bits 16-23, the disp's third byte is known:
+         * memchr for it (about one byte in 256 of code) finds each candidate,
+         * where a search for 0x8d would stop at every lea */
+        uint32_t c = (uint32_t)(target - vaddr - 6);
+        size_t i = 1; /* offsets 1 .. n - 6 hold a whole lea with its prefix */
+
+        while (n >= 7 && i + 6 <= n) {
+                uint32_t want = c - (uint32_t)i; /* the disp a lea at i needs */
+                size_t stop = i + (size_t)(want & 0xffff) + 1;
+                const uint8_t *p, *end;
+
+                if (stop > n - 5)
+                        stop = n - 5;
+                p = seg + i + 4;
+                end = seg + stop + 4;
+                while (p < end) {
+                        const uint8_t *h = memchr(p, (int)((want >> 16) & 0xff), (size_t)(end - p));
+                        size_t k;
+
+                        if (h == NULL)
+                                break;
+                        p = h + 1;
+                        k = (size_t)(h - seg) - 4;
+                        if (seg[k] != 0x8d || (seg[k - 1] & 0xfb) != 0x48 || (seg[k + 1] & 0xc7) != 0x05 ||
+                            vaddr + (uint64_t)(k + 6) + (uint64_t)(int64_t)(int32_t)rd32(seg + k + 2) != target)
+                                continue;
+                        if (hit(ctx, k) < 0)
+                                return -1;
+                }
+                i = stop;
+        }
+        return 0;
+}
+
+struct release_scan {
+        const uint8_t *seg;
+        size_t n, found;
+        int first[3];
+};
+
+/* One lea that loads the format: the constants around it, the same at
+ * every one. */
+static int release_hit(void *ctx, size_t k)
+{
+        struct release_scan *r = ctx;
+        size_t a = k > WINDOW ? k - WINDOW : 0, b = r->n - k > WINDOW ? k + WINDOW : r->n;
+        int v[3];
+
+        if (constants(r->seg + a, b - a, v) < 0)
+                return -1; /* a call read otherwise: no answer rather than a guess */
+        if (r->found++ && memcmp(v, r->first, sizeof(v)) != 0)
+                return -1;
+        memcpy(r->first, v, sizeof(v));
+        return 0;
+}
+
 int cc_elf_load_release(const cc_elf *e, const uint8_t *data, size_t size, int out[3])
 {
         uint64_t fva;
-        size_t i, found = 0;
-        int first[3] = {0, 0, 0};
+        size_t i;
+        struct release_scan r;
 
+        memset(&r, 0, sizeof(r));
         if (e->machine != CC_EM_X86_64 || e->bits != 64 || e->big_endian || fmt_vaddr(e, data, size, &fva) < 0)
                 return -1;
         for (i = 0; i < e->nloads; i++) {
                 const cc_elf_load *l = &e->loads[i];
-                const uint8_t *seg, *p, *end;
 
                 if (l->offset > size || l->filesz > size - l->offset)
                         continue;
-                seg = data + l->offset;
-                end = seg + l->filesz;
-                /* lea r64, [rip + disp32]: REX.W (0x48 or 0x4c), 0x8d, modrm 00 reg 101 */
-                for (p = seg + 1; p + 6 <= end; p++) {
-                        const uint8_t *q = memchr(p, 0x8d, (size_t)(end - p) - 5);
-                        int v[3];
-                        int32_t disp;
-                        size_t a, b;
-
-                        if (q == NULL)
-                                break;
-                        p = q;
-                        if ((q[-1] & 0xfb) != 0x48 || (q[1] & 0xc7) != 0x05)
-                                continue;
-                        disp = (int32_t)rd32(q + 2);
-                        if (l->vaddr + (uint64_t)(q + 6 - seg) + (uint64_t)(int64_t)disp != fva)
-                                continue;
-                        a = (size_t)(q - seg) > WINDOW ? (size_t)(q - seg) - WINDOW : 0;
-                        b = (size_t)(end - q) > WINDOW ? (size_t)(q - seg) + WINDOW : (size_t)(end - seg);
-                        if (constants(seg + a, b - a, v) < 0)
-                                return -1; /* a call read otherwise: no answer rather than a guess */
-                        if (found++ && memcmp(v, first, sizeof(v)) != 0)
-                                return -1;
-                        memcpy(first, v, sizeof(v));
-                }
+                r.seg = data + l->offset;
+                r.n = (size_t)l->filesz;
+                if (cc_lea_rip_scan(r.seg, r.n, l->vaddr, fva, release_hit, &r) < 0)
+                        return -1;
         }
-        if (!found)
+        if (!r.found)
                 return -1;
-        memcpy(out, first, sizeof(first));
+        memcpy(out, r.first, sizeof(r.first));
         return 0;
 }

@@ -15,5 +15,11 @@
  * such call; -1 otherwise (another machine, no such call, constants not
  * read or not agreeing). */
 int cc_elf_load_release(const cc_elf *e, const uint8_t *data, size_t size, int out[3]);
+/* Each x86-64 `lea r64, [rip + disp32]` (REX.W 0x48/0x4c, 0x8d, modrm 00
+ * reg 101) in seg (n bytes, mapped at vaddr) that loads target, the offset
+ * of its 0x8d byte to hit in increasing order (its REX byte before it, its
+ * disp32 after the modrm inside seg). -1 as soon as hit gives -1, else 0. */
+int cc_lea_rip_scan(const uint8_t *seg, size_t n, uint64_t vaddr, uint64_t target, int (*hit)(void *ctx, size_t at),
+                    void *ctx);
 
 #endif

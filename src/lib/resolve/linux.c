@@ -857,8 +857,8 @@ static int search_default(struct search *s, cc_error *err)
                          s->c->ld.interp ? s->c->ld.interp : "the loader");
                 for (k = 0; k < s->c->subdirs.n && (!s->done || s->shadowed); k++) {
                         const char *sub = s->c->subdirs.v[k];
-                        char *p = cc_asprintf(err, "%s/%s%s%s", strcmp(dir, "/") == 0 ? "" : dir, sub,
-                                              sub[0] ? "/" : "", s->name);
+                        char *p = cc_cat(err, strcmp(dir, "/") == 0 ? "" : dir, "/", sub, sub[0] ? "/" : "", s->name,
+                                         (char *)NULL);
 
                         if (p == NULL || try_file(s, p, CC_HOW_DEFAULT, origin, err) < 0) {
                                 free(p);

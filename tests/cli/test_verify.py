@@ -158,6 +158,15 @@ rc, doc, err, wall = verify_fx("v9-ok", "ok", ["--no-compile", "--gpu"])
 expect(doc, "v9-ok --gpu", "gpu-work", "failed", "no operation could run")
 check(rc == 1, "v9-ok --gpu: exit %d" % rc)
 
+# The driver probe and cuDNN's own run side by side: with a driver whose cuInit
+# takes 2 s, the three probes one after another (driver, cuDNN, then the CUDA
+# runtime, which waits for cuDNN's answer) take 6 s; side by side about 4.
+rc, doc, err, wall = verify_fx("v9-ok", "ok", ["--no-compile", "--no-gpu"], {"FX_CUINIT_SLEEP_MS": "2000"})
+for cid in ("driver", "handle", "cudart"):
+    expect(doc, "slow driver", cid, "passed")
+check(rc == 0, "slow driver: exit %d (%s)" % (rc, err))
+check(4.0 <= wall < 5.6, "slow driver: %.1f s, not the 4 s of two waits for cuInit (one at a time: 6)" % wall)
+
 # Each driver state, told apart.
 rc, doc, err, wall = verify_fx("v9-ok", None, ["--no-compile"])
 expect(doc, "no driver", "driver", "not-checked", "no NVIDIA driver")

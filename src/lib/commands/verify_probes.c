@@ -288,17 +288,48 @@ static cc_value *driver_answer(struct cc_vctx *v, int timeout_ms, cc_error *err)
         return r;
 }
 
+struct driver_job {
+        struct cc_vctx *v;
+        int timeout_ms;
+        cc_value *answer;
+        cc_error err;
+};
+
+static void driver_worker(void *arg)
+{
+        struct driver_job *j = arg;
+
+        j->answer = driver_answer(j->v, j->timeout_ms, &j->err);
+}
+
 int cc_vf_run_probes(struct cc_vctx *v, struct cc_vprobes *p, cc_error *err)
 {
+        struct driver_job dj;
+        cc_thread *th = NULL;
+
         /* cuDNN's arguments first: its CUDA runtime version says which
          * libcudart and which driver it needs. */
         TRY_RET(cudnn_args(v, &p->args, err));
-        /* The driver, then cuDNN without the GPU: what is cheap and decides
-         * whether the GPU work can run. */
-        p->drv = driver_answer(v, p->timeout_ms, err);
-        if (p->drv == NULL)
-                return -1;
+        /* The driver and cuDNN without the GPU, side by side (neither needs
+         * the other's answer; each is a child of its own): what is cheap and
+         * decides whether the GPU work can run. Without a thread, one after
+         * the other. */
+        memset(&dj, 0, sizeof(dj));
+        dj.v = v;
+        dj.timeout_ms = p->timeout_ms;
+        if (cc_thread_start(driver_worker, &dj, &th, NULL) < 0)
+                th = NULL;
         p->dnn = cc_vf_probe(v, (const char *const *)p->args.v, p->args.n, p->timeout_ms, err);
+        if (th != NULL)
+                cc_thread_join(th);
+        else
+                driver_worker(&dj);
+        p->drv = dj.answer;
+        if (p->drv == NULL) {
+                if (p->dnn != NULL || err->code == CC_OK)
+                        *err = dj.err;
+                return -1;
+        }
         if (p->dnn == NULL)
                 return -1;
         cc_vw_probe_read(p->dnn, &p->dnn_run, NULL);

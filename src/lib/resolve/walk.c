@@ -688,7 +688,7 @@ done:
         return rv;
 }
 
-static int set_resolution(cc_value *e, const cc_resolution *r, int full, cc_error *err)
+static int set_resolution(cc_value *e, const cc_resolution *r, cc_error *err)
 {
         if (cc_v_set(e, "path", cc_v_str(r->path, err), err) < 0 ||
             cc_v_set(e, "realpath", cc_v_str(r->realpath, err), err) < 0 ||
@@ -698,8 +698,6 @@ static int set_resolution(cc_value *e, const cc_resolution *r, int full, cc_erro
         if (r->win_error && cc_v_set_int(e, "windows_error", r->win_error, err) < 0)
                 return -1;
         if (r->notes.n && cc_v_set(e, "notes", cc_v_strv(&r->notes, err), err) < 0)
-                return -1;
-        if (full && cc_v_set(e, "tried", cc_resolution_tried(r, err), err) < 0)
                 return -1;
         return 0;
 }
@@ -802,10 +800,10 @@ static int edge(struct cc_walk *w, size_t i, const char *name, int kind, const c
         if (!r.found) {
                 int failed = cc_resolution_fails(&r);
 
-                if (cc_v_set_str(e, "status", failed ? "fails" : "missing", err) < 0 ||
-                    set_resolution(e, &r, nearlier == 0, err) < 0)
+                if (cc_v_set_str(e, "status", failed ? "fails" : "missing", err) < 0 || set_resolution(e, &r, err) < 0)
                         goto done;
-                if (nearlier > 0) {
+                {
+                        /* what every name tried, in the loader's order */
                         cc_value *all = cc_v_array(err);
 
                         if (cc_v_set(e, "tried", all, err) < 0)
@@ -833,13 +831,13 @@ static int edge(struct cc_walk *w, size_t i, const char *name, int kind, const c
                 /* a new name for an object already loaded (the same file) */
                 if (cc_walk_add_name(w, &w->nodes[hit], r.name, err) < 0 ||
                     cc_v_set_str(e, "status", "already-loaded", err) < 0 ||
-                    cc_v_set_int(e, "node", (int64_t)hit, err) < 0 || set_resolution(e, &r, 0, err) < 0)
+                    cc_v_set_int(e, "node", (int64_t)hit, err) < 0 || set_resolution(e, &r, err) < 0)
                         goto done;
                 rv = 0;
                 goto done;
         }
         if (w->nodes[i].depth + 1 > w->max_depth) {
-                if (cc_v_set_str(e, "status", "depth-limit", err) < 0 || set_resolution(e, &r, 0, err) < 0)
+                if (cc_v_set_str(e, "status", "depth-limit", err) < 0 || set_resolution(e, &r, err) < 0)
                         goto done;
                 if (!cc_strv_contains(&w->notes, "the tree is cut at --max-depth") &&
                     cc_strv_push(&w->notes, "the tree is cut at --max-depth", err) < 0)
@@ -859,7 +857,7 @@ static int edge(struct cc_walk *w, size_t i, const char *name, int kind, const c
                 if (d->realpath == NULL || cc_walk_add_name(w, d, r.name, err) < 0)
                         goto done;
                 if (cc_v_set_str(e, "status", "loaded", err) < 0 ||
-                    cc_v_set_int(e, "node", (int64_t)(w->n - 1), err) < 0 || set_resolution(e, &r, 0, err) < 0)
+                    cc_v_set_int(e, "node", (int64_t)(w->n - 1), err) < 0 || set_resolution(e, &r, err) < 0)
                         goto done;
         }
         rv = 0;

@@ -11,12 +11,12 @@ rounds=${3:-5}
 [ -x "$exe" ] || { echo "no $exe: build first" >&2; exit 2; }
 [ -d "$dir" ] || { echo "no $dir" >&2; exit 2; }
 mapfile -t files < <(find "$dir" -maxdepth 1 -type f -name 'libcudnn*.so*' | sort) # the files cudnnctl reads
-now() { date +%s%N; }
+. "$(dirname "$0")/timing.sh"
 best_ours=0 best_peer=0
 for ((i = 0; i < rounds; i++)); do
-        t0=$(now); "$exe" inspect --json "$dir" >/dev/null; t1=$(now)
-        for f in "${files[@]}"; do readelf -d --dyn-syms -W "$f" >/dev/null; done; t2=$(now)
-        o=$(((t1 - t0) / 1000)) p=$(((t2 - t1) / 1000))
+        stamp t0; "$exe" inspect --json "$dir" >/dev/null; stamp t1
+        for f in "${files[@]}"; do readelf -d --dyn-syms -W "$f" >/dev/null; done; stamp t2
+        o=$((t1 - t0)) p=$((t2 - t1))
         { [ $best_ours -eq 0 ] || [ $o -lt $best_ours ]; } && best_ours=$o
         { [ $best_peer -eq 0 ] || [ $p -lt $best_peer ]; } && best_peer=$p
 done

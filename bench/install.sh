@@ -53,10 +53,10 @@ t_best() { # t_best NAME CMD...: best wall time (us) of $rounds runs into a fres
         for ((i = 0; i < rounds; i++)); do
                 rm -rf "$tmp/t" "$tmp/x"
                 mkdir "$tmp/t" "$tmp/x"
-                t0=$(now)
+                stamp t0
                 "$@" >/dev/null 2>&1 || { echo "$1 failed" >&2; exit 1; }
-                t1=$(now)
-                t=$(((t1 - t0) / 1000))
+                stamp t1
+                t=$((t1 - t0))
                 { [ $b -eq 0 ] || [ $t -lt $b ]; } && b=$t
         done
         echo $b

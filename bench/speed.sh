@@ -34,7 +34,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # the compile proof's kept builds (README, verify): this run's own cache
 export XDG_CACHE_HOME="$tmp/cache"
-now() { date +%s%N; }
+. "$(dirname "$0")/timing.sh"
 # median_pair NAME_A CMD_A -- CMD_B: the medians (microseconds) of A and B, interleaved
 declare -a ta tb
 pair() {
@@ -45,14 +45,14 @@ pair() {
         done
         local A=("${@:1:n-1}") B=("${@:n+1}")
         for ((i = 0; i < rounds; i++)); do
-                t0=$(now)
+                stamp t0
                 "${A[@]}" >/dev/null 2>&1 || true
-                t1=$(now)
-                a+=($(((t1 - t0) / 1000)))
-                t0=$(now)
+                stamp t1
+                a+=($((t1 - t0)))
+                stamp t0
                 "${B[@]}" >/dev/null 2>&1 || true
-                t1=$(now)
-                b+=($(((t1 - t0) / 1000)))
+                stamp t1
+                b+=($((t1 - t0)))
         done
         ma=$(printf '%s\n' "${a[@]}" | sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}')
         mb=$(printf '%s\n' "${b[@]}" | sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}')
@@ -80,10 +80,10 @@ if "$py" -c "import torch" >/dev/null 2>&1; then
         # the doctor against the slowest child it started, in the same run
         # (each child's wall_ms is in the document)
         for ((i = 0; i < rounds; i++)); do
-                t0=$(now)
+                stamp t0
                 "$exe" doctor "${dargs[@]}" --json >"$tmp/doctor.json" 2>/dev/null || true
-                t1=$(now)
-                python3 - "$tmp/doctor.json" $(((t1 - t0) / 1000)) <<'PY'
+                stamp t1
+                python3 - "$tmp/doctor.json" $((t1 - t0)) <<'PY'
 import json, sys
 def walls(v, key=""):
     # every child's wall_ms (probes, the compiler, the compiled program); a summary's is a whole's
@@ -116,7 +116,8 @@ pair "$exe" doctor --no-gpu --no-frameworks -- "$exe" verify --no-gpu --no-compi
 row "doctor --no-frameworks" "verify --no-compile" "<= 1.20"
 pair "$exe" doctor --no-gpu --no-frameworks --recompile -- "$exe" verify --no-gpu --no-compile
 row "doctor --no-frameworks --recompile" "verify --no-compile" "(compiles)"
-file=$(ldconfig -p | awk '/libcudnn_graph.so.9 /{print $NF; exit}')
+# (awk reads to the end: leaving early would stop ldconfig with SIGPIPE, which pipefail makes fatal)
+file=$(ldconfig -p | awk '/libcudnn_graph.so.9 / && f == "" {f = $NF} END {print f}')
 [ -n "$file" ] || file=$(ls /usr/local/cuda/lib*/libcudnn_graph.so.9 2>/dev/null | head -n 1 || true)
 if [ -n "$file" ] && command -v libtree >/dev/null; then
         pair "$exe" deps --no-runtime "$file" -- libtree "$file"

@@ -649,6 +649,95 @@ static void test_unreadable(void **state)
                 fail_msg("unreadable check %d failed", rc);
 }
 
+/* ---- files with the same bytes ------------------------------------------------------------- */
+
+/* The header's version of file name in the installation at prefix, NULL if none. */
+static const char *header_version(const cc_value *in, const char *name)
+{
+        const cc_value *v = cc_v_get(file_named(in, name), "versions");
+        size_t i;
+
+        for (i = 0; i < cc_v_len(v); i++)
+                if (strcmp(cc_v_get_str(cc_v_at(v, i), "source"), "header") == 0)
+                        return cc_v_get_str(cc_v_at(v, i), "version");
+        return NULL;
+}
+
+/* list's document of root: each file's facts checked. */
+static void same_bytes_list(const char *root)
+{
+        static const char *const set[] = {"LD_LIBRARY_PATH=/srv/h/lib"};
+        cudnnctl_machine_options mo = {0};
+        cudnnctl_machine *m = NULL;
+        cudnnctl_value *doc = NULL;
+        cudnnctl_error err = {0};
+        const cc_value *in;
+
+        mo.root = root;
+        mo.system = CUDNNCTL_SYSTEM_LINUX;
+        mo.set = set;
+        mo.nset = 1;
+        if (cudnnctl_machine_open(&mo, &m, &err) < 0)
+                fail_msg("machine_open %s: %s", root, err.msg);
+        if (cudnnctl_list(m, NULL, &doc, &err) < 0)
+                fail_msg("cudnnctl_list: %s", err.msg);
+        in = inst_by_prefix(doc, "/srv/h");
+        /* byte-identical copies (one a hard link) read as their first */
+        assert_string_equal(header_version(in, "cudnn_version.h"), "9.1.0");
+        assert_string_equal(header_version(in, "cudnn_version_v9.h"), "9.1.0");
+        assert_string_equal(header_version(in, "cudnn_version_link.h"), "9.1.0");
+        /* as long, other bytes: read for itself */
+        assert_string_equal(header_version(in, "cudnn_other.h"), "9.2.0");
+        assert_string_equal(header_version(in, "cudnn_other_v9.h"), "9.2.0");
+        /* a copy of a header that is not one (no version, an error of its own) stays so */
+        assert_null(header_version(in, "cudnn_bad.h"));
+        assert_null(header_version(in, "cudnn_bad_v9.h"));
+        assert_string_equal(cc_v_get_str(file_named(in, "cudnn_bad.h"), "kind"),
+                            cc_v_get_str(file_named(in, "cudnn_bad_v9.h"), "kind"));
+        cudnnctl_value_free(doc);
+        cudnnctl_machine_free(m);
+}
+
+static void test_same_bytes(void **state)
+{
+        static const char v1[] = "#define CUDNN_MAJOR 9\n#define CUDNN_MINOR 1\n#define CUDNN_PATCHLEVEL 0\n",
+                          v2[] = "#define CUDNN_MAJOR 9\n#define CUDNN_MINOR 2\n#define CUDNN_PATCHLEVEL 0\n",
+                          bad[] = "\x7f"
+                                  "ELF not a header at all, nor a library\n";
+        static const char *const dirs[] = {"/srv", "/srv/h", "/srv/h/lib", "/srv/h/include"};
+        char root[] = "/tmp/cc-same-XXXXXX", p[512], q[512];
+        size_t i;
+
+        (void)state;
+        _Static_assert(sizeof(v1) == sizeof(v2), "the two headers are as long as each other");
+        assert_non_null(mkdtemp(root));
+        for (i = 0; i < CC_ARRAY_LEN(dirs); i++) {
+                snprintf(p, sizeof(p), "%s%s", root, dirs[i]);
+                assert_int_equal(mkdir(p, 0755), 0);
+        }
+        snprintf(p, sizeof(p), "%s/srv/h/lib/libcudnn.so.9", root);
+        assert_int_equal(write_file(p, "not a library\n", 0644), 0);
+        snprintf(p, sizeof(p), "%s/srv/h/include/cudnn_version.h", root);
+        assert_int_equal(write_file(p, v1, 0644), 0);
+        snprintf(p, sizeof(p), "%s/srv/h/include/cudnn_version_v9.h", root);
+        assert_int_equal(write_file(p, v1, 0644), 0);
+        snprintf(q, sizeof(q), "%s/srv/h/include/cudnn_version_link.h", root);
+        snprintf(p, sizeof(p), "%s/srv/h/include/cudnn_version.h", root);
+        assert_int_equal(link(p, q), 0);
+        snprintf(p, sizeof(p), "%s/srv/h/include/cudnn_other.h", root);
+        assert_int_equal(write_file(p, v2, 0644), 0);
+        snprintf(p, sizeof(p), "%s/srv/h/include/cudnn_other_v9.h", root);
+        assert_int_equal(write_file(p, v2, 0644), 0);
+        snprintf(p, sizeof(p), "%s/srv/h/include/cudnn_bad.h", root);
+        assert_int_equal(write_file(p, bad, 0644), 0);
+        snprintf(p, sizeof(p), "%s/srv/h/include/cudnn_bad_v9.h", root);
+        assert_int_equal(write_file(p, bad, 0644), 0);
+        same_bytes_list(root);
+        snprintf(p, sizeof(p), "rm -rf '%s'", root);
+        if (system(p) != 0)
+                print_message("could not remove %s\n", root);
+}
+
 /* ---- a Windows tree --------------------------------------------------------------------- */
 
 static void test_windows(void **state)
@@ -879,6 +968,7 @@ int main(void)
             cmocka_unit_test(test_mismatch_and_mixed),
             cmocka_unit_test(test_links),
             cmocka_unit_test(test_unreadable),
+            cmocka_unit_test(test_same_bytes),
             cmocka_unit_test(test_windows),
             cmocka_unit_test(test_many),
             cmocka_unit_test(test_empty_and_text),

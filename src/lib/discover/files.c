@@ -83,10 +83,50 @@ static int facts_of_same(cc_dfile *f, const cc_dfile *same, uint64_t size, cc_er
         return 0;
 }
 
+/* 1 when the header read first with this size (ids: "s:SIZE") holds the
+ * same bytes as data: cuDNN ships each header twice (cudnn_ops.h and
+ * cudnn_ops_v9.h, byte for byte), and comparing costs a hundredth of
+ * parsing. *same is then its index. 0 otherwise (not read, not a header,
+ * different, changed while compared); -1 only when out of memory. */
+static int same_header(cc_discovery *d, cc_smap *ids, size_t fi, const cc_map *mp, size_t *same, cc_error *err)
+{
+        const cc_dfile *g;
+        char key[32], *host;
+        cc_map gm;
+        cc_error merr = {0};
+        void *v;
+        int eq;
+
+        snprintf(key, sizeof(key), "s:%zx", mp->size);
+        if (mp->size == 0 || !cc_smap_get(ids, key, &v) || xi(v) == fi)
+                return 0;
+        g = d->files[xi(v)];
+        if (g->error != NULL || g->kind == NULL || strcmp(g->kind, "header") != 0 || g->size != mp->size)
+                return 0;
+        host = cc_disc_file_host(d, g, err);
+        if (host == NULL)
+                return -1;
+        if (cc_map_file(host, MAX_HEADER, &gm, &merr) < 0) {
+                free(host);
+                if (merr.code == CC_ERR_NOMEM) {
+                        *err = merr;
+                        return -1;
+                }
+                return 0;
+        }
+        free(host);
+        eq = gm.size == mp->size && memcmp(gm.data, mp->data, mp->size) == 0 && !cc_map_changed(&gm) &&
+             !cc_map_changed(mp);
+        cc_unmap(&gm);
+        *same = xi(v);
+        return eq;
+}
+
 /* Inspect a file's content (the inspect module's reader: ELF, PE, headers,
  * archives) and keep what discovery needs. A file (device, inode) is read
  * once per discovery: ids maps "dev:ino" to the index + 1 of the file read
- * first, whose facts a hard link to it takes over. */
+ * first, whose facts a hard link to it takes over; a header whose bytes are
+ * those of a header read before (same_header) takes that one's facts too. */
 static int inspect_host(cc_discovery *d, cc_smap *ids, size_t fi, const char *host, cc_error *err)
 {
         cc_dfile *f = d->files[fi];
@@ -125,8 +165,19 @@ static int inspect_host(cc_discovery *d, cc_smap *ids, size_t fi, const char *ho
                         return facts_of_same(f, d->files[xi(v)], size, err);
                 }
         }
+        if (f->ln.kind == CC_FK_HEADER) {
+                size_t same = 0;
+                int rc = same_header(d, ids, fi, &mp, &same, err);
+
+                if (rc != 0) {
+                        uint64_t size = mp.size;
+
+                        cc_unmap(&mp);
+                        return rc < 0 ? -1 : facts_of_same(f, d->files[same], size, err);
+                }
+        }
         obj = cc_v_object(err);
-        if (obj == NULL || cc_inspect_bytes(f->name, mp.data, mp.size, 0, obj, err) < 0) {
+        if (obj == NULL || cc_inspect_bytes(f->name, mp.data, mp.size, CC_INSPECT_VERSIONS_ONLY, obj, err) < 0) {
                 cc_unmap(&mp);
                 cc_v_free(obj);
                 return -1;
@@ -149,6 +200,13 @@ static int inspect_host(cc_discovery *d, cc_smap *ids, size_t fi, const char *ho
         cc_vw_ins_elf_read(fx.elf, &elf, NULL);
         if ((s = fx.kind) != NULL && (f->kind = cc_strdup(err, s)) == NULL)
                 goto fail;
+        if (f->ln.kind == CC_FK_HEADER && f->size > 0 && fx.error == NULL && s != NULL && strcmp(s, "header") == 0) {
+                char sk[32];
+
+                snprintf(sk, sizeof(sk), "s:%zx", (size_t)f->size);
+                if (!cc_smap_get(ids, sk, NULL) && cc_smap_put(ids, sk, ix(fi), NULL, err) < 0)
+                        goto fail;
+        }
         if ((s = elf.soname) != NULL && (f->soname = cc_strdup(err, s)) == NULL)
                 goto fail;
         if ((s = fx.error) != NULL && (f->error = cc_strdup(err, s)) == NULL)

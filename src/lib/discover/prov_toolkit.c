@@ -130,6 +130,66 @@ fail:
         return rv;
 }
 
+/* CUDA_VERSION from include/cuda.h (at p): the macro is one line near the
+ * top of a megabyte, so the file is mapped and only that line read (a copy
+ * of all of it cost a page fault per 4 KiB). A file that is not there, cannot
+ * be read or changed while read gives nothing; -1 only when out of memory. */
+static int cuda_h_version(cc_discovery *d, cc_value *srcs, const char *p, cc_error *err)
+{
+        static const char key[] = "#define CUDA_VERSION";
+        const size_t kl = sizeof(key) - 1;
+        cc_map mp;
+        cc_error merr = {0};
+        const char *text, *line = NULL;
+        size_t n, at = 0, ll = 0;
+        cc_header *h = NULL;
+        int64_t cv;
+        cudnnctl_ver v;
+        char vb[64];
+        int rv = 0;
+
+        if (cc_tree_map(d->t, p, MAX_HEADER, &mp, &merr) < 0) {
+                if (merr.code == CC_ERR_NOMEM) {
+                        *err = merr;
+                        return -1;
+                }
+                return 0;
+        }
+        text = (const char *)mp.data;
+        n = mp.size;
+        /* the name followed by a blank: not CUDA_VERSION_SOMETHING */
+        while (text != NULL && at < n) {
+                const char *hit = cc_memmem(text + at, n - at, key, kl);
+
+                if (hit == NULL)
+                        break;
+                at = (size_t)(hit - text) + kl;
+                if (at < n && (text[at] == ' ' || text[at] == '\t')) {
+                        line = hit;
+                        break;
+                }
+        }
+        if (line != NULL) {
+                const char *end = memchr(line, '\n', n - (size_t)(line - text));
+
+                ll = end != NULL ? (size_t)(end - line) : n - (size_t)(line - text);
+        }
+        if (line != NULL && cc_header_parse(line, ll, &h, &merr) == 0) {
+                const cc_header *hs[1] = {h};
+
+                if (cc_header_eval(hs, 1, "CUDA_VERSION", &cv, &merr) == 0 && cudnnctl_cuda_decode((long)cv, &v) == 0 &&
+                    !cc_map_changed(&mp))
+                        rv = toolkit_source(srcs, "cuda.h", cudnnctl_ver_str(&v, vb, sizeof(vb)), p, err);
+        }
+        if (merr.code == CC_ERR_NOMEM) {
+                *err = merr;
+                rv = -1;
+        }
+        cc_header_free(h);
+        cc_unmap(&mp);
+        return rv;
+}
+
 int cc_disc_prov_toolkit(struct cc_dprov *c, int *matched)
 {
         cc_discovery *d = c->d;
@@ -219,35 +279,7 @@ int cc_disc_prov_toolkit(struct cc_dprov *c, int *matched)
         p = cc_asprintf(err, "%s%cinclude%ccuda.h", in->prefix, d->sep, d->sep);
         if (p == NULL)
                 goto fail;
-        TRY(cc_disc_read_small(d, p, MAX_HEADER, &text, &len, err));
-        if (text != NULL) {
-                cc_header *h = NULL;
-                cc_error herr = {0};
-                int64_t cv;
-                /* cuda.h is a megabyte; the macro is one line near its top */
-                const char *line = strstr(text, "#define CUDA_VERSION");
-                size_t ll = 0;
-
-                while (line != NULL && line[20] != ' ' && line[20] != '\t')
-                        line = strstr(line + 20, "#define CUDA_VERSION");
-
-                while (line != NULL && line[ll] != '\0' && line[ll] != '\n')
-                        ll++;
-                if (line != NULL && cc_header_parse(line, ll, &h, &herr) == 0) {
-                        const cc_header *hs[1] = {h};
-
-                        if (cc_header_eval(hs, 1, "CUDA_VERSION", &cv, &herr) == 0 &&
-                            cudnnctl_cuda_decode((long)cv, &v) == 0 &&
-                            toolkit_source(srcs, "cuda.h", cudnnctl_ver_str(&v, vb, sizeof(vb)), p, err) < 0) {
-                                cc_header_free(h);
-                                goto fail;
-                        }
-                        cc_header_free(h);
-                } else if (herr.code == CC_ERR_NOMEM) {
-                        *err = herr;
-                        goto fail;
-                }
-        }
+        TRY(cuda_h_version(d, srcs, p, err));
         TRY(toolkit_distinfo(c, srcs, &cudnn_from, err));
         /* the toolkit's version: MAJOR.MINOR when every source agrees */
         for (i = 0; i < cc_v_len(srcs); i++) {

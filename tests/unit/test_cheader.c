@@ -417,6 +417,80 @@ static void run_ecases(const cc_header *const *hs, size_t nh, const struct ecase
 
 #define F CC_ERR_FORMAT
 
+/* Comments of every length and shape (the reader skips them eight bytes at
+ * a time where it can): the defines after them are found, each at its line.
+ * The text is generated with the line of each define known: the comments
+ * hold '*' not before '/', backslashes not before a line end, CRLF or LF
+ * line ends, and end at every offset of a word. */
+static void test_comment_runs(void **state)
+{
+        static const char fill[] = "ab *\\x\n\t/Z*";
+        cc_buf b = {0};
+        cc_error err = {0};
+        cc_header *h = NULL;
+        const cc_header *hs[1];
+        int expect[400], line = 1, k, crlf;
+        uint32_t seed = 12345;
+
+        (void)state;
+        for (crlf = 0; crlf < 2; crlf++) {
+                cc_buf_free(&b);
+                memset(&b, 0, sizeof(b));
+                line = 1;
+                for (k = 0; k < 400; k++) {
+                        int len, j;
+
+                        seed = seed * 1103515245u + 12345u;
+                        len = (int)((seed >> 8) % 97); /* 0..96 bytes inside */
+                        assert_int_equal(cc_buf_puts(&b, "/*", &err), 0);
+                        for (j = 0; j < len; j++) {
+                                char c;
+
+                                seed = seed * 1103515245u + 12345u;
+                                c = fill[(seed >> 16) % (sizeof(fill) - 1)];
+                                if (c == '\n') {
+                                        assert_int_equal(cc_buf_puts(&b, crlf ? "\r\n" : "\n", &err), 0);
+                                        line++;
+                                        continue;
+                                }
+                                if (c == '/' && b.len > 0 && b.data[b.len - 1] == '*')
+                                        c = 'q'; /* not the end yet */
+                                if (c == '\\')
+                                        assert_int_equal(cc_buf_append(&b, "\\y", 2, &err), 0);
+                                else
+                                        assert_int_equal(cc_buf_append(&b, &c, 1, &err), 0);
+                        }
+                        assert_int_equal(cc_buf_puts(&b, "*/", &err), 0);
+                        assert_int_equal(cc_buf_puts(&b, crlf ? "\r\n" : "\n", &err), 0);
+                        line++;
+                        expect[k] = line;
+                        assert_int_equal(cc_buf_printf(&b, &err, "#define RUN%d %d%s", k, k, crlf ? "\r\n" : "\n"), 0);
+                        line++;
+                }
+                assert_int_equal(cc_header_parse(b.data, b.len, &h, &err), 0);
+                hs[0] = h;
+                assert_int_equal(h->nmacros, 400);
+                for (k = 0; k < 400; k++) {
+                        char name[16];
+                        const cc_macro *m;
+                        int64_t v;
+
+                        snprintf(name, sizeof(name), "RUN%d", k);
+                        m = cc_header_find(hs, 1, name);
+                        assert_non_null(m);
+                        if (m->line != expect[k])
+                                fail_msg("%s: line %d, not %d (%s line ends)", name, m->line, expect[k],
+                                         crlf ? "CRLF" : "LF");
+                        assert_int_equal(cc_header_eval(hs, 1, name, &v, &err), 0);
+                        assert_int_equal(v, k);
+                }
+                assert_int_equal(h->warnings.n, 0);
+                cc_header_free(h);
+                h = NULL;
+        }
+        cc_buf_free(&b);
+}
+
 static void test_eval_arith(void **state)
 {
         static const struct ecase cases[] = {
@@ -998,6 +1072,7 @@ int main(void)
             cmocka_unit_test(test_fixture_macro_shapes),
             cmocka_unit_test(test_tricky),
             cmocka_unit_test(test_crlf_and_unterminated),
+            cmocka_unit_test(test_comment_runs),
             cmocka_unit_test(test_eval_arith),
             cmocka_unit_test(test_eval_syntax),
             cmocka_unit_test(test_eval_macros),

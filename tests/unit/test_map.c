@@ -23,6 +23,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+/* A size the files are mapped at (smaller ones are read into memory). */
+#define MAPPED ((size_t)128 << 10)
+
 static char tmpdir[256];
 
 static int setup(void **state)
@@ -109,7 +112,7 @@ static void test_chain_default(void **state)
         if (pid == 0) {
                 cc_map m;
                 cc_error err = {0};
-                char *p = make_file("guard1", 100, 2);
+                char *p = make_file("guard1", MAPPED, 2);
 
                 signal(SIGBUS, SIG_DFL);             /* not the test harness's handler */
                 if (cc_map_file(p, 0, &m, &err) < 0) /* installs the guard */
@@ -133,7 +136,7 @@ static void test_chain_user(void **state)
                 struct sigaction sa;
                 cc_map m;
                 cc_error err = {0};
-                char *p = make_file("guard2", 100, 2);
+                char *p = make_file("guard2", MAPPED, 2);
 
                 memset(&sa, 0, sizeof(sa));
                 sa.sa_handler = on_user_sigbus;
@@ -196,8 +199,11 @@ static void test_truncated_while_parsed(void **state)
         fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0755);
         assert_true(fd >= 0);
         assert_int_equal(write(fd, bytes, n), (ssize_t)n);
+        if (n < MAPPED) /* zeros after it: large enough to be mapped */
+                assert_int_equal(ftruncate(fd, (off_t)MAPPED), 0);
         close(fd);
         assert_int_equal(cc_map_file(p, 0, &m, &err), 0);
+        assert_true(m.size >= MAPPED);
         truncate_to(p, 0); /* cp over it: O_TRUNC first */
         /* the parsers run over the vanished pages to their end */
         (void)cc_elf_parse(m.data, m.size, &e, &err);
@@ -236,6 +242,47 @@ static void test_rewritten_same_size(void **state)
         free(p);
 }
 
+/* A small file is read into memory, not mapped: what was read stays as it
+ * was, and a rewrite or a truncation is still reported. */
+static void test_small_read(void **state)
+{
+        char *p = make_file("small", 5000, 7);
+        cc_map m, m2;
+        cc_error err = {0};
+        struct timespec ts[2];
+        int fd;
+
+        (void)state;
+        assert_int_equal(cc_map_file(p, 0, &m, &err), 0);
+        assert_int_equal(m.size, 5000);
+        assert_true(m.ino != 0);
+        assert_int_equal(m.data[0], 7);
+        assert_int_equal(m.data[4999], 7);
+        assert_int_equal(cc_map_changed(&m), 0);
+        assert_int_equal(cc_map_check(&m, p, &err), 0);
+        assert_int_equal(cc_map_file(p, 0, &m2, &err), 0);
+        truncate_to(p, 10);
+        assert_int_equal(m.data[4999], 7); /* a copy: no zero pages, no SIGBUS */
+        assert_int_equal(cc_map_changed(&m), 1);
+        assert_int_equal(cc_map_check(&m, p, &err), -1);
+        assert_non_null(strstr(err.msg, "changed while read"));
+        cc_unmap(&m);
+        /* the same size written again with another time */
+        assert_int_equal(truncate(p, 5000), 0);
+        assert_int_equal(cc_map_file(p, 0, &m, &err), 0);
+        fd = open(p, O_WRONLY);
+        assert_true(fd >= 0);
+        assert_int_equal(pwrite(fd, "xyz", 3, 100), 3);
+        ts[0].tv_sec = ts[1].tv_sec = 1000000000;
+        ts[0].tv_nsec = ts[1].tv_nsec = 0;
+        assert_int_equal(futimens(fd, ts), 0);
+        close(fd);
+        assert_int_equal(cc_map_changed(&m), 1);
+        cc_unmap(&m);
+        cc_unmap(&m2);
+        free(p);
+}
+
 /* More mappings at once than the guard's table holds: the rest are read
  * into memory, and still report a change. */
 static void test_many_maps(void **state)
@@ -250,17 +297,17 @@ static void test_many_maps(void **state)
         (void)state;
         for (i = 0; i < N; i++) {
                 snprintf(name, sizeof(name), "many%zu", i);
-                paths[i] = make_file(name, 8192, (int)(i & 0x7f) + 1);
+                paths[i] = make_file(name, MAPPED, (int)(i & 0x7f) + 1);
                 assert_int_equal(cc_map_file(paths[i], 0, &m[i], &err), 0);
         }
         for (i = 0; i < N; i++) {
                 assert_int_equal(m[i].data[0], (int)(i & 0x7f) + 1);
-                assert_int_equal(m[i].data[8191], (int)(i & 0x7f) + 1);
+                assert_int_equal(m[i].data[MAPPED - 1], (int)(i & 0x7f) + 1);
         }
         truncate_to(paths[N - 1], 10);
         truncate_to(paths[0], 10);
-        assert_int_equal(m[N - 1].data[8191], (int)((N - 1) & 0x7f) + 1); /* a copy in memory */
-        assert_int_equal(m[0].data[8191], 0);                             /* a guarded mapping */
+        assert_int_equal(m[N - 1].data[MAPPED - 1], (int)((N - 1) & 0x7f) + 1); /* a copy in memory */
+        assert_int_equal(m[0].data[MAPPED - 1], 0);                             /* a guarded mapping */
         assert_int_equal(cc_map_changed(&m[N - 1]), 1);
         assert_int_equal(cc_map_changed(&m[0]), 1);
         assert_int_equal(cc_map_changed(&m[1]), 0);
@@ -310,9 +357,13 @@ int main(void)
 {
         const struct CMUnitTest tests[] = {
             /* in children: a fault that is not in a mapping of ours */
-            cmocka_unit_test(test_chain_default),          cmocka_unit_test(test_chain_user),
-            cmocka_unit_test(test_truncated_while_mapped), cmocka_unit_test(test_truncated_while_parsed),
-            cmocka_unit_test(test_rewritten_same_size),    cmocka_unit_test(test_many_maps),
+            cmocka_unit_test(test_chain_default),
+            cmocka_unit_test(test_chain_user),
+            cmocka_unit_test(test_truncated_while_mapped),
+            cmocka_unit_test(test_truncated_while_parsed),
+            cmocka_unit_test(test_rewritten_same_size),
+            cmocka_unit_test(test_many_maps),
+            cmocka_unit_test(test_small_read),
             cmocka_unit_test(test_list_dir_some),
         };
 

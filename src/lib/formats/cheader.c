@@ -256,6 +256,46 @@ static int rd_peek2(const struct rd *r)
         return rd_peek(&t);
 }
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && defined(__GNUC__)
+#define CH_WORDS 1
+/* Eight bytes at a time: each byte c of a word in the high bit of the
+ * matching byte of zero_bytes(w ^ REP8(c)), exactly (no borrow runs from a
+ * byte into the next: the low seven bits are added apart from the eighth). */
+#define REP8(c) ((uint64_t)(unsigned char)(c)*0x0101010101010101ull)
+
+static uint64_t zero_bytes(uint64_t x)
+{
+        const uint64_t lo7 = 0x7f7f7f7f7f7f7f7full;
+
+        return ~(((x & lo7) + lo7) | x | lo7);
+}
+
+/* From i, the first '*', CR or backslash (or the last full word's end),
+ * counting the line ends passed into *line. */
+static size_t comment_run(const char *s, size_t i, size_t len, int *line)
+{
+        while (len - i >= 8) {
+                uint64_t w, stop, nl;
+
+                memcpy(&w, s + i, 8);
+                stop = zero_bytes(w ^ REP8('*')) | zero_bytes(w ^ REP8('\r')) | zero_bytes(w ^ REP8('\\'));
+                nl = zero_bytes(w ^ REP8('\n'));
+                if (stop != 0) {
+                        unsigned k = (unsigned)__builtin_ctzll(stop) >> 3;
+
+                        nl &= k ? (~0ull >> (64 - 8 * k)) : 0; /* the line ends before it */
+                        for (; nl != 0; nl &= nl - 1)
+                                (*line)++;
+                        return i + k;
+                }
+                for (; nl != 0; nl &= nl - 1)
+                        (*line)++;
+                i += 8;
+        }
+        return i;
+}
+#endif
+
 /* At "/ *": skip the comment. Returns 1 if it was unterminated. */
 static int skip_block_comment(struct rd *r)
 {
@@ -266,6 +306,9 @@ static int skip_block_comment(struct rd *r)
         for (;;) {
                 size_t i = r->pos;
 
+#ifdef CH_WORDS
+                i = comment_run(r->s, i, r->len, &r->line);
+#endif
                 /* a run of plain bytes at once (headers are mostly comments):
                  * only '*', CR and a backslash (a splice) need the reader */
                 while (i < r->len && r->s[i] != '*' && r->s[i] != '\r' && r->s[i] != '\\') {
@@ -638,10 +681,17 @@ int cc_header_parse(const char *text, size_t len, cc_header **out, cc_error *err
                 while (i < r.len) {
                         unsigned k = plain_class[(unsigned char)r.s[i]];
 
-                        if (k >= PC_STOP && (k == PC_STOP || i == 0 || !is_ident_char((unsigned char)r.s[i - 1])))
-                                break;
-                        if (k != PC_BLANK)
+                        if (k >= PC_STOP) {
+                                if (k == PC_STOP || i == 0 || !is_ident_char((unsigned char)r.s[i - 1]))
+                                        break;
+                        } else if (k != PC_BLANK) {
+                                /* past the line's start: blanks and the rest
+                                 * go on alike, up to a stop or a digit */
                                 bol = 0;
+                                for (i++; i < r.len && plain_class[(unsigned char)r.s[i]] < PC_STOP; i++)
+                                        ;
+                                continue;
+                        }
                         i++;
                 }
                 r.pos = i;
@@ -697,27 +747,25 @@ fail:
 int cc_header_looks_like(const uint8_t *data, size_t size)
 {
         size_t i, scan = size < CH_LOOKS_SCAN ? size : CH_LOOKS_SCAN;
-        int bol = 1;
 
         if (data == NULL || size == 0)
                 return 0;
         if (memchr(data, 0, scan) != NULL)
                 return 0;
+        /* each '#' (a license comment of kilobytes comes first): a directive
+         * when only blanks stand between it and the line's start */
         for (i = 0; i < size; i++) {
                 static const char *const words[] = {"define", "include", "ifndef", "ifdef", "if", "pragma"};
-                size_t j, k;
+                const uint8_t *hash = memchr(data + i, '#', size - i);
+                size_t j, k, b;
 
-                if (data[i] == '\n') {
-                        bol = 1;
+                if (hash == NULL)
+                        return 0;
+                i = (size_t)(hash - data);
+                for (b = i; b > 0 && (data[b - 1] == ' ' || data[b - 1] == '\t' || data[b - 1] == '\r'); b--)
+                        ;
+                if (b > 0 && data[b - 1] != '\n')
                         continue;
-                }
-                if (data[i] == ' ' || data[i] == '\t' || data[i] == '\r')
-                        continue;
-                if (data[i] != '#' || !bol) {
-                        bol = 0;
-                        continue;
-                }
-                bol = 0;
                 j = i + 1;
                 while (j < size && (data[j] == ' ' || data[j] == '\t'))
                         j++;

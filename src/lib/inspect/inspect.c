@@ -650,7 +650,11 @@ fail:
 
 /* Evaluate the interesting macros over headers hs[0..nh) (hs[0] is the file
  * itself; the others are headers it includes from the same directory). */
-static int header_facts_multi(const cc_header *const *hs, size_t nh, cc_value *obj, cc_error *err)
+/* A header's facts: its includes, number of definitions and the macros
+ * about cuDNN and CUDA (not with CC_INSPECT_VERSIONS_ONLY: a reader that
+ * takes only the versions does not pay for them), then the versions the
+ * macros give. */
+static int header_facts_multi(const cc_header *const *hs, size_t nh, unsigned flags, cc_value *obj, cc_error *err)
 {
         const cc_header *h = hs[0];
         cc_value *o = NULL, *macros = NULL;
@@ -659,6 +663,10 @@ static int header_facts_multi(const cc_header *const *hs, size_t nh, cc_value *o
         size_t i, k;
         char name[64];
 
+        if (flags & CC_INSPECT_VERSIONS_ONLY) {
+                TRY(cc_v_set_str(obj, CC_K(ins_facts, kind), "header", err));
+                goto versions;
+        }
         o = cc_v_object(err);
         macros = cc_v_array(err);
         if (o == NULL || macros == NULL)
@@ -709,6 +717,7 @@ static int header_facts_multi(const cc_header *const *hs, size_t nh, cc_value *o
         TRY(cc_v_set(obj, CC_K(ins_facts, header), o, err));
         o = NULL;
 
+versions:
         /* cuDNN version from CUDNN_MAJOR/MINOR/PATCHLEVEL defined in this header. */
         if (cc_header_find(&h, 1, "CUDNN_MAJOR") != NULL) {
                 cc_error e1 = {0};
@@ -804,7 +813,7 @@ fail:
         return rv;
 }
 
-static int header_facts(const uint8_t *data, size_t size, cc_value *obj, cc_error *err)
+static int header_facts(const uint8_t *data, size_t size, unsigned flags, cc_value *obj, cc_error *err)
 {
         cc_error perr = {0};
         cc_header *h = NULL;
@@ -818,7 +827,7 @@ static int header_facts(const uint8_t *data, size_t size, cc_value *obj, cc_erro
         {
                 const cc_header *hs[1] = {h};
 
-                rv = header_facts_multi(hs, 1, obj, err);
+                rv = header_facts_multi(hs, 1, flags, obj, err);
         }
         cc_header_free(h);
         return rv;
@@ -939,7 +948,7 @@ int cc_inspect_bytes(const char *name, const uint8_t *data, size_t size, unsigne
                         return -1;
                 return metadata_facts((const char *)data, size, obj, NULL, 0, err);
         case CT_HEADER:
-                return header_facts(data, size, obj, err);
+                return header_facts(data, size, flags, obj, err);
         default:
                 return cc_v_set_str(obj, CC_K(ins_facts, kind), "unknown", err);
         }
@@ -1042,7 +1051,7 @@ static int header_file_facts(const char *real, const uint8_t *data, size_t size,
         int rv = -1;
 
         if (cc_header_parse((const char *)data, size, &hs[0], &perr) < 0)
-                return header_facts(data, size, obj, err);
+                return header_facts(data, size, 0, obj, err);
         nh = 1;
         dir = cc_strndup(err, real, (size_t)(base - real));
         if (dir == NULL)
@@ -1065,7 +1074,7 @@ static int header_file_facts(const char *real, const uint8_t *data, size_t size,
                 }
                 free(p);
         }
-        rv = header_facts_multi((const cc_header *const *)hs, nh, obj, err);
+        rv = header_facts_multi((const cc_header *const *)hs, nh, 0, obj, err);
 fail:
         for (i = 0; i < nh; i++)
                 cc_header_free(hs[i]);

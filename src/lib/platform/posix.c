@@ -47,9 +47,16 @@
  * its place (that one is then chained to). mmap is not on POSIX's list of
  * async-signal-safe functions, but it is a plain system call in every libc
  * this runs on, touching no lock. (Windows refuses to truncate a file with a
- * mapped view, so win32.c only compares the size and write time.) */
+ * mapped view, so win32.c only compares the size and write time.)
+ *
+ * Small files (configuration, headers, metadata: most of what the tool
+ * reads) are read with one pread(2) into the heap and not mapped: a mapping
+ * costs mmap, a page fault, munmap and its TLB flush where the copy of a few
+ * KiB costs nothing, and the heap's pages are reused from file to file. The
+ * changed-while-read check is the same (size and modification time). */
 
 #define MAP_SLOTS 64
+#define MAP_SMALL ((off_t)64 << 10) /* read, not mapped, up to this size */
 
 struct map_slot {
         atomic_int used;     /* 0 free, 1 claimed */
@@ -274,6 +281,17 @@ int cc_map_file(const char *path, size_t max_size, cc_map *out, cc_error *err)
         pm->slot = -1;
         pm->size = (uint64_t)st.st_size;
         stat_times(&st, &pm->mtime_s, &pm->mtime_ns);
+        if (st.st_size <= MAP_SMALL) {
+                if (read_whole(fd, path, (size_t)st.st_size, &pm->heap, err) < 0) {
+                        close(fd);
+                        free(pm);
+                        return -1;
+                }
+                out->data = pm->heap;
+                out->size = (size_t)st.st_size;
+                out->priv_ = pm;
+                return 0;
+        }
         p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
         if (p == MAP_FAILED) {
                 int e = errno;

@@ -676,9 +676,9 @@ static struct cc_smap_slot *smap_find(const cc_smap *m, const char *key, uint64_
         }
 }
 
-static int smap_grow(cc_smap *m, cc_error *err)
+static int smap_resize(cc_smap *m, size_t ncap, cc_error *err)
 {
-        size_t ncap = m->cap ? m->cap * 2 : 16, i;
+        size_t i;
         struct cc_smap_slot *old = m->slots, *ns;
         size_t ocap = m->cap;
 
@@ -700,6 +700,20 @@ static int smap_grow(cc_smap *m, cc_error *err)
         return 0;
 }
 
+static int smap_grow(cc_smap *m, cc_error *err)
+{
+        return smap_resize(m, m->cap ? m->cap * 2 : 16, err);
+}
+
+int cc_smap_reserve(cc_smap *m, size_t n, cc_error *err)
+{
+        size_t cap = m->cap ? m->cap : 16;
+
+        while (cap < SIZE_MAX / 8 && (n + 1) * 4 > cap * 3)
+                cap *= 2;
+        return cap > m->cap ? smap_resize(m, cap, err) : 0;
+}
+
 int cc_smap_put(cc_smap *m, const char *key, void *value, void **old, cc_error *err)
 {
         uint64_t h = smap_hash(key, m->nocase);
@@ -716,7 +730,7 @@ int cc_smap_put(cc_smap *m, const char *key, void *value, void **old, cc_error *
                 s->value = value;
                 return 0;
         }
-        s->key = cc_strdup(err, key);
+        s->key = m->borrow ? (char *)(uintptr_t)key : cc_strdup(err, key);
         if (s->key == NULL)
                 return -1;
         s->value = value;
@@ -749,7 +763,7 @@ void cc_smap_free(cc_smap *m)
 {
         size_t i;
 
-        for (i = 0; i < m->cap; i++)
+        for (i = 0; i < m->cap && !m->borrow; i++)
                 free(m->slots[i].key);
         free(m->slots);
         m->slots = NULL;

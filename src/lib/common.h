@@ -141,13 +141,21 @@ void cc_strv_sort(cc_strv *sv);
 void cc_strv_free(cc_strv *sv);
 
 /* A hash map from owned string keys to caller-owned values. Zero-initialise.
- * nocase: keys compare ASCII case-insensitively (set before the first put). */
+ * nocase: keys compare ASCII case-insensitively (set before the first put).
+ * borrow: the keys are the caller's, not copied (nor freed), and must
+ * outlive the map (set before the first put): for a map over the strings
+ * of a table that lives as long (the loader cache's names). */
 typedef struct cc_smap {
         struct cc_smap_slot *slots;
         size_t cap;
         size_t n;
         int nocase;
+        int borrow;
 } cc_smap;
+
+/* Room for n keys without growing (one allocation for a map whose size is
+ * known). */
+int cc_smap_reserve(cc_smap *m, size_t n, cc_error *err) CC_WUR;
 
 /* Insert or replace; *old (if not NULL) receives the value replaced or NULL. */
 int cc_smap_put(cc_smap *m, const char *key, void *value, void **old, cc_error *err) CC_WUR;

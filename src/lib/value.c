@@ -38,8 +38,9 @@ static struct member *find_member(const cc_value *obj, const char *key)
 
         if (obj == NULL || obj->type != CUDNNCTL_OBJECT)
                 return NULL;
+        /* the first byte before the call: most keys differ there */
         for (i = 0; i < obj->u.obj.n; i++)
-                if (strcmp(obj->u.obj.m[i].key, key) == 0)
+                if (obj->u.obj.m[i].key[0] == key[0] && strcmp(obj->u.obj.m[i].key, key) == 0)
                         return &obj->u.obj.m[i];
         return NULL;
 }

@@ -964,12 +964,25 @@ with scenario("7c side by side"):
     its = dserial.get("facts", {}).get("frameworks", {}).get("interpreters", [])
     check(len(its) >= 3, "doctor: its interpreters %r" % [it.get("path") for it in its])
     dwalls = []
+
+    def compile_brief(d):
+        """Each verification's compile proof in short: what to read when a run's document differs."""
+        out = []
+        for v in d.get("facts", {}).get("verify") or []:
+            c = (v.get("document") or {}).get("compile") or {}
+            run = c.get("run") or {}
+            out.append({"status": c.get("status"), "reason": c.get("reason"), "cache_notes": c.get("cache_notes"),
+                        "compile": {k: (c.get("compile") or {}).get(k) for k in ("how", "timed_out", "wall_ms")},
+                        "run": {k: run.get(k) for k in ("how", "timed_out", "wall_ms", "output")},
+                        "notes": c.get("notes")})
+        return out
+
     for n in range(rounds):
         rc, doc, wall = doctor("doctor side by side %d" % n, "4")
         dwalls.append(wall)
         a, b = timeless(dserial), timeless(doc)
-        check(rc == rc1 and a == b, "doctor side by side %d: the document differs from the serial one's: %s" %
-              (n, first_diff(a, b)))
+        check(rc == rc1 and a == b, "doctor side by side %d: the document differs from the serial one's: %s; "
+              "compile proofs, serial %r, this run %r" % (n, first_diff(a, b), compile_brief(dserial), compile_brief(doc)))
         check([f.get("id") for f in doc.get("findings", [])] == [f.get("id") for f in dserial.get("findings", [])],
               "doctor side by side %d: the findings' order" % n)
     print("  doctor: one at a time %.2f s, four at once %.2f s (best of %d)" % (t_dserial, min(dwalls), rounds))

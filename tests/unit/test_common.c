@@ -2,6 +2,8 @@
 
 #include "common.h"
 
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -218,6 +220,75 @@ static void test_cat(void **state)
 /* cc_utc_text against the C library's gmtime, across leap days, century
  * years and before the epoch (years 1000 to 9999: glibc's %Y does not pad
  * a shorter year to four digits); and cc_err_keep_nomem. */
+/* ---- the string map ---------------------------------------------------- */
+
+struct seen_keys {
+        const char *want;
+        const char *got;
+        size_t n;
+};
+
+static void see_key(void *ctx, const char *key, void *value)
+{
+        struct seen_keys *s = ctx;
+
+        (void)value;
+        s->n++;
+        if (strcmp(key, s->want) == 0)
+                s->got = key;
+}
+
+static void test_smap(void **state)
+{
+        cc_smap m = {0}, nc = {0}, b = {0};
+        cc_error err = {0};
+        char keys[3000][16];
+        void *v = NULL, *old = NULL;
+        struct seen_keys sk = {0};
+        size_t i, cap;
+
+        (void)state;
+        /* put, get, replace; many keys (it grows), each found with its value */
+        for (i = 0; i < 3000; i++) {
+                snprintf(keys[i], sizeof(keys[i]), "key%zu", i);
+                assert_int_equal(cc_smap_put(&m, keys[i], (void *)(uintptr_t)(i + 1), NULL, &err), 0);
+        }
+        assert_int_equal(m.n, 3000);
+        for (i = 0; i < 3000; i++) {
+                assert_int_equal(cc_smap_get(&m, keys[i], &v), 1);
+                assert_int_equal((uintptr_t)v, i + 1);
+        }
+        assert_int_equal(cc_smap_get(&m, "key3000", NULL), 0);
+        assert_int_equal(cc_smap_get(&m, "KEY1", NULL), 0);
+        assert_int_equal(cc_smap_put(&m, "key7", (void *)(uintptr_t)99, &old, &err), 0);
+        assert_int_equal((uintptr_t)old, 8);
+        assert_int_equal(m.n, 3000);
+        cc_smap_free(&m);
+        assert_int_equal(m.n, 0);
+        /* case-insensitive keys */
+        nc.nocase = 1;
+        assert_int_equal(cc_smap_put(&nc, "CUDNN64_9.DLL", (void *)(uintptr_t)1, NULL, &err), 0);
+        assert_int_equal(cc_smap_get(&nc, "cudnn64_9.dll", &v), 1);
+        cc_smap_free(&nc);
+        /* reserved: no growing for as many keys; borrowed: the caller's own strings */
+        b.borrow = 1;
+        assert_int_equal(cc_smap_reserve(&b, 3000, &err), 0);
+        cap = b.cap;
+        assert_true(cap * 3 >= 3001 * 4);
+        for (i = 0; i < 3000; i++)
+                assert_int_equal(cc_smap_put(&b, keys[i], (void *)(uintptr_t)(i + 1), NULL, &err), 0);
+        assert_int_equal(b.cap, cap);
+        assert_int_equal(cc_smap_get(&b, "key2999", &v), 1);
+        assert_int_equal((uintptr_t)v, 3000);
+        sk.want = "key42";
+        cc_smap_each(&b, see_key, &sk);
+        assert_int_equal(sk.n, 3000);
+        assert_ptr_equal(sk.got, keys[42]);                 /* not a copy */
+        assert_int_equal(cc_smap_reserve(&b, 10, &err), 0); /* never shrinks */
+        assert_int_equal(b.cap, cap);
+        cc_smap_free(&b); /* frees no key (ASan would see a free of the stack) */
+}
+
 static void test_utc_text(void **state)
 {
         static const int64_t fixed[] = {0,        -1,          951782400,  951868799,    4107542400, 4107542399,
@@ -260,7 +331,7 @@ int main(void)
             cmocka_unit_test(test_buf_cap),     cmocka_unit_test(test_strv),     cmocka_unit_test(test_readers),
             cmocka_unit_test(test_utf8),        cmocka_unit_test(test_strings),  cmocka_unit_test(test_errors),
             cmocka_unit_test(test_memmem),      cmocka_unit_test(test_utc_text), cmocka_unit_test(test_cat),
-            cmocka_unit_test(test_put_escaped),
+            cmocka_unit_test(test_put_escaped), cmocka_unit_test(test_smap),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -294,7 +294,8 @@ static int elf_keep_sym(void *ctx, const char *name)
         if (name[0] != 'c' || strncmp(name, "cudnn", 5) != 0)
                 return 0;
         for (i = 0; i < CC_ARRAY_LEN(cudnn_entry_points); i++) {
-                if (strcmp(name, cudnn_entry_points[i]) == 0) {
+                /* all start with "cudnn": the byte after it first */
+                if (name[5] == cudnn_entry_points[i][5] && strcmp(name, cudnn_entry_points[i]) == 0) {
                         if (k->eps_seen & (1u << i))
                                 return 0;
                         k->eps_seen |= 1u << i;

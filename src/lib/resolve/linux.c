@@ -364,6 +364,10 @@ static int index_cache(cc_lnx_ctx *c, cc_error *err)
         for (i = 0; i < c->ld.notes.n; i++)
                 if (cc_strv_push(&c->notes, c->ld.notes.v[i], err) < 0)
                         return -1;
+        /* the names are the cache's own strings, which live as long as the context */
+        c->cache_index.borrow = 1;
+        if (c->ld.cache != NULL && cc_smap_reserve(&c->cache_index, c->ld.cache->n, err) < 0)
+                return -1;
         for (i = c->ld.cache ? c->ld.cache->n : 0; i > 0; i--) {
                 /* first entry of each name: insert backwards so the first wins */
                 if (cc_smap_put(&c->cache_index, c->ld.cache->entries[i - 1].key, (void *)(uintptr_t)i, NULL, err) < 0)

@@ -14,7 +14,8 @@
 #include <string.h>
 
 struct dpkg_db {
-        char *text; /* the status file, parsed on demand */
+        cc_map map;       /* the status file, mapped (a copy of megabytes cost a page fault per 4 KiB) */
+        const char *text; /* its bytes, parsed on demand; NULL: there is none */
         size_t len;
         cc_dpkg_status *status; /* all of it, once a package was not found by its "Package:" line */
         int status_bad;         /* it could not be parsed (noted once) */
@@ -33,7 +34,7 @@ void cc_disc_dpkg_free(void *p)
 
         if (db == NULL)
                 return;
-        free(db->text);
+        cc_unmap(&db->map);
         cc_dpkg_status_free(db->status);
         cc_smap_free(&db->owner);
         cc_strv_free(&db->pkgs);
@@ -117,9 +118,7 @@ fail:
 static int dpkg_load(cc_discovery *d, cc_error *err)
 {
         struct dpkg_db *db;
-        char *text = NULL;
-        size_t len;
-        cc_error lerr = {0};
+        cc_error lerr = {0}, merr = {0};
         int rv = -1;
 
         if (d->dpkg_state != 0)
@@ -129,8 +128,17 @@ static int dpkg_load(cc_discovery *d, cc_error *err)
                 return -1;
         d->dpkg = db;
         d->dpkg_state = -1;
-        TRY(cc_disc_read_small(d, "/var/lib/dpkg/status", (size_t)256 << 20, &text, &len, err));
-        if (text == NULL) {
+        if (cc_tree_map(d->t, "/var/lib/dpkg/status", (size_t)256 << 20, &db->map, &merr) < 0) {
+                if (merr.code == CC_ERR_NOMEM) {
+                        *err = merr;
+                        return -1;
+                }
+                memset(&db->map, 0, sizeof(db->map));
+        } else {
+                db->text = db->map.data ? (const char *)db->map.data : "";
+                db->len = db->map.size;
+        }
+        if (db->text == NULL) {
                 int r1 = cc_disc_exists(d, "/var/lib/rpm", err), r2 = cc_disc_exists(d, "/usr/lib/sysimage/rpm", err);
 
                 if (r1 < 0 || r2 < 0)
@@ -139,9 +147,6 @@ static int dpkg_load(cc_discovery *d, cc_error *err)
                 rv = 0;
                 goto fail;
         }
-        db->text = text;
-        db->len = len;
-        text = NULL;
         d->dpkg_state = 1;
         if (cc_tree_list(d->t, "/var/lib/dpkg/info", 0, &db->names, &lerr) < 0) {
                 cc_strv_free(&db->names);
@@ -152,7 +157,6 @@ static int dpkg_load(cc_discovery *d, cc_error *err)
         }
         rv = 0;
 fail:
-        free(text);
         return rv;
 }
 
@@ -163,8 +167,12 @@ static int status_parse(cc_discovery *d, struct dpkg_db *db, const char *text, s
 {
         cc_error lerr = {0};
 
-        if (cc_dpkg_status_parse(text, len, out, &lerr) == 0)
-                return 0;
+        if (cc_dpkg_status_parse(text, len, out, &lerr) == 0) {
+                if (!cc_map_changed(&db->map))
+                        return 0;
+                /* rewritten in place while read: what was parsed is not to be trusted */
+                cc_dpkg_status_free(*out);
+        }
         *out = NULL;
         if (lerr.code == CC_ERR_NOMEM) {
                 *err = lerr;

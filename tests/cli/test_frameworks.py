@@ -659,6 +659,28 @@ with scenario("15c interpreters without a framework are not started"):
     starts = open(log).read().split() if os.path.exists(log) else []
     check(starts.count(py) == 1 and interp(doc, py).get("state") == "probed",
           "count --python: started %d times, state %r" % (starts.count(py), interp(doc, py).get("state")))
+    # python3 and a link to it named python in one directory on the PATH: one interpreter, surveyed once (the
+    # link is the other's alias without a child of its own), its framework child started once
+    twin = os.path.join(TMP, "count-twin")
+    tsp = venv(twin)
+    os.unlink(os.path.join(twin, "bin", "python3"))
+    shutil.copy(logpy, os.path.join(twin, "bin", "python3"))
+    if os.path.lexists(os.path.join(twin, "bin", "python")):
+        os.unlink(os.path.join(twin, "bin", "python"))
+    os.symlink("python3", os.path.join(twin, "bin", "python"))
+    site(tsp, {"torch": dict(GOOD_TORCH, libs=[])})
+    if os.path.exists(log):
+        os.unlink(log)
+    t3, tp = os.path.join(twin, "bin", "python3"), os.path.join(twin, "bin", "python")
+    rc, doc = fw_json("count twins", [], env=dict(base, PATH=os.path.join(twin, "bin")))
+    starts = open(log).read().split() if os.path.exists(log) else []
+    it = interp(doc, t3)
+    check(starts.count(tp) == 0 and starts.count(t3) == 2 and it.get("state") == "probed" and
+          tp in it.get("aliases", []) and [f.get("name") for f in it.get("frameworks", [])] == ["torch"] and
+          "python on PATH" in it.get("sources", []),
+          "count twins: started %r, state %r, aliases %r, frameworks %r, sources %r" %
+          (starts, it.get("state"), it.get("aliases"), [f.get("name") for f in it.get("frameworks", [])],
+           it.get("sources")))
 
 with scenario("15a venv discovery + installation"):
     venvdir = os.path.join(TMP, "venv-torch")

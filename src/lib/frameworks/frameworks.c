@@ -44,6 +44,9 @@ struct fwctx {
         /* per candidate: why it is not started (no framework in its files), or NULL */
         char **skip;
         size_t nskip;
+        /* per candidate: the earlier one it is a twin of (find_twins), or -1 */
+        long *twin;
+        size_t ntwin;
 };
 
 /* ---- candidates ------------------------------------------------------------ */
@@ -489,7 +492,7 @@ fail:
 }
 
 /* The same interpreter reached through another path (python -> python3). */
-static cc_value *same_as(cc_value *interps, const cc_vw_python *py)
+static long same_as(cc_value *interps, const cc_vw_python *py)
 {
         size_t i;
 
@@ -502,9 +505,26 @@ static cc_value *same_as(cc_value *interps, const cc_vw_python *py)
                 if (op.prefix != NULL && op.real_executable != NULL && py->prefix != NULL &&
                     py->real_executable != NULL && strcmp(op.prefix, py->prefix) == 0 &&
                     strcmp(op.real_executable, py->real_executable) == 0)
-                        return cc_v_atm(interps, i);
+                        return (long)i;
         }
-        return NULL;
+        return -1;
+}
+
+/* cand is the alias of the interpreter at interps[at]: its path and sources
+ * go to that one's. */
+static int add_alias(cc_value *interps, size_t at, const cc_vw_interpreter *c, cc_error *err)
+{
+        cc_value *dup = cc_v_atm(interps, at);
+        cc_value *al = cc_v_getm(dup, CC_K(interpreter, aliases));
+        cc_value *src = cc_v_getm(dup, CC_K(interpreter, sources));
+        size_t i;
+
+        if (cc_v_push(al, cc_v_str(c->path, err), err) < 0)
+                return -1;
+        for (i = 0; i < cc_v_len(c->sources); i++)
+                if (cc_v_push(src, cc_v_copy(cc_v_at(c->sources, i), err), err) < 0)
+                        return -1;
+        return 0;
 }
 
 /* Canonical locations for the distributions (judge.c compares directories
@@ -533,10 +553,12 @@ static int canonical_locations(cc_value *dists, cc_error *err)
 /* One candidate (an INTERPRETER's path and sources) from its survey (r,
  * freed here): a new interpreter, whose importable frameworks go to
  * *probe (bits of framework_names) for a child each; or, when it is one
- * already seen under another path, that one's alias. */
-static int interpreter(cc_value *interps, const cc_value *cand, cc_value *r, unsigned *probe, cc_error *err)
+ * already seen under another path, that one's alias. *at: the index of
+ * the entry in interps it made or joined. */
+static int interpreter(cc_value *interps, const cc_value *cand, cc_value *r, unsigned *probe, size_t *at, cc_error *err)
 {
-        cc_value *it = NULL, *dup, *dists, *fws;
+        cc_value *it = NULL, *dists, *fws;
+        long dup;
         cc_vw_interpreter c;
         cc_vw_probe run_;
         cc_vw_fwprobe pf; /* python and found: NULL when not objects (no answer) */
@@ -548,16 +570,13 @@ static int interpreter(cc_value *interps, const cc_value *cand, cc_value *r, uns
         cc_vw_probe_read(r, &run_, NULL);
         cc_vw_fwprobe_read(run_.facts, &pf, NULL);
         cc_vw_python_read(pf.python, &py, NULL);
-        if (pf.python != NULL && (dup = same_as(interps, &py)) != NULL) {
-                cc_value *al = cc_v_getm(dup, CC_K(interpreter, aliases));
-                cc_value *src = cc_v_getm(dup, CC_K(interpreter, sources));
-
-                TRY(cc_v_push(al, cc_v_str(c.path, err), err));
-                for (i = 0; i < cc_v_len(c.sources); i++)
-                        TRY(cc_v_push(src, cc_v_copy(cc_v_at(c.sources, i), err), err));
+        if (pf.python != NULL && (dup = same_as(interps, &py)) >= 0) {
+                *at = (size_t)dup;
+                TRY(add_alias(interps, (size_t)dup, &c, err));
                 cc_v_free(r);
                 return 0;
         }
+        *at = cc_v_len(interps);
         it = cc_v_object(err);
         if (it == NULL || cc_v_push(interps, it, err) < 0)
                 goto fail;
@@ -864,21 +883,74 @@ static int skipped_entry(struct fwctx *x, cc_value *interps, const cc_value *can
         return cc_v_set(it, CC_K(interpreter, frameworks), cc_v_array(err), err);
 }
 
-static int gather(struct pool *p, const cc_value *cands, cc_value *interps, cc_error *err)
+/* For each candidate, the earlier one it is the same file as, in the same
+ * directory (python3 and python3.11 of /usr/bin, one a link to the other),
+ * or -1: Python finds its prefix from the directory it was started from and
+ * the file it resolves to, so its survey would say what that one's says.
+ * Only a candidate that is started and no twin itself is taken. Reads the
+ * machine's tree: in the calling thread (cc_fw_start). */
+static int find_twins(struct fwctx *x, const cc_value *cands, cc_error *err)
 {
-        size_t i, k, ncand = cc_v_len(cands), nsurvey = 0;
-        long *jobof = cc_calloc(err, ncand ? ncand : 1, sizeof(*jobof));
+        size_t i, j, n = cc_v_len(cands);
+        char **canon;
         int rc = -1;
 
-        if (jobof == NULL)
-                return -1;
-        /* a survey child for each candidate whose files may hold a framework */
+        x->twin = cc_calloc(err, n ? n : 1, sizeof(*x->twin));
+        canon = cc_calloc(err, n ? n : 1, sizeof(*canon));
+        if (x->twin == NULL || canon == NULL)
+                goto out;
+        x->ntwin = n;
+        for (i = 0; i < n; i++) {
+                const char *pi = cc_v_get_str(cc_v_at(cands, i), CC_K(interpreter, path));
+                cc_error cerr = {0};
+                size_t di;
+
+                x->twin[i] = -1;
+                if ((i < x->nskip && x->skip[i] != NULL) || pi == NULL)
+                        continue;
+                canon[i] = cc_tree_canonical(x->m->tree, pi, &cerr);
+                if (canon[i] == NULL) {
+                        if (cerr.code == CC_ERR_NOMEM) {
+                                *err = cerr;
+                                goto out;
+                        }
+                        continue;
+                }
+                di = (size_t)(cc_basename(pi) - pi);
+                for (j = 0; j < i; j++) {
+                        const char *pj = cc_v_get_str(cc_v_at(cands, j), CC_K(interpreter, path));
+
+                        if (x->twin[j] < 0 && canon[j] != NULL && strcmp(canon[j], canon[i]) == 0 &&
+                            (size_t)(cc_basename(pj) - pj) == di && strncmp(pi, pj, di) == 0) {
+                                x->twin[i] = (long)j;
+                                break;
+                        }
+                }
+        }
+        rc = 0;
+out:
+        for (i = 0; canon != NULL && i < n; i++)
+                free(canon[i]);
+        free(canon);
+        return rc;
+}
+
+static int gather(struct pool *p, const cc_value *cands, cc_value *interps, cc_error *err)
+{
+        size_t i, k, ncand = cc_v_len(cands);
+        long *jobof = cc_calloc(err, ncand ? ncand : 1, sizeof(*jobof)), twin;
+        size_t *entry = cc_calloc(err, ncand ? ncand : 1, sizeof(*entry));
+        int rc = -1;
+
+        if (jobof == NULL || entry == NULL)
+                goto out;
+        /* a survey child for each candidate whose files may hold a
+         * framework, but one for a candidate and its twins */
         for (i = 0; i < ncand; i++) {
                 jobof[i] = -1;
-                if (i < p->x->nskip && p->x->skip[i] != NULL)
+                if ((i < p->x->nskip && p->x->skip[i] != NULL) || (i < p->x->ntwin && p->x->twin[i] >= 0))
                         continue;
                 jobof[i] = (long)p->n;
-                nsurvey++;
                 if (job_add(p, JOB_SURVEY, cc_v_get_str(cc_v_at(cands, i), CC_K(interpreter, path)), 0, 0, err) < 0)
                         goto out;
         }
@@ -887,13 +959,29 @@ static int gather(struct pool *p, const cc_value *cands, cc_value *interps, cc_e
                 size_t before = cc_v_len(interps);
                 unsigned probe = 0;
 
-                if (jobof[i] < 0) {
+                twin = i < p->x->ntwin ? p->x->twin[i] : -1;
+                if (jobof[i] < 0 && twin < 0) {
                         if (skipped_entry(p->x, interps, cc_v_at(cands, i), i, err) < 0)
                                 goto out;
                         continue;
                 }
+                if (twin >= 0) {
+                        cc_vw_interpreter c;
+
+                        /* its twin's answer, when it gave one; else its own survey */
+                        entry[i] = entry[twin];
+                        cc_vw_interpreter_read(cc_v_at(cands, i), &c, NULL);
+                        if (cc_v_get(cc_v_at(interps, entry[i]), CC_K(interpreter, python)) != NULL) {
+                                if (add_alias(interps, entry[i], &c, err) < 0)
+                                        goto out;
+                                continue;
+                        }
+                        jobof[i] = (long)p->n;
+                        if (job_add(p, JOB_SURVEY, c.path, 0, 0, err) < 0)
+                                goto out;
+                }
                 r = job_take(p, (size_t)jobof[i], err);
-                if (r == NULL || interpreter(interps, cc_v_at(cands, i), r, &probe, err) < 0)
+                if (r == NULL || interpreter(interps, cc_v_at(cands, i), r, &probe, &entry[i], err) < 0)
                         goto out;
                 for (k = 0; k < CC_ARRAY_LEN(framework_names); k++)
                         if (probe & (1u << k))
@@ -904,9 +992,13 @@ static int gather(struct pool *p, const cc_value *cands, cc_value *interps, cc_e
         p->no_more = 1;
         cc_sync_wake(p->s);
         cc_sync_unlock(p->s);
-        for (i = nsurvey; i < p->n; i++) {
-                cc_value *it = cc_v_atm(interps, p->jobs[i].interp), *r = job_take(p, i, err);
+        for (i = 0; i < p->n; i++) {
+                cc_value *it, *r;
 
+                if (p->jobs[i].kind != JOB_FRAMEWORK)
+                        continue;
+                it = cc_v_atm(interps, p->jobs[i].interp);
+                r = job_take(p, i, err);
                 if (r == NULL ||
                     framework_entry(cc_v_getm(it, CC_K(interpreter, frameworks)),
                                     cc_v_get(it, CC_K(interpreter, distributions)),
@@ -915,6 +1007,7 @@ static int gather(struct pool *p, const cc_value *cands, cc_value *interps, cc_e
         }
         rc = 0;
 out:
+        free(entry);
         free(jobof);
         return rc;
 }
@@ -991,7 +1084,7 @@ cc_fw_run *cc_fw_start(cc_machine *m, const cudnnctl_frameworks_options *o, cons
         r->cands = candidates(&r->x, list, err);
         r->interps = cc_v_array(err);
         if (r->cands == NULL || r->interps == NULL || cc_sync_new(&r->p.s, err) < 0 ||
-            decide_skips(&r->x, r->cands, err) < 0)
+            decide_skips(&r->x, r->cands, err) < 0 || find_twins(&r->x, r->cands, err) < 0)
                 goto fail;
         want = cc_fw_jobs(m);
         for (r->nw = 0; r->nw < want; r->nw++)
@@ -1049,6 +1142,7 @@ cc_value *cc_fw_finish(cc_fw_run *r, cc_error *err)
         for (i = 0; i < r->x.nskip; i++)
                 free(r->x.skip[i]);
         free(r->x.skip);
+        free(r->x.twin);
         free(r);
         return interps;
 }

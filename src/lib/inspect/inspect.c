@@ -649,12 +649,12 @@ fail:
 
 /* ---- headers ------------------------------------------------------------- */
 
-/* Evaluate the interesting macros over headers hs[0..nh) (hs[0] is the file
- * itself; the others are headers it includes from the same directory). */
-/* A header's facts: its includes, number of definitions and the macros
- * about cuDNN and CUDA (not with CC_INSPECT_VERSIONS_ONLY: a reader that
- * takes only the versions does not pay for them), then the versions the
- * macros give. */
+/* A header's facts, the interesting macros evaluated over headers
+ * hs[0..nh) (hs[0] is the file itself; the others are headers it includes
+ * from the same directory): its includes, number of definitions and the
+ * macros about cuDNN and CUDA (not with CC_INSPECT_VERSIONS_ONLY: a reader
+ * that takes only the versions does not pay for them), then the versions
+ * the macros give. */
 static int header_facts_multi(const cc_header *const *hs, size_t nh, unsigned flags, cc_value *obj, cc_error *err)
 {
         const cc_header *h = hs[0];

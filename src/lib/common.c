@@ -1,5 +1,3 @@
-/* memmem, where the C library has it (glibc declares it for _GNU_SOURCE) */
-#define _GNU_SOURCE 1
 #include "common.h"
 
 #include <errno.h>
@@ -130,12 +128,6 @@ const void *cc_memmem(const void *hay, size_t h, const void *needle, size_t n)
 
         if (n == 0)
                 return hay;
-#if defined(__GLIBC__)
-        /* glibc's skips ahead by the needle's pairs of bytes: a needle that
-         * starts with a common byte ("\nPackage: ") costs no call per line */
-        if (n >= 3)
-                return memmem(hay, h, needle, n);
-#endif
         while (n <= (size_t)(end - p)) {
                 const unsigned char *c = memchr(p, nd[0], (size_t)(end - p) - n + 1);
 

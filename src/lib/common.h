@@ -84,8 +84,9 @@ void *cc_calloc(cc_error *err, size_t n, size_t size);
 void *cc_realloc(cc_error *err, void *p, size_t size);
 char *cc_strdup(cc_error *err, const char *s);
 char *cc_strndup(cc_error *err, const char *s, size_t n);
-/* The first n-byte needle in the h-byte haystack, or NULL (the C library's
- * memmem where it has one, glibc's; elsewhere memchr finds the candidates). */
+/* The first n-byte needle in the h-byte haystack, or NULL (memmem, which
+ * not every C library has; memchr finds the candidates: a needle is best
+ * searched from a byte that is rare in the haystack). */
 const void *cc_memmem(const void *hay, size_t h, const void *needle, size_t n);
 /* printf into a new string; caller frees. */
 char *cc_asprintf(cc_error *err, const char *fmt, ...) CC_PRINTF(2, 3);

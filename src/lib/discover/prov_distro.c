@@ -184,6 +184,26 @@ static int status_parse(cc_discovery *d, struct dpkg_db *db, const char *text, s
         return cc_strv_push(&d->notes, "the dpkg status file could not be read; package versions are unknown", err);
 }
 
+/* In text[from, len), the first line end followed by line (n bytes): the
+ * '\n' before it, or NULL. The search stops at the line's first byte ('P'
+ * of "Package: "), a few times a stanza, not at every line end as a search
+ * for "\nPackage: " would. */
+static const char *after_newline(const char *text, size_t from, size_t len, const char *line, size_t n)
+{
+        size_t at = from + 1;
+
+        while (at < len) {
+                const char *hit = cc_memmem(text + at, len - at, line, n);
+
+                if (hit == NULL)
+                        return NULL;
+                if (hit[-1] == '\n')
+                        return hit - 1;
+                at = (size_t)(hit - text) + 1;
+        }
+        return NULL;
+}
+
 /* The stanzas of the packages in want, parsed: found by the "Package: NAME"
  * line dpkg writes (a memmem over the file, where parsing all of it costs
  * milliseconds on a desktop); when one is not found that way, the whole file
@@ -214,7 +234,7 @@ static int status_of(cc_discovery *d, struct dpkg_db *db, const cc_strv *want, c
                         if (at == 0 && db->len >= nl - 1 && memcmp(text, needle + 1, nl - 1) == 0) {
                                 start = 0;
                         } else {
-                                hit = cc_memmem(text + at, db->len - at, needle, nl);
+                                hit = after_newline(text, at, db->len, needle + 1, nl - 1);
                                 if (hit == NULL)
                                         break;
                                 size_t lb = at == 0 ? 0 : at + 1; /* where the stanzas not yet taken begin */

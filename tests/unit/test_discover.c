@@ -18,24 +18,33 @@
 
 /* ---- helpers ------------------------------------------------------------------ */
 
-static cc_machine *open_tree(const char *tree, int system, const char *const *set, size_t nset)
+/* A machine over the tree at root (a directory seen as "/"). */
+static cc_machine *open_root(const char *root, int system, const char *const *set, size_t nset)
 {
-        char rel[128];
-        char *root;
         cudnnctl_machine_options mo = {0};
         cudnnctl_machine *m = NULL;
         cudnnctl_error err = {0};
 
-        snprintf(rel, sizeof(rel), "trees/%s", tree);
-        root = tu_fixture(rel);
-        if (!tu_exists(root))
-                fail_msg("fixture tree %s is missing (gen-trees.sh did not run?)", root);
         mo.root = root;
         mo.system = system;
         mo.set = set;
         mo.nset = nset;
         if (cudnnctl_machine_open(&mo, &m, &err) < 0)
                 fail_msg("machine_open %s: %s", root, err.msg);
+        return m;
+}
+
+static cc_machine *open_tree(const char *tree, int system, const char *const *set, size_t nset)
+{
+        char rel[128];
+        char *root;
+        cc_machine *m;
+
+        snprintf(rel, sizeof(rel), "trees/%s", tree);
+        root = tu_fixture(rel);
+        if (!tu_exists(root))
+                fail_msg("fixture tree %s is missing (gen-trees.sh did not run?)", root);
+        m = open_root(root, system, set, nset);
         free(root);
         return m;
 }
@@ -663,41 +672,6 @@ static const char *header_version(const cc_value *in, const char *name)
         return NULL;
 }
 
-/* list's document of root: each file's facts checked. */
-static void same_bytes_list(const char *root)
-{
-        static const char *const set[] = {"LD_LIBRARY_PATH=/srv/h/lib"};
-        cudnnctl_machine_options mo = {0};
-        cudnnctl_machine *m = NULL;
-        cudnnctl_value *doc = NULL;
-        cudnnctl_error err = {0};
-        const cc_value *in;
-
-        mo.root = root;
-        mo.system = CUDNNCTL_SYSTEM_LINUX;
-        mo.set = set;
-        mo.nset = 1;
-        if (cudnnctl_machine_open(&mo, &m, &err) < 0)
-                fail_msg("machine_open %s: %s", root, err.msg);
-        if (cudnnctl_list(m, NULL, &doc, &err) < 0)
-                fail_msg("cudnnctl_list: %s", err.msg);
-        in = inst_by_prefix(doc, "/srv/h");
-        /* byte-identical copies (one a hard link) read as their first */
-        assert_string_equal(header_version(in, "cudnn_version.h"), "9.1.0");
-        assert_string_equal(header_version(in, "cudnn_version_v9.h"), "9.1.0");
-        assert_string_equal(header_version(in, "cudnn_version_link.h"), "9.1.0");
-        /* as long, other bytes: read for itself */
-        assert_string_equal(header_version(in, "cudnn_other.h"), "9.2.0");
-        assert_string_equal(header_version(in, "cudnn_other_v9.h"), "9.2.0");
-        /* a copy of a header that is not one (no version, an error of its own) stays so */
-        assert_null(header_version(in, "cudnn_bad.h"));
-        assert_null(header_version(in, "cudnn_bad_v9.h"));
-        assert_string_equal(cc_v_get_str(file_named(in, "cudnn_bad.h"), "kind"),
-                            cc_v_get_str(file_named(in, "cudnn_bad_v9.h"), "kind"));
-        cudnnctl_value_free(doc);
-        cudnnctl_machine_free(m);
-}
-
 static void test_same_bytes(void **state)
 {
         static const char v1[] = "#define CUDNN_MAJOR 9\n#define CUDNN_MINOR 1\n#define CUDNN_PATCHLEVEL 0\n",
@@ -732,7 +706,27 @@ static void test_same_bytes(void **state)
         assert_int_equal(write_file(p, bad, 0644), 0);
         snprintf(p, sizeof(p), "%s/srv/h/include/cudnn_bad_v9.h", root);
         assert_int_equal(write_file(p, bad, 0644), 0);
-        same_bytes_list(root);
+        {
+                static const char *const set[] = {"LD_LIBRARY_PATH=/srv/h/lib"};
+                cc_machine *m = open_root(root, CUDNNCTL_SYSTEM_LINUX, set, 1);
+                cudnnctl_value *doc = list_machine(m, 0);
+                const cc_value *in = inst_by_prefix(doc, "/srv/h");
+
+                /* byte-identical copies (one a hard link) read as their first */
+                assert_string_equal(header_version(in, "cudnn_version.h"), "9.1.0");
+                assert_string_equal(header_version(in, "cudnn_version_v9.h"), "9.1.0");
+                assert_string_equal(header_version(in, "cudnn_version_link.h"), "9.1.0");
+                /* as long, other bytes: read for itself */
+                assert_string_equal(header_version(in, "cudnn_other.h"), "9.2.0");
+                assert_string_equal(header_version(in, "cudnn_other_v9.h"), "9.2.0");
+                /* a copy of a header that is not one (no version, an error of its own) stays so */
+                assert_null(header_version(in, "cudnn_bad.h"));
+                assert_null(header_version(in, "cudnn_bad_v9.h"));
+                assert_string_equal(cc_v_get_str(file_named(in, "cudnn_bad.h"), "kind"),
+                                    cc_v_get_str(file_named(in, "cudnn_bad_v9.h"), "kind"));
+                cudnnctl_value_free(doc);
+                cudnnctl_machine_free(m);
+        }
         snprintf(p, sizeof(p), "rm -rf '%s'", root);
         if (system(p) != 0)
                 print_message("could not remove %s\n", root);

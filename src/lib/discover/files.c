@@ -88,6 +88,12 @@ static int facts_of_same(cc_dfile *f, const cc_dfile *same, uint64_t size, cc_er
  * cudnn_ops_v9.h, byte for byte), and comparing costs a hundredth of
  * parsing. *same is then its index. 0 otherwise (not read, not a header,
  * different, changed while compared); -1 only when out of memory. */
+/* The ids key of the headers of a size. */
+static void size_key(char key[32], uint64_t size)
+{
+        snprintf(key, 32, "s:%llx", (unsigned long long)size);
+}
+
 static int same_header(cc_discovery *d, cc_smap *ids, size_t fi, const cc_map *mp, size_t *same, cc_error *err)
 {
         const cc_dfile *g;
@@ -97,7 +103,7 @@ static int same_header(cc_discovery *d, cc_smap *ids, size_t fi, const cc_map *m
         void *v;
         int eq;
 
-        snprintf(key, sizeof(key), "s:%zx", mp->size);
+        size_key(key, mp->size);
         if (mp->size == 0 || !cc_smap_get(ids, key, &v) || xi(v) == fi)
                 return 0;
         g = d->files[xi(v)];
@@ -203,7 +209,7 @@ static int inspect_host(cc_discovery *d, cc_smap *ids, size_t fi, const char *ho
         if (f->ln.kind == CC_FK_HEADER && f->size > 0 && fx.error == NULL && s != NULL && strcmp(s, "header") == 0) {
                 char sk[32];
 
-                snprintf(sk, sizeof(sk), "s:%zx", (size_t)f->size);
+                size_key(sk, f->size);
                 if (!cc_smap_get(ids, sk, NULL) && cc_smap_put(ids, sk, ix(fi), NULL, err) < 0)
                         goto fail;
         }

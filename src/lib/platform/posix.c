@@ -281,38 +281,30 @@ int cc_map_file(const char *path, size_t max_size, cc_map *out, cc_error *err)
         pm->slot = -1;
         pm->size = (uint64_t)st.st_size;
         stat_times(&st, &pm->mtime_s, &pm->mtime_ns);
-        if (st.st_size <= MAP_SMALL) {
-                if (read_whole(fd, path, (size_t)st.st_size, &pm->heap, err) < 0) {
-                        close(fd);
-                        free(pm);
-                        return -1;
-                }
-                out->data = pm->heap;
-                out->size = (size_t)st.st_size;
-                out->priv_ = pm;
-                return 0;
-        }
-        p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-        if (p == MAP_FAILED) {
-                int e = errno;
+        if (st.st_size > MAP_SMALL) {
+                p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+                if (p == MAP_FAILED) {
+                        int e = errno;
 
-                close(fd);
-                free(pm);
-                return cc_err_errno(err, e, "%s: cannot map", path);
+                        close(fd);
+                        free(pm);
+                        return cc_err_errno(err, e, "%s: cannot map", path);
+                }
+                pm->slot = slot_claim(p, (size_t)st.st_size);
+                if (pm->slot >= 0)
+                        pm->addr = p;
+                else
+                        munmap(p, (size_t)st.st_size);
         }
-        pm->slot = slot_claim(p, (size_t)st.st_size);
-        if (pm->slot < 0) {
-                munmap(p, (size_t)st.st_size);
+        if (pm->addr == NULL) {
+                /* small, or no guard for a mapping: into the heap */
                 if (read_whole(fd, path, (size_t)st.st_size, &pm->heap, err) < 0) {
                         close(fd);
                         free(pm);
                         return -1;
                 }
-                p = pm->heap;
-        } else {
-                pm->addr = p;
         }
-        out->data = p;
+        out->data = pm->addr != NULL ? (const uint8_t *)pm->addr : pm->heap;
         out->size = (size_t)st.st_size;
         out->priv_ = pm;
         return 0;

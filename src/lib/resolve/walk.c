@@ -799,21 +799,19 @@ static int edge(struct cc_walk *w, size_t i, const char *name, int kind, const c
                 goto done;
         if (!r.found) {
                 int failed = cc_resolution_fails(&r);
+                cc_value *all;
 
                 if (cc_v_set_str(e, "status", failed ? "fails" : "missing", err) < 0 || set_resolution(e, &r, err) < 0)
                         goto done;
-                {
-                        /* what every name tried, in the loader's order */
-                        cc_value *all = cc_v_array(err);
+                /* what every name tried, in the loader's order */
+                all = cc_v_array(err);
+                if (cc_v_set(e, "tried", all, err) < 0)
+                        goto done;
+                for (j = 0; j <= nearlier; j++) {
+                        cc_value *t = cc_resolution_tried(j < nearlier ? &earlier[j] : &r, err);
 
-                        if (cc_v_set(e, "tried", all, err) < 0)
+                        if (t == NULL || cc_v_concat(all, t, err) < 0)
                                 goto done;
-                        for (j = 0; j <= nearlier; j++) {
-                                cc_value *t = cc_resolution_tried(j < nearlier ? &earlier[j] : &r, err);
-
-                                if (t == NULL || cc_v_concat(all, t, err) < 0)
-                                        goto done;
-                        }
                 }
                 if (failed)
                         w->failed++;

@@ -122,22 +122,33 @@ void *cc_realloc(cc_error *err, void *p, size_t size)
         return q;
 }
 
-const void *cc_memmem(const void *hay, size_t h, const void *needle, size_t n)
+const void *cc_memmem_at(const void *hay, size_t h, const void *needle, size_t n, size_t at)
 {
-        const unsigned char *p = hay, *end = p + h, *nd = needle;
+        const unsigned char *p, *end = (const unsigned char *)hay + h, *nd = needle;
 
         if (n == 0)
                 return hay;
-        while (n <= (size_t)(end - p)) {
-                const unsigned char *c = memchr(p, nd[0], (size_t)(end - p) - n + 1);
+        if (at >= n)
+                at = 0;
+        if (n > h)
+                return NULL;
+        /* candidates for the needle's byte at: from hay + at to the last place it can be */
+        p = (const unsigned char *)hay + at;
+        while (p <= end - (n - at)) {
+                const unsigned char *c = memchr(p, nd[at], (size_t)(end - (n - at) - p) + 1);
 
                 if (c == NULL)
                         return NULL;
-                if (memcmp(c + 1, nd + 1, n - 1) == 0)
-                        return c;
+                if (memcmp(c - at, nd, n) == 0)
+                        return c - at;
                 p = c + 1;
         }
         return NULL;
+}
+
+const void *cc_memmem(const void *hay, size_t h, const void *needle, size_t n)
+{
+        return cc_memmem_at(hay, h, needle, n, 0);
 }
 
 char *cc_strndup(cc_error *err, const char *s, size_t n)

@@ -88,6 +88,9 @@ char *cc_strndup(cc_error *err, const char *s, size_t n);
  * not every C library has; memchr finds the candidates: a needle is best
  * searched from a byte that is rare in the haystack). */
 const void *cc_memmem(const void *hay, size_t h, const void *needle, size_t n);
+/* The same, the candidates found from the needle's byte at index at (one the
+ * caller knows to be rarer than its first). */
+const void *cc_memmem_at(const void *hay, size_t h, const void *needle, size_t n, size_t at);
 /* printf into a new string; caller frees. */
 char *cc_asprintf(cc_error *err, const char *fmt, ...) CC_PRINTF(2, 3);
 /* The strings up to a NULL, one after another, in one new string: for hot

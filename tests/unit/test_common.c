@@ -203,6 +203,37 @@ static void test_memmem(void **state)
         }
 }
 
+/* cc_memmem_at finds what a plain search finds, from whichever byte of the
+ * needle it starts its candidates (generated haystacks of few letters: many
+ * near misses, needles at both ends). */
+static void test_memmem_at(void **state)
+{
+        static const char letters[] = "cudn\0";
+        char hay[96];
+        unsigned seed = 7;
+        size_t round;
+
+        (void)state;
+        for (round = 0; round < 3000; round++) {
+                size_t h = (seed = seed * 1103515245u + 12345u) % sizeof(hay), n, at, k;
+                char needle[6];
+                const char *want = NULL;
+
+                for (k = 0; k < h; k++)
+                        hay[k] = letters[(seed = seed * 1103515245u + 12345u) >> 16 & 3];
+                n = 1 + (seed >> 20) % 5;
+                for (k = 0; k < n; k++)
+                        needle[k] = letters[(seed = seed * 1103515245u + 12345u) >> 16 & 3];
+                for (k = 0; k + n <= h && want == NULL; k++)
+                        if (memcmp(hay + k, needle, n) == 0)
+                                want = hay + k;
+                for (at = 0; at <= n; at++) /* at == n: out of range, taken as 0 */
+                        assert_ptr_equal(cc_memmem_at(hay, h, needle, n, at), want);
+        }
+        assert_ptr_equal(cc_memmem_at("abc", 3, "", 0, 0), "abc");
+        assert_null(cc_memmem_at("ab", 2, "abc", 3, 2));
+}
+
 static void test_cat(void **state)
 {
         cc_error err = {0};
@@ -331,7 +362,7 @@ int main(void)
             cmocka_unit_test(test_buf_cap),     cmocka_unit_test(test_strv),     cmocka_unit_test(test_readers),
             cmocka_unit_test(test_utf8),        cmocka_unit_test(test_strings),  cmocka_unit_test(test_errors),
             cmocka_unit_test(test_memmem),      cmocka_unit_test(test_utc_text), cmocka_unit_test(test_cat),
-            cmocka_unit_test(test_put_escaped), cmocka_unit_test(test_smap),
+            cmocka_unit_test(test_put_escaped), cmocka_unit_test(test_smap),     cmocka_unit_test(test_memmem_at),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

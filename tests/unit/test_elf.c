@@ -531,7 +531,11 @@ static int keep_all(void *ctx, const char *name)
  * finds with it, in the same order; the others are not counted. */
 static void test_parse_kept(void **state)
 {
-        static const char *const paths[] = {"/usr/local/cuda/lib/libcudnn_graph.so.9", NULL};
+        /* a cuDNN library, system libraries whose string tables hold no "cudnn"
+         * (their symbols are not looked at one by one), a fixture */
+        static const char *const paths[] = {"/usr/local/cuda/lib/libcudnn_graph.so.9",
+                                            "/lib/x86_64-linux-gnu/libc.so.6", "/lib/x86_64-linux-gnu/libstdc++.so.6",
+                                            NULL};
         cc_error err = {0};
         uint8_t *d;
         size_t n, i, k, p;
@@ -565,7 +569,7 @@ static void test_parse_kept(void **state)
                 }
                 assert_int_equal(k, kept->nsyms);
                 assert_int_equal(kept->nexports, kept->nsyms);
-                if (path != NULL)
+                if (path != NULL && strstr(path, "cudnn") != NULL)
                         assert_true(kept->nsyms > 0 && kept->nsyms < all->nexports);
                 else
                         assert_int_equal(kept->nsyms, 0);

@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "testutil.h"
 
+#include "platform/platform.h"
 #include "resolve/resolve.h"
 
 #include <stdio.h>
@@ -381,6 +382,45 @@ static void test_expand_names(void **state)
         cc_strv_free(&v);
 }
 
+/* The x86-64 level that picks the glibc-hwcaps subdirectories is the one
+ * this machine's ld.so names "supported" in its --help (glibc 2.33 and
+ * later; elsewhere there is nothing to compare with). */
+static void test_isa_level_as_ldso(void **state)
+{
+        FILE *f;
+        char line[256];
+        int ldso = 0, listed = 0;
+
+        (void)state;
+#if defined(__x86_64__)
+        f = popen("/lib64/ld-linux-x86-64.so.2 --help 2>/dev/null", "r");
+        if (f == NULL)
+                skip();
+        while (fgets(line, sizeof(line), f) != NULL) {
+                int v;
+
+                if (sscanf(line, " x86-64-v%d (supported", &v) == 1) {
+                        if (v > ldso)
+                                ldso = v;
+                        listed = 1;
+                } else if (strstr(line, "x86-64-v") != NULL) {
+                        listed = 1; /* named, not supported */
+                }
+        }
+        pclose(f);
+        if (!listed)
+                skip();
+        /* ld.so lists v2 and up; a machine below v2 is at the baseline, 1 */
+        assert_int_equal(cc_host_x86_64_level(), ldso ? ldso : 1);
+#else
+        (void)f;
+        (void)line;
+        (void)ldso;
+        (void)listed;
+        skip();
+#endif
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -392,6 +432,7 @@ int main(void)
             cmocka_unit_test(test_direct_and_missing),
             cmocka_unit_test(test_long_paths),
             cmocka_unit_test(test_expand_names),
+            cmocka_unit_test(test_isa_level_as_ldso),
         };
 
         return cmocka_run_group_tests(tests, setup, teardown);

@@ -279,6 +279,40 @@ static void test_small_read(void **state)
         free(p);
 }
 
+/* cc_read_head: the start of a file, all of a short one, nothing of an
+ * empty one; what cc_map_file refuses it refuses. */
+static void test_read_head(void **state)
+{
+        char *p = make_file("head", 100, 3), *e = make_file("empty", 0, 0), *fifo = tmp_path("fifo");
+        uint8_t buf[64];
+        size_t got = 99;
+        cc_error err = {0};
+
+        (void)state;
+        assert_int_equal(cc_read_head(p, buf, sizeof(buf), &got, &err), 0);
+        assert_int_equal(got, 64);
+        assert_int_equal(buf[0], 3);
+        assert_int_equal(buf[63], 3);
+        truncate_to(p, 10);
+        memset(buf, 0, sizeof(buf));
+        assert_int_equal(cc_read_head(p, buf, sizeof(buf), &got, &err), 0);
+        assert_int_equal(got, 10);
+        assert_int_equal(buf[9], 3);
+        assert_int_equal(buf[10], 0);
+        assert_int_equal(cc_read_head(e, buf, sizeof(buf), &got, &err), 0);
+        assert_int_equal(got, 0);
+        assert_int_equal(cc_read_head(tmpdir, buf, sizeof(buf), &got, &err), -1);
+        assert_non_null(strstr(err.msg, "is a directory"));
+        assert_int_equal(mkfifo(fifo, 0600), 0);
+        assert_int_equal(cc_read_head(fifo, buf, sizeof(buf), &got, &err), -1); /* no hang */
+        assert_int_equal(err.code, CC_ERR_UNSUPPORTED);
+        assert_int_equal(cc_read_head("/nonexistent/x", buf, sizeof(buf), &got, &err), -1);
+        assert_non_null(strstr(err.msg, "cannot open"));
+        free(p);
+        free(e);
+        free(fifo);
+}
+
 /* More mappings at once than the guard's table holds: the rest are read
  * into memory, and still report a change. */
 static void test_many_maps(void **state)
@@ -360,6 +394,7 @@ int main(void)
             cmocka_unit_test(test_rewritten_same_size),
             cmocka_unit_test(test_many_maps),
             cmocka_unit_test(test_small_read),
+            cmocka_unit_test(test_read_head),
             cmocka_unit_test(test_list_dir_some),
         };
 

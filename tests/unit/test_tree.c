@@ -407,6 +407,87 @@ static void test_pathlist(void **state)
         cc_strv_free(&v);
 }
 
+/* A path whose directory was looked up before is resolved from the cached
+ * directory (the loader's searches): every answer the same as the general
+ * walk's, for files, links in the same directory and elsewhere, chains,
+ * loops, dangling links, directories, names that are not there and a file
+ * in the middle of a path. */
+static void test_fast_same_as_walk(void **state)
+{
+        static const char *const dirs[] = {"/f/d0", "/f/d1", "/f/ld", "/f/d0/sub", "/f/nodir", "/f/d0/file", "/f/abs"};
+        static const char *const names[] = {"file", "same", "chain", "abs",     "rel", "relup",  "reldot", "dangling",
+                                            "loop", "sub",  "ldir",  "missing", "..",  "file/x", "tdir",   "root"};
+        cc_tree *slow = open_tree(CC_SYS_LINUX), *fast = open_tree(CC_SYS_LINUX);
+        size_t i, j, compared = 0, fast_absent = 0;
+        int pass, follow;
+
+        (void)state;
+        cc_tree_set_fast(slow, 0);
+        mkpath("f/d0/sub");
+        mkpath("f/d1");
+        mkfile("f/d0/file", "zero");
+        mkfile("f/d1/file", "one!");
+        mkfile("f/d0/sub/file", "sub");
+        mklink("file", "f/d0/same");
+        mklink("same", "f/d0/chain");
+        mklink("/f/d1/file", "f/d0/abs");
+        mklink("../d1/file", "f/d0/rel");
+        mklink("sub/../file", "f/d0/relup");
+        mklink("./file", "f/d0/reldot");
+        mklink("gone", "f/d0/dangling");
+        mklink("loop", "f/d0/loop");
+        mklink("../d1", "f/d0/ldir");
+        mklink("d1", "f/ld");
+        mklink("sub/", "f/d0/tdir");
+        mklink("/", "f/d0/root");
+        mklink("/f/d0", "f/abs");
+        for (pass = 0; pass < 2; pass++) /* the first pass fills the cache of directories */
+                for (i = 0; i < CC_ARRAY_LEN(dirs); i++)
+                        for (j = 0; j < CC_ARRAY_LEN(names); j++)
+                                for (follow = 0; follow < 2; follow++) {
+                                        char p[256];
+                                        cc_tree_res a, b;
+                                        cc_error ea = {0}, eb = {0};
+                                        int ra, rb;
+
+                                        snprintf(p, sizeof(p), "%s/%s", dirs[i], names[j]);
+                                        ra = cc_tree_resolve(slow, p, follow, &a, &ea);
+                                        rb = cc_tree_resolve(fast, p, follow, &b, &eb);
+                                        assert_int_equal(ra, rb);
+                                        if (ra < 0)
+                                                continue;
+                                        if (a.st.type != b.st.type || a.st.size != b.st.size ||
+                                            strcmp(a.why, b.why) != 0 || a.why_kind != b.why_kind)
+                                                fail_msg("%s (follow %d): type %d/%d size %llu/%llu why '%s'/'%s'", p,
+                                                         follow, a.st.type, b.st.type, (unsigned long long)a.st.size,
+                                                         (unsigned long long)b.st.size, a.why, b.why);
+                                        assert_int_equal(a.host == NULL, b.host == NULL);
+                                        if (a.host != NULL) {
+                                                assert_string_equal(a.host, b.host);
+                                                assert_string_equal(a.canonical, b.canonical);
+                                        }
+                                        /* "plainly absent" is said only of what is not there */
+                                        assert_false(a.no_entry);
+                                        if (b.no_entry) {
+                                                cc_tree_res l;
+
+                                                /* not even a dangling link in its place */
+                                                assert_int_equal(b.st.type, CC_FT_NONE);
+                                                assert_int_equal(cc_tree_resolve(slow, p, 0, &l, &ea), 0);
+                                                assert_int_equal(l.st.type, CC_FT_NONE);
+                                                cc_tree_res_free(&l);
+                                                fast_absent++;
+                                        }
+                                        cc_tree_res_free(&a);
+                                        cc_tree_res_free(&b);
+                                        compared++;
+                                }
+        assert_true(compared > 300);
+        assert_true(fast_absent > 0);
+        cc_tree_free(slow);
+        cc_tree_free(fast);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -418,6 +499,7 @@ int main(void)
             cmocka_unit_test(test_env),
             cmocka_unit_test(test_machine),
             cmocka_unit_test(test_pathlist),
+            cmocka_unit_test(test_fast_same_as_walk),
         };
 
         return cmocka_run_group_tests(tests, setup, teardown);

@@ -870,6 +870,19 @@ static inline uint64_t ld_u(const uint8_t *p, unsigned n, int big)
         return v;
 }
 
+/* The byte of a needle to search a string table from: the first that is
+ * not one of the letters most names are made of (in C++ names 'c' is six
+ * times as common as 'u'), else its last. */
+static size_t rare_byte(const char *needle, size_t n)
+{
+        size_t i;
+
+        for (i = 0; i < n; i++)
+                if (strchr("_aceilnorst", needle[i]) == NULL)
+                        return i;
+        return n > 0 ? n - 1 : 0;
+}
+
 static int add_syms(struct ctx *c, const struct region *tab, uint64_t entsize, uint64_t count,
                     const struct region *strtab)
 {
@@ -884,8 +897,15 @@ static int add_syms(struct ctx *c, const struct region *tab, uint64_t entsize, u
         /* the string table inside the file (as the caller checked) and ending in NUL */
         terminated = strtab->len > 0 && cc_range_ok(c->size, strtab->off, strtab->len) &&
                      c->d[strtab->off + strtab->len - 1] == '\0';
-        if (c->needle != NULL && terminated)
+        if (c->needle != NULL && terminated) {
                 e->exports_uncounted = 1; /* only names that start with the needle are looked at */
+                /* every name is a string of the table: none can start with a
+                 * needle the table does not hold (a system library's table,
+                 * read at memchr's speed instead of its symbols one by one) */
+                if (cc_memmem_at(c->d + strtab->off, (size_t)strtab->len, c->needle, c->needle_len,
+                                 rare_byte(c->needle, c->needle_len)) == NULL)
+                        return 0;
+        }
         for (i = 1; i < count; i++) {
                 uint64_t b = tab->off + i * entsize, value = 0, size = 0;
                 uint32_t name = 0;

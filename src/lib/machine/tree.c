@@ -33,6 +33,7 @@ struct cc_tree {
         cc_smap dirs;    /* normalised virtual directory -> struct dir_ent */
         cc_smap lists;   /* host directory -> cc_strv (case-insensitive name lookups) */
         size_t cached_names;
+        int slow; /* cc_tree_set_fast(t, 0): the general walk for every path */
 };
 
 static void free_dir_ent(void *ctx, const char *key, void *v)
@@ -116,6 +117,11 @@ void cc_tree_free(cc_tree *t)
         cc_smap_free(&t->lists);
         free(t->root);
         free(t);
+}
+
+void cc_tree_set_fast(cc_tree *t, int on)
+{
+        t->slow = !on;
 }
 
 int cc_tree_system(const cc_tree *t)
@@ -761,6 +767,131 @@ static int resolve_passthrough(cc_tree *t, const char *vpath, int follow, cc_tre
         return 0;
 }
 
+/* The common case of a loader's search, without splitting the path into
+ * components and joining them again: a clean absolute path of a Linux tree
+ * whose directory is in the cache, its last component a file, a directory,
+ * missing, or a link to a name in the same directory (libz.so.1 ->
+ * libz.so.1.2.13). Anything else (a link elsewhere, an error that needs its
+ * why) is left to the general walk: 1, out untouched. */
+static int resolve_fast_at(cc_tree *t, const char *vpath, int follow, int links, cc_tree_res *out, cc_error *err)
+{
+        char key[1024], *name = NULL, *hp = NULL;
+        const char *slash;
+        struct dir_ent *d;
+        void *v = NULL;
+        size_t kl, hl;
+        int first = 1;
+
+        if (t->slow || t->system != CC_SYS_LINUX || t->nocase || !posix_clean(vpath))
+                return 1;
+        slash = strrchr(vpath, '/');
+        if (slash[1] == '\0' || strcmp(slash + 1, "..") == 0)
+                return 1;
+        kl = slash == vpath ? 1 : (size_t)(slash - vpath);
+        if (kl >= sizeof(key))
+                return 1;
+        memcpy(key, vpath, kl);
+        key[kl] = '\0';
+        if (!cc_smap_get(&t->dirs, key, &v))
+                return 1;
+        d = v;
+        if (d->st.type != CC_FT_DIR) {
+                out->st.type = CC_FT_NONE;
+                memcpy(out->why, d->why, sizeof(out->why));
+                out->why_kind = d->why_kind;
+                return 0;
+        }
+        hl = strlen(d->host);
+        name = cc_strdup(err, slash + 1);
+        if (name == NULL)
+                return -1;
+        for (;;) {
+                cc_stat st;
+                cc_error serr = {0};
+                char *target;
+
+                hp = hl > 0 && (d->host[hl - 1] == '/' || d->host[hl - 1] == cc_path_sep())
+                         ? cc_cat(err, d->host, name, (char *)NULL)
+                         : cc_cat(err, d->host, (char[]){cc_path_sep(), '\0'}, name, (char *)NULL);
+                if (hp == NULL)
+                        goto fail;
+                if (cc_lstat_path(hp, &st, &serr) < 0)
+                        goto general; /* the walk says why */
+                if (st.type == CC_FT_NONE) {
+                        out->st.type = CC_FT_NONE;
+                        out->no_entry = first && links == 0;
+                        free(hp);
+                        free(name);
+                        return 0;
+                }
+                first = 0;
+                if (st.type != CC_FT_LINK || !follow) {
+                        out->st = st;
+                        out->host = hp;
+                        out->canonical = strcmp(d->canonical, "/") == 0
+                                             ? cc_cat(err, "/", name, (char *)NULL)
+                                             : cc_cat(err, d->canonical, "/", name, (char *)NULL);
+                        free(name);
+                        if (out->canonical == NULL) {
+                                free(out->host);
+                                out->host = NULL;
+                                return -1;
+                        }
+                        return 0;
+                }
+                target = cc_readlink(hp, &serr);
+                if (target == NULL) {
+                        if (serr.code == CC_ERR_NOMEM) {
+                                *err = serr;
+                                goto fail;
+                        }
+                        goto general;
+                }
+                if (++links > MAX_LINKS || target[0] == '\0' || strcmp(target, ".") == 0 || strcmp(target, "..") == 0) {
+                        free(target);
+                        goto general;
+                }
+                if (strchr(target, '/') != NULL) {
+                        /* elsewhere: the same way from the target's own directory, when
+                         * the target names no "." or ".." (those the walk takes apart) */
+                        char *next = target[0] == '/' ? target
+                                     : strcmp(d->canonical, "/") == 0
+                                         ? cc_cat(err, "/", target, (char *)NULL)
+                                         : cc_cat(err, d->canonical, "/", target, (char *)NULL);
+                        int rc;
+
+                        if (next != target)
+                                free(target);
+                        if (next == NULL)
+                                goto fail;
+                        rc = posix_clean(next) && strstr(next, "/../") == NULL && !cc_ends_with(next, "/..")
+                                 ? resolve_fast_at(t, next, follow, links, out, err)
+                                 : 1;
+                        free(next);
+                        free(hp);
+                        free(name);
+                        return rc;
+                }
+                free(name);
+                free(hp);
+                hp = NULL;
+                name = target;
+        }
+general:
+        free(hp);
+        free(name);
+        return 1;
+fail:
+        free(hp);
+        free(name);
+        return -1;
+}
+
+static int resolve_fast(cc_tree *t, const char *vpath, int follow, cc_tree_res *out, cc_error *err)
+{
+        return resolve_fast_at(t, vpath, follow, 0, out, err);
+}
+
 int cc_tree_resolve(cc_tree *t, const char *vpath, int follow, cc_tree_res *out, cc_error *err)
 {
         cc_strv comps = {0}, cur = {0}, stack = {0};
@@ -774,6 +905,10 @@ int cc_tree_resolve(cc_tree *t, const char *vpath, int follow, cc_tree_res *out,
                 return cc_err(err, CC_ERR_USAGE, "%s: not an absolute path", vpath);
         if (t->passthrough)
                 return resolve_passthrough(t, vpath, follow, out, err);
+        rv = resolve_fast(t, vpath, follow, out, err);
+        if (rv != 1)
+                return rv;
+        rv = -1;
         if (vsplit(t, vpath, &drive, &comps, err) < 0)
                 goto done;
         if (t->system == CC_SYS_WINDOWS && drive != 'C') {

@@ -22,6 +22,10 @@ typedef struct cc_tree cc_tree;
 /* root NULL or "": the live file system (system must be the host's). */
 int cc_tree_open(const char *root, int system, cc_tree **out, cc_error *err);
 void cc_tree_free(cc_tree *t);
+/* on (the default): a path whose directory was looked up before is resolved
+ * from that directory, not component by component; off: every path the
+ * general way (tests compare the two). */
+void cc_tree_set_fast(cc_tree *t, int on);
 int cc_tree_system(const cc_tree *t); /* CC_SYS_LINUX or CC_SYS_WINDOWS */
 /* The root directory on the host, or NULL for the live file system. */
 const char *cc_tree_root(const cc_tree *t);
@@ -54,6 +58,7 @@ typedef struct cc_tree_res {
                             levels of symbolic links", "permission denied", "not a directory"...
                             (paths in it are virtual) */
         int why_kind;    /* enum cc_why */
+        int no_entry;    /* 1: known to be plainly absent, no link in its place (0: not known) */
 } cc_tree_res;
 
 enum cc_why {

@@ -14,6 +14,15 @@
 #if (defined(__x86_64__) || defined(_M_X64)) && (defined(__GNUC__) || defined(__clang__))
 #include <cpuid.h>
 #define CC_HAVE_CPUID 1
+#if defined(__linux__) && defined(__has_include)
+#if __has_include(<sys/platform/x86.h>)
+/* glibc 2.33+: the features its own start-up read, and judged as ld.so does,
+ * without a CPUID instruction (each one a trap to the hypervisor in a
+ * virtual machine: tens of microseconds) */
+#include <sys/platform/x86.h>
+#define CC_HAVE_GLIBC_X86 1
+#endif
+#endif
 #endif
 
 char *cc_path_join(const char *a, const char *b, cc_error *err)
@@ -76,7 +85,7 @@ int cc_read_file(const char *path, size_t max_size, char **out, size_t *len, cc_
         return 0;
 }
 
-#if defined(CC_HAVE_CPUID)
+#if defined(CC_HAVE_CPUID) && !defined(CC_HAVE_GLIBC_X86)
 static uint64_t xgetbv0(void)
 {
         uint32_t lo, hi;
@@ -92,7 +101,26 @@ static uint64_t xgetbv0(void)
  * AVX512F/BW/CD/DQ/VL with the OS saving AVX-512 state. */
 int cc_host_x86_64_level(void)
 {
-#if defined(CC_HAVE_CPUID)
+#if defined(CC_HAVE_GLIBC_X86)
+        int level = 1;
+
+        if (CPU_FEATURE_ACTIVE(CMPXCHG16B) && CPU_FEATURE_ACTIVE(LAHF64_SAHF64) && CPU_FEATURE_ACTIVE(POPCNT) &&
+            CPU_FEATURE_ACTIVE(SSE3) && CPU_FEATURE_ACTIVE(SSE4_1) && CPU_FEATURE_ACTIVE(SSE4_2) &&
+            CPU_FEATURE_ACTIVE(SSSE3))
+                level = 2;
+        else
+                return level;
+        if (CPU_FEATURE_ACTIVE(AVX) && CPU_FEATURE_ACTIVE(AVX2) && CPU_FEATURE_ACTIVE(BMI1) &&
+            CPU_FEATURE_ACTIVE(BMI2) && CPU_FEATURE_ACTIVE(F16C) && CPU_FEATURE_ACTIVE(FMA) &&
+            CPU_FEATURE_ACTIVE(LZCNT) && CPU_FEATURE_ACTIVE(MOVBE) && CPU_FEATURE_ACTIVE(OSXSAVE))
+                level = 3;
+        else
+                return level;
+        if (CPU_FEATURE_ACTIVE(AVX512F) && CPU_FEATURE_ACTIVE(AVX512BW) && CPU_FEATURE_ACTIVE(AVX512CD) &&
+            CPU_FEATURE_ACTIVE(AVX512DQ) && CPU_FEATURE_ACTIVE(AVX512VL))
+                level = 4;
+        return level;
+#elif defined(CC_HAVE_CPUID)
         unsigned a, b, c, d, c1, b7 = 0, ce = 0;
         uint64_t xcr0 = 0;
         int level = 1;
@@ -130,8 +158,9 @@ int cc_host_cpu_is_intel(void)
 #if defined(CC_HAVE_CPUID)
         unsigned max, b, c, d;
 
-        if (!__get_cpuid(0, &max, &b, &c, &d))
-                return 0;
+        /* leaf 0 is always there: one CPUID, not __get_cpuid's two */
+        __cpuid(0, max, b, c, d);
+        (void)max;
         /* "GenuineIntel" in EBX, EDX, ECX */
         return b == 0x756e6547u && d == 0x49656e69u && c == 0x6c65746eu;
 #else

@@ -31,6 +31,11 @@ int cc_map_changed(const cc_map *m);
  * Every caller that parses a mapping asks this before using the result. */
 int cc_map_check(const cc_map *m, const char *path, cc_error *err);
 void cc_unmap(cc_map *m);
+/* Up to n bytes from the start of the regular file at path into buf, *got
+ * how many (fewer only at the end of the file): a look at a file's header
+ * without mapping or copying the rest. Refuses what cc_map_file refuses
+ * (directories, special files). */
+int cc_read_head(const char *path, void *buf, size_t n, size_t *got, cc_error *err);
 
 enum cc_ftype {
         CC_FT_NONE = 0, /* does not exist */

@@ -310,6 +310,43 @@ int cc_map_file(const char *path, size_t max_size, cc_map *out, cc_error *err)
         return 0;
 }
 
+int cc_read_head(const char *path, void *buf, size_t n, size_t *got, cc_error *err)
+{
+        struct stat st;
+        int fd, e;
+
+        *got = 0;
+        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+        if (fd < 0)
+                return cc_err_errno(err, errno, "%s: cannot open", path);
+        if (fstat(fd, &st) < 0) {
+                e = errno;
+                close(fd);
+                return cc_err_errno(err, e, "%s: cannot stat", path);
+        }
+        if (!S_ISREG(st.st_mode)) {
+                close(fd);
+                return S_ISDIR(st.st_mode) ? cc_err(err, CC_ERR_IO, "%s: is a directory", path)
+                                           : cc_err(err, CC_ERR_UNSUPPORTED, "%s: not a regular file", path);
+        }
+        while (*got < n) {
+                ssize_t r = pread(fd, (uint8_t *)buf + *got, n - *got, (off_t)*got);
+
+                if (r < 0 && errno == EINTR)
+                        continue;
+                if (r < 0) {
+                        e = errno;
+                        close(fd);
+                        return cc_err_errno(err, e, "%s: cannot read", path);
+                }
+                if (r == 0)
+                        break;
+                *got += (size_t)r;
+        }
+        close(fd);
+        return 0;
+}
+
 int cc_map_changed(const cc_map *m)
 {
         const struct posix_map *pm;

@@ -70,6 +70,42 @@ int cc_win_err(cc_error *err, DWORD code, const char *what, const char *path)
                       what, msg, (unsigned long)code);
 }
 
+int cc_read_head(const char *path, void *buf, size_t n, size_t *got, cc_error *err)
+{
+        BY_HANDLE_FILE_INFORMATION info;
+        HANDLE f;
+        wchar_t *w;
+
+        *got = 0;
+        w = cc_win_to_wide(path, err);
+        if (w == NULL)
+                return -1;
+        f = CreateFileW(w, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL, OPEN_EXISTING,
+                        FILE_FLAG_BACKUP_SEMANTICS, NULL);
+        free(w);
+        if (f == INVALID_HANDLE_VALUE)
+                return cc_win_err(err, GetLastError(), "cannot open", path);
+        if (GetFileInformationByHandle(f, &info) && (info.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY)) {
+                CloseHandle(f);
+                return cc_err(err, CC_ERR_IO, "%s: is a directory", path);
+        }
+        while (*got < n) {
+                DWORD want = n - *got > 0x10000000u ? 0x10000000u : (DWORD)(n - *got), r = 0;
+
+                if (!ReadFile(f, (uint8_t *)buf + *got, want, &r, NULL)) {
+                        DWORD e = GetLastError();
+
+                        CloseHandle(f);
+                        return cc_win_err(err, e, "cannot read", path);
+                }
+                if (r == 0)
+                        break;
+                *got += r;
+        }
+        CloseHandle(f);
+        return 0;
+}
+
 int cc_map_file(const char *path, size_t max_size, cc_map *out, cc_error *err)
 {
         struct win_map *wm = NULL;

@@ -73,9 +73,9 @@ static int check_candidate(cc_lnx_ctx *c, const char *vpath, char *detail, size_
         char *dir = NULL;
         void *seen;
         cc_tree_res r;
-        cc_map mp;
         cc_error merr = {0};
-        const uint8_t *h;
+        uint8_t h[64]; /* the ELF header: all ld.so's open_verify judges here */
+        size_t got;
         int verdict = HDR_OK;
 
         detail[0] = '\0';
@@ -109,8 +109,11 @@ static int check_candidate(cc_lnx_ctx *c, const char *vpath, char *detail, size_
                         return HDR_ERROR;
                 }
                 cc_tree_res_free(&r);
-                /* a dangling link is "no such file" to ld.so too, but say so */
-                if (cc_tree_resolve(c->m->tree, vpath, 0, &lr, err) < 0) {
+                /* a dangling link is "no such file" to ld.so too, but say so (no
+                 * second look where the resolution saw no link there) */
+                if (r.no_entry)
+                        memset(&lr, 0, sizeof(lr));
+                else if (cc_tree_resolve(c->m->tree, vpath, 0, &lr, err) < 0) {
                         free(dir);
                         return -1;
                 }
@@ -149,7 +152,7 @@ static int check_candidate(cc_lnx_ctx *c, const char *vpath, char *detail, size_
                 snprintf(detail, dsize, "a directory: ld.so stops with \"cannot read file data: Is a directory\"");
                 return HDR_FAIL;
         }
-        if (cc_map_file(r.host, MAX_OBJ_SIZE, &mp, &merr) < 0) {
+        if (cc_read_head(r.host, h, sizeof(h), &got, &merr) < 0) {
                 int denied = strstr(merr.msg, "ermission denied") != NULL;
 
                 cc_tree_res_free(&r);
@@ -164,12 +167,11 @@ static int check_candidate(cc_lnx_ctx *c, const char *vpath, char *detail, size_
                 return denied ? HDR_SKIP : HDR_ERROR;
         }
         cc_tree_res_free(&r);
-        h = mp.data;
-        if (mp.size < 4 || h[0] != 0x7f || h[1] != 'E' || h[2] != 'L' || h[3] != 'F') {
+        if (got < 4 || h[0] != 0x7f || h[1] != 'E' || h[2] != 'L' || h[3] != 'F') {
                 snprintf(detail, dsize, "%s: ld.so stops with \"invalid ELF header\"",
-                         mp.size < 4 ? "shorter than an ELF header" : "not an ELF file");
+                         got < 4 ? "shorter than an ELF header" : "not an ELF file");
                 verdict = HDR_FAIL;
-        } else if (mp.size < 6 || (h[4] != 1 && h[4] != 2)) {
+        } else if (got < 6 || (h[4] != 1 && h[4] != 2)) {
                 snprintf(detail, dsize, "a broken ELF header: ld.so stops with \"invalid ELF header\"");
                 verdict = HDR_FAIL;
         } else if ((h[4] == 2 ? 64 : 32) != c->ld.elfclass) {
@@ -180,14 +182,14 @@ static int check_candidate(cc_lnx_ctx *c, const char *vpath, char *detail, size_
                 snprintf(detail, dsize, "%s-endian ELF: ld.so stops with \"ELF file data encoding not %s-endian\"",
                          h[5] == 2 ? "big" : "little", c->ld.big_endian ? "big" : "little");
                 verdict = HDR_FAIL;
-        } else if (mp.size < (size_t)(h[4] == 2 ? 64 : 52)) {
+        } else if (got < (size_t)(h[4] == 2 ? 64 : 52)) {
                 snprintf(detail, dsize, "truncated: ld.so stops with \"file too short\"");
                 verdict = HDR_FAIL;
         } else {
                 uint16_t type, mach;
 
-                (void)cc_rd_u16(h, mp.size, 16, h[5] == 2, &type);
-                (void)cc_rd_u16(h, mp.size, 18, h[5] == 2, &mach);
+                (void)cc_rd_u16(h, got, 16, h[5] == 2, &type);
+                (void)cc_rd_u16(h, got, 18, h[5] == 2, &mach);
                 if (mach != c->ld.machine) {
                         snprintf(detail, dsize, "built for %s, the program is %s: ld.so passes over it",
                                  machine_desc(c->ld.elfclass, mach), machine_desc(c->ld.elfclass, c->ld.machine));
@@ -199,12 +201,6 @@ static int check_candidate(cc_lnx_ctx *c, const char *vpath, char *detail, size_
                         verdict = HDR_FAIL;
                 }
         }
-        if (cc_map_changed(&mp)) {
-                /* truncated or rewritten while read (an upgrade in progress) */
-                snprintf(detail, dsize, "changed while read: not judged");
-                verdict = HDR_ERROR;
-        }
-        cc_unmap(&mp);
         return verdict;
 }
 

@@ -422,6 +422,60 @@ static void run_ecases(const cc_header *const *hs, size_t nh, const struct ecase
  * The text is generated with the line of each define known: the comments
  * hold '*' not before '/', backslashes not before a line end, CRLF or LF
  * line ends, and end at every offset of a word. */
+/* A line of code is read sixteen bytes at a time: each thing that stops
+ * the run (a line end, a comment, a literal, a number, a splice, a '#'),
+ * at every place of a line, still stops it. After each line, a define that
+ * must be seen; inside each comment, one that must not. */
+static void test_code_runs(void **state)
+{
+        static const char *const stops[] = {"/* #define HIDDEN 1\n*/",
+                                            "// #define HIDDEN 1",
+                                            "\"#define HIDDEN 1\"",
+                                            "'#'",
+                                            "1'000 /* \n#define HIDDEN 1 */",
+                                            "\\\n#define HIDDEN 1",
+                                            "x\r\n",
+                                            "9",
+                                            "a9",
+                                            "\"/*\"",
+                                            "'/' /* \n*/",
+                                            "'/*'",
+                                            "'\"'"};
+        cc_buf b = {0};
+        cc_error err = {0};
+        cc_header *h = NULL;
+        const cc_header *hs[1];
+        int k, n = 0, total = 0;
+        size_t st;
+
+        (void)state;
+        for (st = 0; st < CC_ARRAY_LEN(stops); st++)
+                for (k = 0; k < 40; k++, n++) {
+                        /* k blanks of plain code before the stop (after a ';': a number
+                         * there starts a token), then more after it */
+                        assert_int_equal(cc_buf_puts(&b, "int;", &err), 0);
+                        assert_int_equal(cc_buf_printf(&b, &err, "%*s", k, ""), 0);
+                        assert_int_equal(cc_buf_puts(&b, stops[st], &err), 0);
+                        assert_int_equal(cc_buf_printf(&b, &err, " x = y;\n#define RUN%d %d\n", n, n), 0);
+                }
+        total = n;
+        assert_int_equal(cc_header_parse(b.data, b.len, &h, &err), 0);
+        hs[0] = h;
+        for (n = 0; n < total; n++) {
+                char name[16];
+                int64_t v;
+
+                snprintf(name, sizeof(name), "RUN%d", n);
+                if (cc_header_find(hs, 1, name) == NULL)
+                        fail_msg("%s (after '%s' at %d bytes) not seen", name, stops[n / 40], n % 40);
+                assert_int_equal(cc_header_eval(hs, 1, name, &v, &err), 0);
+                assert_int_equal(v, n);
+        }
+        assert_null(cc_header_find(hs, 1, "HIDDEN"));
+        cc_header_free(h);
+        cc_buf_free(&b);
+}
+
 static void test_comment_runs(void **state)
 {
         static const char fill[] = "ab *\\x\n\t/Z*";
@@ -1073,6 +1127,7 @@ int main(void)
             cmocka_unit_test(test_tricky),
             cmocka_unit_test(test_crlf_and_unterminated),
             cmocka_unit_test(test_comment_runs),
+            cmocka_unit_test(test_code_runs),
             cmocka_unit_test(test_eval_arith),
             cmocka_unit_test(test_eval_syntax),
             cmocka_unit_test(test_eval_macros),

@@ -1055,6 +1055,32 @@ fail:
         return NULL;
 }
 
+/* deps_facts in a thread of its own, over a clone of the machine, while
+ * the installations are verified in the caller's (it needs only the list
+ * and which): on the running machine, where a probe child holds a CPU and
+ * the verify thread mostly waits for it. */
+struct djob {
+        cc_machine *m;
+        const cc_value *list;
+        int64_t plain;
+        const char *plain_path;
+        cc_value *arr; /* its facts; NULL with e when they failed */
+        int ran;       /* 0: no clone of the machine: the caller's thread does it */
+        cc_error e;
+};
+
+static void deps_worker(void *arg)
+{
+        struct djob *d = arg;
+        cc_machine *own = NULL;
+
+        if (cc_machine_clone_live(d->m, &own, &d->e) < 0)
+                return;
+        d->arr = deps_facts(own, d->list, d->plain, d->plain_path, &d->e);
+        d->ran = 1;
+        cudnnctl_machine_free(own);
+}
+
 /* The frameworks of the machine's Python interpreters (judged later, with
  * the checks); with a root, or when left out, why not. In two halves:
  * frameworks_start starts their children (with more than one job, before
@@ -1133,7 +1159,10 @@ static int doctor_run(cudnnctl_machine *m, const cudnnctl_doctor_options *opts, 
         cc_error ge = {0};
         cc_value *f;
         cc_progress *pg = NULL;
+        struct djob dj;
+        cc_thread *dth = NULL;
 
+        memset(&dj, 0, sizeof(dj));
         if (out == NULL || m == NULL)
                 return cc_err(err, CC_ERR_USAGE, "cudnnctl_doctor: no machine or no place for the result");
         *out = NULL;
@@ -1169,6 +1198,12 @@ static int doctor_run(cudnnctl_machine *m, const cudnnctl_doctor_options *opts, 
         if (cudnnctl_which(m, names, 1, &wo, &w0, err) < 0)
                 goto fail;
         plain = plain_install(w0);
+        dj.m = m;
+        dj.list = list;
+        dj.plain = plain;
+        dj.plain_path = plain_path(w0);
+        if (m->live && cc_machine_jobs(m, 2) > 1 && cc_thread_start(deps_worker, &dj, &dth, NULL) < 0)
+                dth = NULL;
         verify = verify_facts(m, opts, list, plain, pg, err);
         if (verify == NULL)
                 goto fail;
@@ -1183,7 +1218,21 @@ static int doctor_run(cudnnctl_machine *m, const cudnnctl_doctor_options *opts, 
         TRY(cc_v_set(facts, "which", which, err));
         which = NULL;
         cc_vw_doctor_facts_read(facts, &fv, NULL); /* fv.list: the list, now in facts */
-        TRY(cc_v_set(facts, CC_K(doctor_facts, deps), deps_facts(m, fv.list, plain, plain_path(w0), err), err));
+        if (dth != NULL) {
+                cc_thread_join(dth);
+                dth = NULL;
+        }
+        if (dj.ran && dj.arr == NULL) {
+                *err = dj.e;
+                goto fail;
+        }
+        {
+                /* the thread's facts, or made here (cc_v_set owns them either way) */
+                cc_value *dv = dj.ran ? dj.arr : deps_facts(m, fv.list, plain, plain_path(w0), err);
+
+                dj.arr = NULL;
+                TRY(cc_v_set(facts, CC_K(doctor_facts, deps), dv, err));
+        }
         cc_progress_done(pg, "read the dependencies of each installation");
         cc_v_free(w0);
         w0 = NULL;
@@ -1220,6 +1269,9 @@ static int doctor_run(cudnnctl_machine *m, const cudnnctl_doctor_options *opts, 
         *out = doc;
         return 0;
 fail:
+        if (dth != NULL)
+                cc_thread_join(dth); /* it reads the list and w0 */
+        cc_v_free(dj.arr);
         cc_v_free(doc);
         cc_v_free(facts);
         cc_v_free(host);

@@ -706,6 +706,22 @@ static void test_same_bytes(void **state)
         assert_int_equal(write_file(p, bad, 0644), 0);
         snprintf(p, sizeof(p), "%s/srv/h/include/cudnn_bad_v9.h", root);
         assert_int_equal(write_file(p, bad, 0644), 0);
+        /* more headers of distinct sizes than discovery keeps the bytes of: the
+         * later ones' twins compared with their first read again; an as-long
+         * header with other bytes among them */
+        for (i = 0; i < 70; i++) {
+                char text[256];
+
+                snprintf(text, sizeof(text),
+                         "#define CUDNN_MAJOR 9\n#define CUDNN_MINOR %zu\n#define CUDNN_PATCHLEVEL 0\n/*%*s*/\n",
+                         i % 10, (int)(i + 1), "");
+                snprintf(p, sizeof(p), "%s/srv/h/include/cudnn_p%02zu.h", root, i);
+                assert_int_equal(write_file(p, text, 0644), 0);
+                snprintf(p, sizeof(p), "%s/srv/h/include/cudnn_p%02zu_v9.h", root, i);
+                if (i % 7 == 6)
+                        text[strlen("#define CUDNN_MAJOR 9\n#define CUDNN_MINOR ")] = (char)('0' + (i + 1) % 10);
+                assert_int_equal(write_file(p, text, 0644), 0);
+        }
         {
                 static const char *const set[] = {"LD_LIBRARY_PATH=/srv/h/lib"};
                 cc_machine *m = open_root(root, CUDNNCTL_SYSTEM_LINUX, set, 1);
@@ -724,6 +740,22 @@ static void test_same_bytes(void **state)
                 assert_null(header_version(in, "cudnn_bad_v9.h"));
                 assert_string_equal(cc_v_get_str(file_named(in, "cudnn_bad.h"), "kind"),
                                     cc_v_get_str(file_named(in, "cudnn_bad_v9.h"), "kind"));
+                for (i = 0; i < 70; i++) {
+                        char a[64], b[64], want[16];
+                        const char *va, *vb;
+
+                        snprintf(a, sizeof(a), "cudnn_p%02zu.h", i);
+                        snprintf(b, sizeof(b), "cudnn_p%02zu_v9.h", i);
+                        snprintf(want, sizeof(want), "9.%zu.0", i % 10);
+                        va = header_version(in, a);
+                        vb = header_version(in, b);
+                        assert_non_null(va);
+                        assert_string_equal(va, want);
+                        if (i % 7 == 6) /* as long, another minor: read for itself */
+                                snprintf(want, sizeof(want), "9.%zu.0", (i + 1) % 10);
+                        if (vb == NULL || strcmp(vb, want) != 0)
+                                fail_msg("%s: %s, not %s", b, vb ? vb : "no version", want);
+                }
                 cudnnctl_value_free(doc);
                 cudnnctl_machine_free(m);
         }

@@ -83,20 +83,61 @@ static int facts_of_same(cc_dfile *f, const cc_dfile *same, uint64_t size, cc_er
         return 0;
 }
 
-/* 1 when the header read first with this size (ids: "s:SIZE") holds the
- * same bytes as data: cuDNN ships each header twice (cudnn_ops.h and
- * cudnn_ops_v9.h, byte for byte), and comparing costs a hundredth of
- * parsing. *same is then its index. 0 otherwise (not read, not a header,
- * different, changed while compared); -1 only when out of memory. */
 /* The ids key of the headers of a size. */
 static void size_key(char key[32], uint64_t size)
 {
         snprintf(key, 32, "s:%llx", (unsigned long long)size);
 }
 
-static int same_header(cc_discovery *d, cc_smap *ids, size_t fi, const cc_map *mp, size_t *same, cc_error *err)
+/* What one examination of the files keeps: the first file read of each
+ * (device, inode) and of each header size ("s:SIZE"), and the bytes of the
+ * first headers of each size, up to a budget, so that its twin is compared
+ * with them instead of read again. */
+enum { KEEP_HEADERS = 64, KEEP_BYTES = 4 << 20 };
+
+struct exam {
+        cc_smap ids; /* "dev:ino" and "s:SIZE" -> index + 1 of the file read first */
+        struct {
+                size_t fi;
+                cc_map map;
+        } kept[KEEP_HEADERS];
+        size_t nkept, bytes;
+};
+
+static const cc_map *kept_bytes(const struct exam *x, size_t fi)
+{
+        size_t i;
+
+        for (i = 0; i < x->nkept; i++)
+                if (x->kept[i].fi == fi)
+                        return &x->kept[i].map;
+        return NULL;
+}
+
+/* Keep mp (taken: unmapped here when there is no room) as the bytes of file fi. */
+static void keep_bytes(struct exam *x, size_t fi, cc_map *mp)
+{
+        if (x->nkept < KEEP_HEADERS && mp->size <= KEEP_BYTES - x->bytes) {
+                x->kept[x->nkept].fi = fi;
+                x->kept[x->nkept].map = *mp;
+                x->nkept++;
+                x->bytes += mp->size;
+                memset(mp, 0, sizeof(*mp));
+                return;
+        }
+        cc_unmap(mp);
+}
+
+/* 1 when the header read first with this size (ids: "s:SIZE") holds the
+ * same bytes as data: cuDNN ships each header twice (cudnn_ops.h and
+ * cudnn_ops_v9.h, byte for byte), and comparing costs a hundredth of
+ * parsing (its bytes kept, or read again past the budget). *same is then
+ * its index. 0 otherwise (not read, not a header, different, changed while
+ * compared); -1 only when out of memory. */
+static int same_header(cc_discovery *d, struct exam *x, size_t fi, const cc_map *mp, size_t *same, cc_error *err)
 {
         const cc_dfile *g;
+        const cc_map *kept;
         char key[32], *host;
         cc_map gm;
         cc_error merr = {0};
@@ -104,11 +145,16 @@ static int same_header(cc_discovery *d, cc_smap *ids, size_t fi, const cc_map *m
         int eq;
 
         size_key(key, mp->size);
-        if (mp->size == 0 || !cc_smap_get(ids, key, &v) || xi(v) == fi)
+        if (mp->size == 0 || !cc_smap_get(&x->ids, key, &v) || xi(v) == fi)
                 return 0;
         g = d->files[xi(v)];
         if (g->error != NULL || g->kind == NULL || strcmp(g->kind, "header") != 0 || g->size != mp->size)
                 return 0;
+        *same = xi(v);
+        kept = kept_bytes(x, xi(v));
+        if (kept != NULL)
+                return kept->size == mp->size && memcmp(kept->data, mp->data, mp->size) == 0 && !cc_map_changed(kept) &&
+                       !cc_map_changed(mp);
         host = cc_disc_file_host(d, g, err);
         if (host == NULL)
                 return -1;
@@ -124,7 +170,6 @@ static int same_header(cc_discovery *d, cc_smap *ids, size_t fi, const cc_map *m
         eq = gm.size == mp->size && memcmp(gm.data, mp->data, mp->size) == 0 && !cc_map_changed(&gm) &&
              !cc_map_changed(mp);
         cc_unmap(&gm);
-        *same = xi(v);
         return eq;
 }
 
@@ -133,7 +178,7 @@ static int same_header(cc_discovery *d, cc_smap *ids, size_t fi, const cc_map *m
  * once per discovery: ids maps "dev:ino" to the index + 1 of the file read
  * first, whose facts a hard link to it takes over; a header whose bytes are
  * those of a header read before (same_header) takes that one's facts too. */
-static int inspect_host(cc_discovery *d, cc_smap *ids, size_t fi, const char *host, cc_error *err)
+static int inspect_host(cc_discovery *d, struct exam *x, size_t fi, const char *host, cc_error *err)
 {
         cc_dfile *f = d->files[fi];
         cc_map mp;
@@ -164,7 +209,7 @@ static int inspect_host(cc_discovery *d, cc_smap *ids, size_t fi, const char *ho
         }
         if (mp.dev != 0 || mp.ino != 0) {
                 snprintf(key, sizeof(key), "%llx:%llx", (unsigned long long)mp.dev, (unsigned long long)mp.ino);
-                if (cc_smap_get(ids, key, &v) && xi(v) != fi) {
+                if (cc_smap_get(&x->ids, key, &v) && xi(v) != fi) {
                         uint64_t size = mp.size;
 
                         cc_unmap(&mp);
@@ -173,7 +218,7 @@ static int inspect_host(cc_discovery *d, cc_smap *ids, size_t fi, const char *ho
         }
         if (f->ln.kind == CC_FK_HEADER) {
                 size_t same = 0;
-                int rc = same_header(d, ids, fi, &mp, &same, err);
+                int rc = same_header(d, x, fi, &mp, &same, err);
 
                 if (rc != 0) {
                         uint64_t size = mp.size;
@@ -199,20 +244,28 @@ static int inspect_host(cc_discovery *d, cc_smap *ids, size_t fi, const char *ho
                 f->versions = cc_v_array(err);
                 return f->error && f->kind && f->versions ? 0 : -1;
         }
-        cc_unmap(&mp);
-        if (key[0] != '\0' && !cc_smap_get(ids, key, NULL) && cc_smap_put(ids, key, ix(fi), NULL, err) < 0)
+        if (key[0] != '\0' && !cc_smap_get(&x->ids, key, NULL) && cc_smap_put(&x->ids, key, ix(fi), NULL, err) < 0) {
+                cc_unmap(&mp);
                 goto fail;
+        }
         cc_vw_ins_facts_read(obj, &fx, NULL);
         cc_vw_ins_elf_read(fx.elf, &elf, NULL);
-        if ((s = fx.kind) != NULL && (f->kind = cc_strdup(err, s)) == NULL)
-                goto fail;
+        s = fx.kind;
         if (f->ln.kind == CC_FK_HEADER && f->size > 0 && fx.error == NULL && s != NULL && strcmp(s, "header") == 0) {
                 char sk[32];
 
                 size_key(sk, f->size);
-                if (!cc_smap_get(ids, sk, NULL) && cc_smap_put(ids, sk, ix(fi), NULL, err) < 0)
-                        goto fail;
+                if (!cc_smap_get(&x->ids, sk, NULL)) {
+                        if (cc_smap_put(&x->ids, sk, ix(fi), NULL, err) < 0) {
+                                cc_unmap(&mp);
+                                goto fail;
+                        }
+                        keep_bytes(x, fi, &mp); /* the first of its size: its twin is compared with it */
+                }
         }
+        cc_unmap(&mp);
+        if (s != NULL && (f->kind = cc_strdup(err, s)) == NULL)
+                goto fail;
         if ((s = elf.soname) != NULL && (f->soname = cc_strdup(err, s)) == NULL)
                 goto fail;
         if ((s = fx.error) != NULL && (f->error = cc_strdup(err, s)) == NULL)
@@ -315,8 +368,10 @@ fail:
 int cc_disc_examine_files(cc_discovery *d, cc_error *err)
 {
         size_t i, n = d->nfiles;
-        cc_smap ids = {0}; /* "dev:ino" -> index + 1 of the file read first */
+        struct exam x;
         int rv = -1;
+
+        memset(&x, 0, sizeof(x));
 
         for (i = 0; i < n; i++) {
                 cc_dfile *f = d->files[i];
@@ -328,7 +383,7 @@ int cc_disc_examine_files(cc_discovery *d, cc_error *err)
                 host = cc_disc_file_host(d, f, err);
                 if (host == NULL)
                         goto fail;
-                rc = inspect_host(d, &ids, i, host, err);
+                rc = inspect_host(d, &x, i, host, err);
                 free(host);
                 if (rc < 0)
                         goto fail;
@@ -363,7 +418,7 @@ int cc_disc_examine_files(cc_discovery *d, cc_error *err)
                                 }
                                 continue;
                         }
-                        rc = inspect_host(d, &ids, i, host, err);
+                        rc = inspect_host(d, &x, i, host, err);
                         free(host);
                         if (rc < 0 || cc_smap_put(&d->file_idx, f->resolves_to, ix(i), NULL, err) < 0)
                                 goto fail;
@@ -375,6 +430,8 @@ int cc_disc_examine_files(cc_discovery *d, cc_error *err)
                         goto fail;
         rv = 0;
 fail:
-        cc_smap_free(&ids);
+        for (i = 0; i < x.nkept; i++)
+                cc_unmap(&x.kept[i].map);
+        cc_smap_free(&x.ids);
         return rv;
 }

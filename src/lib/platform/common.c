@@ -20,7 +20,9 @@
  * without a CPUID instruction (each one a trap to the hypervisor in a
  * virtual machine: tens of microseconds) */
 #include <sys/platform/x86.h>
+#if defined(CPU_FEATURE_ACTIVE) /* 2.34 and later: active_array */
 #define CC_HAVE_GLIBC_X86 1
+#endif
 #endif
 #endif
 #endif
@@ -99,6 +101,21 @@ static uint64_t xgetbv0(void)
  * LAHF64_SAHF64, POPCNT, SSE3, SSE4_1, SSE4_2, SSSE3; v3 adds AVX, AVX2, BMI1,
  * BMI2, F16C, FMA, LZCNT, MOVBE with the OS saving AVX state; v4 adds
  * AVX512F/BW/CD/DQ/VL with the OS saving AVX-512 state. */
+#if defined(CC_HAVE_GLIBC_X86)
+/* CPU_FEATURE_ACTIVE's reading, without its 1 << 31 on a signed int (bit
+ * 31 is AVX512VL's: undefined behaviour, which UBSan stops at). */
+static int glibc_active(unsigned int index)
+{
+        const unsigned int w = 8 * sizeof(unsigned int);
+        const struct cpuid_feature *f = __x86_get_cpuid_feature_leaf(index / (w * 4));
+        unsigned int reg = index & (w * 4 - 1);
+
+        return (f->active_array[reg / w] >> (reg & (w - 1))) & 1u;
+}
+#undef CPU_FEATURE_ACTIVE
+#define CPU_FEATURE_ACTIVE(name) glibc_active(x86_cpu_##name)
+#endif
+
 int cc_host_x86_64_level(void)
 {
 #if defined(CC_HAVE_GLIBC_X86)

@@ -469,54 +469,11 @@ void cc_strv_free(cc_strv *sv)
         sv->n = sv->cap = 0;
 }
 
-int cc_range_ok(size_t size, uint64_t off, uint64_t len)
-{
-        return off <= (uint64_t)size && len <= (uint64_t)size - off;
-}
-
 int cc_rd_u8(const uint8_t *p, size_t size, uint64_t off, uint8_t *out)
 {
         if (!cc_range_ok(size, off, 1))
                 return -1;
         *out = p[off];
-        return 0;
-}
-
-static uint64_t rd_n(const uint8_t *p, int n, int big)
-{
-        uint64_t v = 0;
-        int i;
-
-        if (big)
-                for (i = 0; i < n; i++)
-                        v = (v << 8) | p[i];
-        else
-                for (i = n - 1; i >= 0; i--)
-                        v = (v << 8) | p[i];
-        return v;
-}
-
-int cc_rd_u16(const uint8_t *p, size_t size, uint64_t off, int big, uint16_t *out)
-{
-        if (!cc_range_ok(size, off, 2))
-                return -1;
-        *out = (uint16_t)rd_n(p + off, 2, big);
-        return 0;
-}
-
-int cc_rd_u32(const uint8_t *p, size_t size, uint64_t off, int big, uint32_t *out)
-{
-        if (!cc_range_ok(size, off, 4))
-                return -1;
-        *out = (uint32_t)rd_n(p + off, 4, big);
-        return 0;
-}
-
-int cc_rd_u64(const uint8_t *p, size_t size, uint64_t off, int big, uint64_t *out)
-{
-        if (!cc_range_ok(size, off, 8))
-                return -1;
-        *out = rd_n(p + off, 8, big);
         return 0;
 }
 

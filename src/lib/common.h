@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "cudnnctl/cudnnctl.h"
 
@@ -170,14 +171,86 @@ void cc_smap_each(const cc_smap *m, void (*fn)(void *ctx, const char *key, void 
 /* Free the keys and slots; values are the caller's (free them first with cc_smap_each). */
 void cc_smap_free(cc_smap *m);
 
-/* Bounds-checked little/big-endian reads. Return 0 on success, -1 if
- * [off, off+width) is not inside [0, size). */
-int cc_rd_u8(const uint8_t *p, size_t size, uint64_t off, uint8_t *out);
-int cc_rd_u16(const uint8_t *p, size_t size, uint64_t off, int big, uint16_t *out);
-int cc_rd_u32(const uint8_t *p, size_t size, uint64_t off, int big, uint32_t *out);
-int cc_rd_u64(const uint8_t *p, size_t size, uint64_t off, int big, uint64_t *out);
 /* 1 if [off, off+len) lies inside a buffer of `size` bytes (no overflow). */
-int cc_range_ok(size_t size, uint64_t off, uint64_t len);
+static inline int cc_range_ok(size_t size, uint64_t off, uint64_t len)
+{
+        return off <= (uint64_t)size && len <= (uint64_t)size - off;
+}
+
+/* Bounds-checked little/big-endian reads. Return 0 on success, -1 (and 0
+ * in *out) if [off, off+width) is not inside [0, size). Inline: the parsers read every
+ * header field through them (a field a call and a byte loop before). */
+int cc_rd_u8(const uint8_t *p, size_t size, uint64_t off, uint8_t *out);
+
+/* The n-byte (2, 4, 8) unsigned value at p, big- or little-endian. */
+static inline uint64_t cc_rd_n(const uint8_t *p, int n, int big)
+{
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) &&                                                                    \
+    (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ || __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)
+        const int swap = big != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
+
+        if (n == 2) {
+                uint16_t v;
+
+                memcpy(&v, p, 2);
+                return swap ? __builtin_bswap16(v) : v;
+        }
+        if (n == 4) {
+                uint32_t v;
+
+                memcpy(&v, p, 4);
+                return swap ? __builtin_bswap32(v) : v;
+        }
+        if (n == 8) {
+                uint64_t v;
+
+                memcpy(&v, p, 8);
+                return swap ? __builtin_bswap64(v) : v;
+        }
+#endif
+        {
+                uint64_t v = 0;
+                int i;
+
+                if (big)
+                        for (i = 0; i < n; i++)
+                                v = (v << 8) | p[i];
+                else
+                        for (i = n - 1; i >= 0; i--)
+                                v = (v << 8) | p[i];
+                return v;
+        }
+}
+
+static inline int cc_rd_u16(const uint8_t *p, size_t size, uint64_t off, int big, uint16_t *out)
+{
+        if (!cc_range_ok(size, off, 2)) {
+                *out = 0;
+                return -1;
+        }
+        *out = (uint16_t)cc_rd_n(p + off, 2, big);
+        return 0;
+}
+
+static inline int cc_rd_u32(const uint8_t *p, size_t size, uint64_t off, int big, uint32_t *out)
+{
+        if (!cc_range_ok(size, off, 4)) {
+                *out = 0;
+                return -1;
+        }
+        *out = (uint32_t)cc_rd_n(p + off, 4, big);
+        return 0;
+}
+
+static inline int cc_rd_u64(const uint8_t *p, size_t size, uint64_t off, int big, uint64_t *out)
+{
+        if (!cc_range_ok(size, off, 8)) {
+                *out = 0;
+                return -1;
+        }
+        *out = cc_rd_n(p + off, 8, big);
+        return 0;
+}
 
 /* ASCII helpers that ignore the locale. */
 int cc_ascii_tolower(int c);

@@ -130,8 +130,10 @@ static int rdw(const struct ctx *c, uint64_t off, uint64_t *v)
 
         if (c->is64)
                 return cc_rd_u64(c->d, c->size, off, c->big, v);
-        if (rd32(c, off, &v32) < 0)
+        if (rd32(c, off, &v32) < 0) {
+                *v = 0;
                 return -1;
+        }
         *v = v32;
         return 0;
 }

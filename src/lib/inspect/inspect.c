@@ -287,22 +287,24 @@ struct elf_keep {
 static int elf_keep_sym(void *ctx, const char *name)
 {
         struct elf_keep *k = ctx;
-        size_t i;
+        size_t i, n;
 
         if (k->all)
                 return 1;
         if (name[0] != 'c' || strncmp(name, "cudnn", 5) != 0)
                 return 0;
+        n = strlen(name); /* cuDNN's own names by the thousand: each compared by length first */
         for (i = 0; i < CC_ARRAY_LEN(cudnn_entry_points); i++) {
-                /* all start with "cudnn": the byte after it first */
-                if (name[5] == cudnn_entry_points[i][5] && strcmp(name, cudnn_entry_points[i]) == 0) {
+                /* all start with "cudnn": the byte after it, then the length */
+                if (name[5] == cudnn_entry_points[i][5] && strlen(cudnn_entry_points[i]) == n &&
+                    memcmp(name, cudnn_entry_points[i], n) == 0) {
                         if (k->eps_seen & (1u << i))
                                 return 0;
                         k->eps_seen |= 1u << i;
                         return 1;
                 }
         }
-        if (!is_version_constant_name(name))
+        if (n < 13 || memcmp(name + n - 8, "_version", 8) != 0) /* is_version_constant_name */
                 return 0;
         if (k->consts >= MAX_VERSION_CONSTANTS) {
                 k->consts_dropped++;

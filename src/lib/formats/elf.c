@@ -833,45 +833,6 @@ static int count_gnu_hash(struct ctx *c, uint64_t *count, int *ok)
         return 0;
 }
 
-/* An n-byte unsigned field at p, in the file's byte order. */
-static inline uint64_t ld_u(const uint8_t *p, unsigned n, int big)
-{
-        /* fixed sizes as one load (and a byte swap when the file's order is
-         * not this machine's): the loop a byte at a time was a quarter of
-         * reading a library's symbols */
-        static const union {
-                uint16_t u;
-                uint8_t b[2];
-        } host = {1};
-        int swap = big != (host.b[0] == 0);
-        uint64_t v = 0;
-        unsigned i;
-
-        if (n == 8) {
-                memcpy(&v, p, 8);
-                return swap ? __builtin_bswap64(v) : v;
-        }
-        if (n == 4) {
-                uint32_t w;
-
-                memcpy(&w, p, 4);
-                return swap ? __builtin_bswap32(w) : w;
-        }
-        if (n == 2) {
-                uint16_t h;
-
-                memcpy(&h, p, 2);
-                return swap ? __builtin_bswap16(h) : h;
-        }
-        if (big)
-                for (i = 0; i < n; i++)
-                        v = v << 8 | p[i];
-        else
-                for (i = n; i-- > 0;)
-                        v = v << 8 | p[i];
-        return v;
-}
-
 /* The byte of a needle to search a string table from: the first that is
  * not one of the letters most names are made of (in C++ names 'c' is six
  * times as common as 'u'), else its last. */
@@ -923,19 +884,19 @@ static int add_syms(struct ctx *c, const struct region *tab, uint64_t entsize, u
                  * straight from it, not through a bounds check each (libraries
                  * have tens of thousands of symbols) */
                 p = c->d + b;
-                name = (uint32_t)ld_u(p, 4, c->big);
+                name = (uint32_t)cc_rd_n(p, 4, c->big);
                 if (c->is64) {
                         info = p[4];
                         other = p[5];
-                        shndx = (uint16_t)ld_u(p + 6, 2, c->big);
-                        value = ld_u(p + 8, 8, c->big);
-                        size = ld_u(p + 16, 8, c->big);
+                        shndx = (uint16_t)cc_rd_n(p + 6, 2, c->big);
+                        value = cc_rd_n(p + 8, 8, c->big);
+                        size = cc_rd_n(p + 16, 8, c->big);
                 } else {
-                        value = ld_u(p + 4, 4, c->big);
-                        size = ld_u(p + 8, 4, c->big);
+                        value = cc_rd_n(p + 4, 4, c->big);
+                        size = cc_rd_n(p + 8, 4, c->big);
                         info = p[12];
                         other = p[13];
-                        shndx = (uint16_t)ld_u(p + 14, 2, c->big);
+                        shndx = (uint16_t)cc_rd_n(p + 14, 2, c->big);
                 }
                 if (shndx == 0)
                         continue;

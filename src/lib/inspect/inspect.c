@@ -267,9 +267,15 @@ static int elf_has(const void *ctx, const char *name)
  * ones and a warning, not millions of objects. */
 #define MAX_VERSION_CONSTANTS 256
 
+/* name, n bytes long: "cudnn" and "_version" cannot overlap, so 13 at least */
+static int is_version_constant_name_n(const char *name, size_t n)
+{
+        return n >= 13 && memcmp(name, "cudnn", 5) == 0 && memcmp(name + n - 8, "_version", 8) == 0;
+}
+
 static int is_version_constant_name(const char *name)
 {
-        return cc_starts_with(name, "cudnn") && cc_ends_with(name, "_version");
+        return is_version_constant_name_n(name, strlen(name));
 }
 
 /* Which exported symbols elf_facts keeps (cc_elf_keep_fn): all of them for
@@ -304,7 +310,7 @@ static int elf_keep_sym(void *ctx, const char *name)
                         return 1;
                 }
         }
-        if (n < 13 || memcmp(name + n - 8, "_version", 8) != 0) /* is_version_constant_name */
+        if (!is_version_constant_name_n(name, n))
                 return 0;
         if (k->consts >= MAX_VERSION_CONSTANTS) {
                 k->consts_dropped++;

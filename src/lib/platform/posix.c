@@ -232,6 +232,29 @@ static int read_whole(int fd, const char *path, size_t size, uint8_t **out, cc_e
         return 0;
 }
 
+/* The regular file at path opened for reading (its stat in *st), or -1 with
+ * err: directories and special files refused (a FIFO opened without
+ * blocking, then refused). */
+static int open_regular(const char *path, struct stat *st, cc_error *err)
+{
+        int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+
+        if (fd < 0)
+                return cc_err_errno(err, errno, "%s: cannot open", path);
+        if (fstat(fd, st) < 0) {
+                int e = errno;
+
+                close(fd);
+                return cc_err_errno(err, e, "%s: cannot stat", path);
+        }
+        if (!S_ISREG(st->st_mode)) {
+                close(fd);
+                return S_ISDIR(st->st_mode) ? cc_err(err, CC_ERR_IO, "%s: is a directory", path)
+                                            : cc_err(err, CC_ERR_UNSUPPORTED, "%s: not a regular file", path);
+        }
+        return fd;
+}
+
 int cc_map_file(const char *path, size_t max_size, cc_map *out, cc_error *err)
 {
         struct posix_map *pm = NULL;
@@ -240,23 +263,9 @@ int cc_map_file(const char *path, size_t max_size, cc_map *out, cc_error *err)
         int fd;
 
         memset(out, 0, sizeof(*out));
-        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+        fd = open_regular(path, &st, err);
         if (fd < 0)
-                return cc_err_errno(err, errno, "%s: cannot open", path);
-        if (fstat(fd, &st) < 0) {
-                int e = errno;
-
-                close(fd);
-                return cc_err_errno(err, e, "%s: cannot stat", path);
-        }
-        if (S_ISDIR(st.st_mode)) {
-                close(fd);
-                return cc_err(err, CC_ERR_IO, "%s: is a directory", path);
-        }
-        if (!S_ISREG(st.st_mode)) {
-                close(fd);
-                return cc_err(err, CC_ERR_UNSUPPORTED, "%s: not a regular file", path);
-        }
+                return -1;
         if (max_size && (uint64_t)st.st_size > max_size) {
                 close(fd);
                 return cc_err(err, CC_ERR_LIMIT, "%s: %lld bytes, over the limit of %zu", path, (long long)st.st_size,
@@ -316,19 +325,9 @@ int cc_read_head(const char *path, void *buf, size_t n, size_t *got, cc_error *e
         int fd, e;
 
         *got = 0;
-        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+        fd = open_regular(path, &st, err);
         if (fd < 0)
-                return cc_err_errno(err, errno, "%s: cannot open", path);
-        if (fstat(fd, &st) < 0) {
-                e = errno;
-                close(fd);
-                return cc_err_errno(err, e, "%s: cannot stat", path);
-        }
-        if (!S_ISREG(st.st_mode)) {
-                close(fd);
-                return S_ISDIR(st.st_mode) ? cc_err(err, CC_ERR_IO, "%s: is a directory", path)
-                                           : cc_err(err, CC_ERR_UNSUPPORTED, "%s: not a regular file", path);
-        }
+                return -1;
         while (*got < n) {
                 ssize_t r = pread(fd, (uint8_t *)buf + *got, n - *got, (off_t)*got);
 

@@ -70,25 +70,46 @@ int cc_win_err(cc_error *err, DWORD code, const char *what, const char *path)
                       what, msg, (unsigned long)code);
 }
 
-int cc_read_head(const char *path, void *buf, size_t n, size_t *got, cc_error *err)
+/* The file at path opened for reading, or INVALID_HANDLE_VALUE with err: a
+ * directory refused. Its volume and file index into *dev and *ino (when
+ * asked for, and when the system tells). */
+static HANDLE open_file(const char *path, uint64_t *dev, uint64_t *ino, cc_error *err)
 {
         BY_HANDLE_FILE_INFORMATION info;
+        wchar_t *w = cc_win_to_wide(path, err);
         HANDLE f;
-        wchar_t *w;
 
-        *got = 0;
-        w = cc_win_to_wide(path, err);
         if (w == NULL)
-                return -1;
+                return INVALID_HANDLE_VALUE;
         f = CreateFileW(w, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL, OPEN_EXISTING,
                         FILE_FLAG_BACKUP_SEMANTICS, NULL);
         free(w);
-        if (f == INVALID_HANDLE_VALUE)
-                return cc_win_err(err, GetLastError(), "cannot open", path);
-        if (GetFileInformationByHandle(f, &info) && (info.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY)) {
-                CloseHandle(f);
-                return cc_err(err, CC_ERR_IO, "%s: is a directory", path);
+        if (f == INVALID_HANDLE_VALUE) {
+                cc_win_err(err, GetLastError(), "cannot open", path);
+                return INVALID_HANDLE_VALUE;
         }
+        if (GetFileInformationByHandle(f, &info)) {
+                if (info.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) {
+                        CloseHandle(f);
+                        cc_err(err, CC_ERR_IO, "%s: is a directory", path);
+                        return INVALID_HANDLE_VALUE;
+                }
+                if (dev != NULL)
+                        *dev = info.dwVolumeSerialNumber;
+                if (ino != NULL)
+                        *ino = ((uint64_t)info.nFileIndexHigh << 32) | info.nFileIndexLow;
+        }
+        return f;
+}
+
+int cc_read_head(const char *path, void *buf, size_t n, size_t *got, cc_error *err)
+{
+        HANDLE f;
+
+        *got = 0;
+        f = open_file(path, NULL, NULL, err);
+        if (f == INVALID_HANDLE_VALUE)
+                return -1;
         while (*got < n) {
                 DWORD want = n - *got > 0x10000000u ? 0x10000000u : (DWORD)(n - *got), r = 0;
 
@@ -111,30 +132,12 @@ int cc_map_file(const char *path, size_t max_size, cc_map *out, cc_error *err)
         struct win_map *wm = NULL;
         LARGE_INTEGER sz;
         HANDLE f;
-        wchar_t *w;
         void *p;
 
         memset(out, 0, sizeof(*out));
-        w = cc_win_to_wide(path, err);
-        if (w == NULL)
-                return -1;
-        f = CreateFileW(w, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL, OPEN_EXISTING,
-                        FILE_FLAG_BACKUP_SEMANTICS, NULL);
-        free(w);
+        f = open_file(path, &out->dev, &out->ino, err);
         if (f == INVALID_HANDLE_VALUE)
-                return cc_win_err(err, GetLastError(), "cannot open", path);
-        {
-                BY_HANDLE_FILE_INFORMATION info;
-
-                if (GetFileInformationByHandle(f, &info)) {
-                        if (info.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) {
-                                CloseHandle(f);
-                                return cc_err(err, CC_ERR_IO, "%s: is a directory", path);
-                        }
-                        out->dev = info.dwVolumeSerialNumber;
-                        out->ino = ((uint64_t)info.nFileIndexHigh << 32) | info.nFileIndexLow;
-                }
-        }
+                return -1;
         if (!GetFileSizeEx(f, &sz)) {
                 DWORD e = GetLastError();
 

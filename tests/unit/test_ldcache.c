@@ -845,6 +845,155 @@ static void entry_line(const cc_ldcache_entry *e, int with_os, char *out, size_t
         snprintf(out, size, "\t%s (%s%s%s) => %s", e->key, flags, hw, os, e->value);
 }
 
+/* ---- looking a name up ------------------------------------------------------ */
+
+/* The span of name holds every entry with exactly that name: the same
+ * entries a walk over the whole table finds. */
+static void check_span(const cc_ldcache *c, const char *name)
+{
+        size_t lo = 99, hi = 0, i;
+
+        cc_ldcache_span(c, name, &lo, &hi);
+        assert_true(lo <= hi && hi <= c->n);
+        if (!c->sorted) {
+                assert_int_equal(lo, 0);
+                assert_int_equal(hi, c->n);
+        }
+        for (i = 0; i < c->n; i++)
+                if (strcmp(c->entries[i].key, name) == 0 && (i < lo || i >= hi))
+                        fail_msg("entry %zu (%s) is outside the span [%zu, %zu) of its name", i, name, lo, hi);
+        for (i = lo; i < hi && c->sorted; i++)
+                assert_int_equal(cc_ldcache_libcmp(c->entries[i].key, name), 0);
+}
+
+static int sgn(int v)
+{
+        return (v > 0) - (v < 0);
+}
+
+static void test_libcmp(void **state)
+{
+        static const struct {
+                const char *a, *b;
+                int want;
+        } cases[] = {
+            {"libx.so.10", "libx.so.9", 1},
+            {"libx.so.01", "libx.so.1", 0},
+            {"libx.so.000", "libx.so.0", 0},
+            {"libx.so.1", "libx.so.1.0", -1},        /* the end (0) against '.' */
+            {"libxA.so", "libxa.so", -1},            /* bytes as they are: 'A' < 'a' */
+            {"libx9.so", "libxa.so", 1},             /* a digit is above any other byte */
+            {"libx.so", "libx9.so", -1},             /* '.' against a digit */
+            {"libx-1.so", "libx_1.so", -1},          /* '-' < '_' */
+            {"libx\xc3.so", "libx.so", -1},          /* a byte over 0x7f is a negative char */
+            {"libx", "libx\xc3", 1},                 /* and below the end of a name */
+            {"libx.so.4294967296", "libx.so.0", 0},  /* glibc's int wraps */
+            {"libx.so.2147483648", "libx.so.1", -1}, /* to a negative number */
+            {"libx.so.2147483647", "libx.so.2147483646", 1},
+            {"", "", 0},
+            {"", "a", -1},
+            {"1", "", 1},
+        };
+        static const char *const toks[] = {"a", "A",  "b", "_",  "-",   ".",          "so",         "0",    "00",
+                                           "1", "01", "9", "10", "100", "2147483648", "4294967297", "\xc3", "\x7f"};
+        char names[40][64];
+        size_t i, j, k;
+        unsigned seed = 12345;
+
+        (void)state;
+        for (i = 0; i < CC_ARRAY_LEN(cases); i++) {
+                if (sgn(cc_ldcache_libcmp(cases[i].a, cases[i].b)) != cases[i].want ||
+                    sgn(cc_ldcache_libcmp(cases[i].b, cases[i].a)) != -cases[i].want)
+                        fail_msg("libcmp(%s, %s): want %d", cases[i].a, cases[i].b, cases[i].want);
+        }
+        /* a total order of classes: antisymmetric and transitive on made-up names */
+        for (i = 0; i < 40; i++) {
+                size_t nt = 1 + (seed = seed * 1103515245u + 12345u) % 5;
+
+                strcpy(names[i], "lib");
+                for (k = 0; k < nt; k++)
+                        strcat(names[i], toks[(seed = seed * 1103515245u + 12345u) % CC_ARRAY_LEN(toks)]);
+        }
+        for (i = 0; i < 40; i++)
+                for (j = 0; j < 40; j++) {
+                        int ij = sgn(cc_ldcache_libcmp(names[i], names[j]));
+
+                        assert_int_equal(ij, -sgn(cc_ldcache_libcmp(names[j], names[i])));
+                        if (strcmp(names[i], names[j]) == 0)
+                                assert_int_equal(ij, 0);
+                        for (k = 0; k < 40; k++) {
+                                int jk = sgn(cc_ldcache_libcmp(names[j], names[k]));
+
+                                if (ij >= 0 && jk >= 0 && ij + jk > 0 &&
+                                    sgn(cc_ldcache_libcmp(names[i], names[k])) <= 0)
+                                        fail_msg("not transitive: %s, %s, %s", names[i], names[j], names[k]);
+                                if (ij == 0 && jk == 0)
+                                        assert_int_equal(sgn(cc_ldcache_libcmp(names[i], names[k])), 0);
+                        }
+                }
+}
+
+static int desc(const void *a, const void *b)
+{
+        return cc_ldcache_libcmp(((const struct ent *)b)->key, ((const struct ent *)a)->key);
+}
+
+/* Caches sorted as ldconfig sorts them are looked up by binary search; the
+ * same entries shuffled are walked whole; either way every entry of a name
+ * is found. */
+static void test_span_generated(void **state)
+{
+        static const char *const toks[] = {"a",  "A", "_",  "-", ".so", ".",          "0",
+                                           "00", "1", "01", "9", "10",  "4294967296", "\xc3"};
+        static char keys[60][48];
+        struct ent e[60];
+        static struct b b;
+        unsigned seed = 777;
+        int round;
+
+        (void)state;
+        for (round = 0; round < 200; round++) {
+                size_t n = 1 + (seed = seed * 1103515245u + 12345u) % 60, i, k;
+                int shuffled;
+                cc_ldcache *c;
+
+                for (i = 0; i < n; i++) {
+                        size_t nt = (seed = seed * 1103515245u + 12345u) % 4;
+
+                        if (i > 0 && (seed = seed * 1103515245u + 12345u) % 4 == 0) {
+                                /* the same name again (another copy of a library) */
+                                strcpy(keys[i], keys[(seed = seed * 1103515245u + 12345u) % i]);
+                        } else {
+                                strcpy(keys[i], "libq");
+                                for (k = 0; k < nt; k++)
+                                        strcat(keys[i],
+                                               toks[(seed = seed * 1103515245u + 12345u) % CC_ARRAY_LEN(toks)]);
+                        }
+                        e[i].flags = 0x0303;
+                        e[i].key = keys[i];
+                        e[i].value = "/lib/x";
+                        e[i].osv = 0;
+                        e[i].hwcap = 0;
+                }
+                shuffled = round % 2;
+                if (!shuffled)
+                        qsort(e, n, sizeof(e[0]), desc);
+                b_init(&b, 0);
+                build_new(&b, e, n, NULL, 0, NULL, 0);
+                c = parse_ok(b.d, b.n);
+                assert_int_equal(c->n, n);
+                if (!shuffled)
+                        assert_true(c->sorted);
+                for (i = 0; i < n; i++)
+                        check_span(c, keys[i]);
+                check_span(c, "libq");
+                check_span(c, "libq9");
+                check_span(c, "libzzz");
+                check_span(c, "");
+                cc_ldcache_free(c);
+        }
+}
+
 /* Parse fixture ldcache/NAME.cache and compare with NAME.txt; skip when
  * ldconfig did not produce NAME.txt. Returns the parsed cache. */
 static cc_ldcache *oracle(const char *name)
@@ -906,6 +1055,14 @@ static cc_ldcache *oracle(const char *name)
         else if (c->generator != NULL)
                 assert_true(saw_gen);
         print_message("%s: %zu entries match ldconfig -p\n", name, i);
+        /* written by ldconfig (odd and oddold are python's, in no order):
+         * sorted in our order too, so every lookup takes the binary search */
+        if (strncmp(name, "odd", 3) != 0) {
+                if (!c->sorted)
+                        fail_msg("%s: ldconfig's order is not cc_ldcache_libcmp's", name);
+                for (i = 0; i < c->n; i++)
+                        check_span(c, c->entries[i].key);
+        }
         free(text);
         free(tpath);
         free(cpath);
@@ -1070,6 +1227,8 @@ int main(void)
             cmocka_unit_test(test_oracle_odd),
             cmocka_unit_test(test_oracle_system),
             cmocka_unit_test(test_seed_caches),
+            cmocka_unit_test(test_libcmp),
+            cmocka_unit_test(test_span_generated),
             cmocka_unit_test(test_null_args),
         };
 

@@ -385,13 +385,16 @@ int cudnnctl_deps(cudnnctl_machine *m, const char *target, const cudnnctl_deps_o
                         goto done;
                 }
         }
-        root_program = root_path != NULL && cc_is_program(m, root_path);
         if (m->system == CC_SYS_LINUX) {
+                /* the context reads the target's ELF headers once: a program
+                 * names its loader (as cc_is_program judges one) */
                 if (cc_lnx_ctx_open(m, root_path, &w.lc, err) < 0) {
-                        /* a library, not a program: the loader of a plain program */
+                        /* not an ELF object the loader can take: the loader of a plain program */
                         cc_err_clear(err);
                         if (cc_lnx_ctx_open(m, NULL, &w.lc, err) < 0)
                                 goto done;
+                } else {
+                        root_program = root_path != NULL && cc_lnx_ctx_exe_is_program(w.lc);
                 }
                 if (cc_v_set(doc, CC_K(deps_doc, loader), cc_lnx_ctx_facts(w.lc, err), err) < 0)
                         goto done;
@@ -408,7 +411,10 @@ int cudnnctl_deps(cudnnctl_machine *m, const char *target, const cudnnctl_deps_o
                                         goto done;
                 }
         } else {
-                const char *app = root_program ? root_path : NULL;
+                const char *app;
+
+                root_program = root_path != NULL && cc_is_program(m, root_path);
+                app = root_program ? root_path : NULL;
 
                 if (cc_win_ctx_open(m, app, &opts->resolve, &w.wc, err) < 0)
                         goto done;

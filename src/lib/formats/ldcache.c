@@ -742,6 +742,96 @@ static int parse_old(struct ctx *x)
         return parse_old_entries(x, n);
 }
 
+/* ---- looking a name up ------------------------------------------------------- */
+
+static int is_digit(signed char c)
+{
+        return c >= '0' && c <= '9';
+}
+
+int cc_ldcache_libcmp(const char *a, const char *b)
+{
+        /* signed bytes, as glibc's `char` on x86 and as ldconfig compared them there */
+        const signed char *p1 = (const signed char *)a, *p2 = (const signed char *)b;
+
+        while (*p1 != 0) {
+                if (is_digit(*p1)) {
+                        uint32_t v1 = 0, v2 = 0;
+
+                        if (!is_digit(*p2))
+                                return 1;
+                        /* glibc adds the digits up in an int: the value
+                         * modulo 2^32, compared as a signed number (here
+                         * with the sign bit flipped, compared unsigned) */
+                        for (; is_digit(*p1); p1++)
+                                v1 = v1 * 10u + (uint32_t)(*p1 - '0');
+                        for (; is_digit(*p2); p2++)
+                                v2 = v2 * 10u + (uint32_t)(*p2 - '0');
+                        v1 ^= 0x80000000u;
+                        v2 ^= 0x80000000u;
+                        if (v1 != v2)
+                                return v1 < v2 ? -1 : 1;
+                } else if (is_digit(*p2)) {
+                        return -1;
+                } else if (*p1 != *p2) {
+                        return *p1 - *p2;
+                } else {
+                        p1++;
+                        p2++;
+                }
+        }
+        return *p1 - *p2;
+}
+
+/* ldconfig writes the entries in decreasing name order: each name's
+ * entries are then one run that a binary search finds. */
+static int is_sorted(const cc_ldcache *c)
+{
+        size_t i;
+
+        for (i = 1; i < c->n; i++)
+                if (cc_ldcache_libcmp(c->entries[i - 1].key, c->entries[i].key) < 0)
+                        return 0;
+        return 1;
+}
+
+void cc_ldcache_span(const cc_ldcache *c, const char *name, size_t *lo, size_t *hi)
+{
+        size_t a = 0, b, l, h;
+
+        if (c == NULL || name == NULL) {
+                *lo = *hi = 0;
+                return;
+        }
+        if (!c->sorted) {
+                *lo = 0;
+                *hi = c->n;
+                return;
+        }
+        /* the first entry whose name is not above name */
+        for (b = c->n; a < b;) {
+                size_t mid = a + (b - a) / 2;
+
+                if (cc_ldcache_libcmp(c->entries[mid].key, name) > 0)
+                        a = mid + 1;
+                else
+                        b = mid;
+        }
+        l = a;
+        /* the first entry whose name is below name */
+        for (b = c->n; a < b;) {
+                size_t mid = a + (b - a) / 2;
+
+                if (cc_ldcache_libcmp(c->entries[mid].key, name) >= 0)
+                        a = mid + 1;
+                else
+                        b = mid;
+        }
+        h = a;
+        *lo = l;
+        *hi = h;
+}
+
 int cc_ldcache_parse(const uint8_t *data, size_t size, cc_ldcache **out, cc_error *err)
 {
         struct ctx x;
@@ -787,6 +877,7 @@ int cc_ldcache_parse(const uint8_t *data, size_t size, cc_ldcache **out, cc_erro
                         cc_err(err, CC_ERR_FORMAT, "not an ld.so.cache file (bad magic)");
                 goto done;
         }
+        x.c->sorted = is_sorted(x.c);
         *out = x.c;
         x.c = NULL;
         rv = 0;

@@ -45,6 +45,8 @@ typedef struct cc_ldcache {
         size_t n_old;     /* entries in the old-format table (0 if none) */
         cc_strv hwcaps;   /* glibc-hwcaps extension: subdirectory names, in table order, read
                              from the file offsets the loader uses ("" where none is usable) */
+        int sorted;       /* 1 when no name is above the one before it in cc_ldcache_libcmp's order, as
+                             ldconfig writes them: then each name's entries are one run */
         char *generator;  /* generator extension ("ldconfig (GNU libc) stable release version 2.36"), or NULL */
         cc_strv warnings; /* problems that did not stop parsing, one line each */
         struct cc_ldcache_block *blocks; /* the entries' strings, a few large allocations */
@@ -59,6 +61,20 @@ int cc_ldcache_is(const uint8_t *data, size_t size);
  * extension directory or section and a glibc-hwcaps index without a name. */
 int cc_ldcache_parse(const uint8_t *data, size_t size, cc_ldcache **out, cc_error *err);
 void cc_ldcache_free(cc_ldcache *c);
+
+/* glibc's _dl_cache_libcmp, the order ldconfig sorts the entries in (the
+ * largest name first): a run of digits compares as a number and above any
+ * other byte, the number as glibc's int adds it up (modulo 2^32, signed: a
+ * 10-digit run can wrap); other bytes compare as signed chars (x86's
+ * `char`), the end of a name as 0. Equal names compare 0, and so do names
+ * whose numbers are equal ("libx.so.01" and "libx.so.1"). A total order of
+ * such classes, unlike glibc's subtraction of two ints, which can overflow. */
+int cc_ldcache_libcmp(const char *a, const char *b);
+/* The entries [*lo, *hi) that may be named name, in file order: on a sorted
+ * cache the run of names equal to it in cc_ldcache_libcmp's order, found by
+ * binary search (every entry with exactly that name is in it); otherwise
+ * the whole table. The caller still compares each entry's key. */
+void cc_ldcache_span(const cc_ldcache *c, const char *name, size_t *lo, size_t *hi);
 
 /* The flags as `ldconfig -p` prints them inside the parentheses, without
  * hwcap or OS version: "libc6,x86-64", "libc6", "libc6,AArch64", "libc5",

@@ -178,6 +178,7 @@ static int read_program(cc_ldso *l, cc_machine *m, const char *exe, cc_error *er
                 l->exe_source = cc_strdup(err, "a plain program (machine and loader of /bin/sh)");
         }
         if (e->interp != NULL) {
+                l->exe_interp = exe != NULL;
                 l->interp = cc_strdup(err, e->interp);
                 l->interp_source = cc_asprintf(err, "PT_INTERP of %s", probe);
         }

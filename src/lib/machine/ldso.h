@@ -20,6 +20,7 @@ typedef struct cc_ldso {
         int big_endian;
         char *interp; /* the loader, or NULL */
         char *interp_source;
+        int exe_interp;  /* 1 when exe names its loader (PT_INTERP): a program, not a library */
         cc_strv sysdirs; /* the loader's default directories, without a trailing '/' */
         char *sysdirs_source;
         char *dst_lib;         /* $LIB */

@@ -28,7 +28,6 @@ struct cc_lnx_ctx {
         char *subdirs_source;
         int x86_level;
         int32_t cache_flags; /* the flags entries must have, -1 unknown */
-        cc_smap cache_index; /* name -> first entry index + 1 */
         const char *ld_library_path;
         /* LD_PRELOAD, then /etc/ld.so.preload: entry, where it came from, the path
          * found ("" when the loader finds none), its SONAME ("" if none) */
@@ -352,7 +351,7 @@ static int make_subdirs(cc_lnx_ctx *c, cc_error *err)
 
 /* The flags the program's cache entries must have, and the first entry of
  * each name; the setup's notes come first among the context's. */
-static int index_cache(cc_lnx_ctx *c, cc_error *err)
+static int cache_setup(cc_lnx_ctx *c, cc_error *err)
 {
         size_t i;
 
@@ -360,15 +359,6 @@ static int index_cache(cc_lnx_ctx *c, cc_error *err)
         for (i = 0; i < c->ld.notes.n; i++)
                 if (cc_strv_push(&c->notes, c->ld.notes.v[i], err) < 0)
                         return -1;
-        /* the names are the cache's own strings, which live as long as the context */
-        c->cache_index.borrow = 1;
-        if (c->ld.cache != NULL && cc_smap_reserve(&c->cache_index, c->ld.cache->n, err) < 0)
-                return -1;
-        for (i = c->ld.cache ? c->ld.cache->n : 0; i > 0; i--) {
-                /* first entry of each name: insert backwards so the first wins */
-                if (cc_smap_put(&c->cache_index, c->ld.cache->entries[i - 1].key, (void *)(uintptr_t)i, NULL, err) < 0)
-                        return -1;
-        }
         return 0;
 }
 
@@ -385,7 +375,7 @@ int cc_lnx_ctx_open(cc_machine *m, const char *exe, cc_lnx_ctx **out, cc_error *
         if (c == NULL)
                 return -1;
         c->m = m;
-        if (cc_ldso_read(m, exe, &c->ld, err) < 0 || make_subdirs(c, err) < 0 || index_cache(c, err) < 0) {
+        if (cc_ldso_read(m, exe, &c->ld, err) < 0 || make_subdirs(c, err) < 0 || cache_setup(c, err) < 0) {
                 cc_lnx_ctx_free(c);
                 return -1;
         }
@@ -405,7 +395,6 @@ void cc_lnx_ctx_free(cc_lnx_ctx *c)
         cc_ldso_free(&c->ld);
         cc_strv_free(&c->subdirs);
         free(c->subdirs_source);
-        cc_smap_free(&c->cache_index);
         cc_smap_free(&c->dirs);
         cc_strv_free(&c->pre_entry);
         cc_strv_free(&c->pre_source);
@@ -419,6 +408,11 @@ void cc_lnx_ctx_free(cc_lnx_ctx *c)
 const char *cc_lnx_ctx_interp(const cc_lnx_ctx *c)
 {
         return c->ld.interp;
+}
+
+int cc_lnx_ctx_exe_is_program(const cc_lnx_ctx *c)
+{
+        return c->ld.exe_interp;
 }
 
 cc_value *cc_lnx_ctx_facts(const cc_lnx_ctx *c, cc_error *err)
@@ -754,15 +748,35 @@ static int in_default_dir(const cc_lnx_ctx *c, const char *path)
         return 0;
 }
 
+/* Whether the cache has an entry named name (of any flags), and the span of
+ * entries to look at: the name's run when the cache is sorted, as ldconfig
+ * writes it, else the whole table from its first entry of the name. */
+static int cache_has(const cc_ldcache *cache, const char *name, size_t *lo, size_t *hi)
+{
+        size_t a, b;
+
+        if (cache == NULL)
+                return 0;
+        cc_ldcache_span(cache, name, &a, &b);
+        for (; a < b; a++)
+                if (strcmp(cache->entries[a].key, name) == 0) {
+                        if (lo != NULL)
+                                *lo = a;
+                        if (hi != NULL)
+                                *hi = b;
+                        return 1;
+                }
+        return 0;
+}
+
 static int search_cache(struct search *s, int nodeflib, cc_error *err)
 {
         const cc_ldcache *cache = s->c->ld.cache;
-        void *v = NULL;
-        size_t i, best = (size_t)-1;
+        size_t i, lo, hi, best = (size_t)-1;
         int best_prio = 1 << 30;
         char fb[64];
 
-        if (cache == NULL || !cc_smap_get(&s->c->cache_index, s->name, &v))
+        if (cache == NULL || !cache_has(cache, s->name, &lo, &hi))
                 return 0;
         /* Entries of the name with the flags this loader requires: the
          * glibc-hwcaps entry of the best level the CPU has, else the first
@@ -770,7 +784,7 @@ static int search_cache(struct search *s, int nodeflib, cc_error *err)
         {
                 size_t best_hw = (size_t)-1, first_plain = (size_t)-1;
 
-                for (i = (size_t)(uintptr_t)v - 1; i < cache->n; i++) {
+                for (i = lo; i < hi; i++) {
                         const cc_ldcache_entry *e = &cache->entries[i];
                         size_t k;
 
@@ -800,7 +814,7 @@ static int search_cache(struct search *s, int nodeflib, cc_error *err)
         {
                 int was_done = s->done, found_here = 0;
 
-                for (i = (size_t)(uintptr_t)v - 1; i < cache->n; i++) {
+                for (i = lo; i < hi; i++) {
                         const cc_ldcache_entry *e = &cache->entries[i];
                         char origin[256], detail[256];
 
@@ -882,7 +896,7 @@ static int after_notes(struct search *s, const cc_lnx_obj *chain, size_t n, cc_e
 
         if (s->r->found || s->failed)
                 return 0;
-        for (i = 0; i < s->c->ld.conf_dirs.n && !cc_smap_get(&s->c->cache_index, s->name, NULL); i++) {
+        for (i = 0; i < s->c->ld.conf_dirs.n && !cache_has(s->c->ld.cache, s->name, NULL, NULL); i++) {
                 char *p = cc_tree_join(s->c->m->tree, s->c->ld.conf_dirs.v[i], s->name, err);
                 cc_stat st;
 

@@ -116,6 +116,9 @@ cc_value *cc_lnx_ctx_facts(const cc_lnx_ctx *c, cc_error *err);
 
 /* The loader (PT_INTERP or the machine's usual one), or NULL. */
 const char *cc_lnx_ctx_interp(const cc_lnx_ctx *c);
+/* 1 when the context was opened for an exe that names its loader
+ * (PT_INTERP): a program, as cc_is_program judges one. */
+int cc_lnx_ctx_exe_is_program(const cc_lnx_ctx *c);
 /* The objects LD_PRELOAD and /etc/ld.so.preload load before anything else
  * (virtual paths of those the loader finds, in order). */
 const cc_strv *cc_lnx_ctx_preloads(const cc_lnx_ctx *c);

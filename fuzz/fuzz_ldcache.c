@@ -1,6 +1,7 @@
 /* Fuzz target for the ld.so.cache reader: parse, walk everything the parser
  * hands out and check its invariants (hwcaps pointers point into the
- * extension table, the flags string is always terminated), free. */
+ * extension table, the flags string is always terminated, every entry is
+ * in its name's lookup span), free. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +54,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 sink += strlen(buf);
                 sink += (size_t)cc_ldcache_flags_accepted(e->flags, 64, (uint16_t)e->osversion, (uint32_t)e->hwcap);
                 sink += (size_t)cc_ldcache_flags_for_elf(32, (uint16_t)e->flags, e->osversion);
+        }
+        /* every entry lies in the span of its own name (binary search on a
+         * sorted table, the whole table otherwise) */
+        for (i = 0; i < c->n && i < 256; i++) {
+                size_t lo, hi;
+
+                cc_ldcache_span(c, c->entries[i].key, &lo, &hi);
+                if (lo > i || hi <= i || hi > c->n)
+                        abort();
         }
         cc_ldcache_free(c);
         (void)sink;

@@ -5,10 +5,41 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A member's key: held in the member when short (nearly every key of a
+ * document is), else on the heap. Members move when the array grows, so a
+ * key is read through mkey, never kept as a pointer into an old array. */
+#define SMALL_KEY 16
+
 struct member {
-        char *key;
+        char *heap; /* the key when it does not fit small, else NULL */
         cc_value *val;
+        char small[SMALL_KEY];
 };
+
+static const char *mkey(const struct member *m)
+{
+        return m->heap != NULL ? m->heap : m->small;
+}
+
+static int set_key(struct member *m, const char *key, cc_error *err)
+{
+        size_t len = strlen(key);
+
+        m->heap = NULL;
+        if (len < SMALL_KEY) {
+                memcpy(m->small, key, len + 1);
+                return 0;
+        }
+        m->small[0] = '\0';
+        m->heap = cc_strndup(err, key, len);
+        return m->heap != NULL ? 0 : -1;
+}
+
+static void free_key(struct member *m)
+{
+        free(m->heap);
+        m->heap = NULL;
+}
 
 struct cudnnctl_value {
         int type;
@@ -40,7 +71,7 @@ static struct member *find_member(const cc_value *obj, const char *key)
                 return NULL;
         /* the first byte before the call: most keys differ there */
         for (i = 0; i < obj->u.obj.n; i++)
-                if (obj->u.obj.m[i].key[0] == key[0] && strcmp(obj->u.obj.m[i].key, key) == 0)
+                if (mkey(&obj->u.obj.m[i])[0] == key[0] && strcmp(mkey(&obj->u.obj.m[i]), key) == 0)
                         return &obj->u.obj.m[i];
         return NULL;
 }
@@ -92,14 +123,19 @@ cc_value *cc_v_strn(const char *s, size_t n, cc_error *err)
 
         if (s == NULL)
                 return cc_v_null(err);
-        v = new_value(CUDNNCTL_STRING, err);
-        if (v == NULL)
-                return NULL;
-        v->u.str.s = cc_strndup(err, s, n);
-        if (v->u.str.s == NULL) {
-                free(v);
+        /* the bytes right after the value: one allocation */
+        if (n > SIZE_MAX - sizeof(*v) - 1) {
+                cc_err(err, CC_ERR_NOMEM, "out of memory (%zu bytes)", n);
                 return NULL;
         }
+        v = cc_malloc(err, sizeof(*v) + n + 1);
+        if (v == NULL)
+                return NULL;
+        memset(v, 0, sizeof(*v));
+        v->type = CUDNNCTL_STRING;
+        v->u.str.s = (char *)(v + 1);
+        memcpy(v->u.str.s, s, n);
+        v->u.str.s[n] = '\0';
         v->u.str.len = n;
         return v;
 }
@@ -158,9 +194,6 @@ void cc_v_free(cc_value *v)
         if (v == NULL)
                 return;
         switch (v->type) {
-        case CUDNNCTL_STRING:
-                free(v->u.str.s);
-                break;
         case CUDNNCTL_ARRAY:
                 for (i = 0; i < v->u.arr.n; i++)
                         cc_v_free(v->u.arr.items[i]);
@@ -168,7 +201,7 @@ void cc_v_free(cc_value *v)
                 break;
         case CUDNNCTL_OBJECT:
                 for (i = 0; i < v->u.obj.n; i++) {
-                        free(v->u.obj.m[i].key);
+                        free_key(&v->u.obj.m[i]);
                         cc_v_free(v->u.obj.m[i].val);
                 }
                 free(v->u.obj.m);
@@ -253,7 +286,7 @@ int cc_v_set_null(cc_value *obj, const char *key, cc_error *err)
 
 int cc_v_append(cc_value *obj, const char *key, cc_value *v, cc_error *err)
 {
-        char *k;
+        struct member *m;
 
         if (v == NULL)
                 return -1;
@@ -272,13 +305,12 @@ int cc_v_append(cc_value *obj, const char *key, cc_value *v, cc_error *err)
                 obj->u.obj.m = p;
                 obj->u.obj.cap = ncap;
         }
-        k = cc_strdup(err, key);
-        if (k == NULL) {
+        m = &obj->u.obj.m[obj->u.obj.n];
+        if (set_key(m, key, err) < 0) {
                 cc_v_free(v);
                 return -1;
         }
-        obj->u.obj.m[obj->u.obj.n].key = k;
-        obj->u.obj.m[obj->u.obj.n].val = v;
+        m->val = v;
         obj->u.obj.n++;
         return 0;
 }
@@ -300,20 +332,21 @@ static int dedup_cmp(const void *a, const void *b)
 }
 
 /* Merge the members at positions first and dup (first < dup, equal keys):
- * first takes dup's value, dup is marked for removal (key NULL). */
-static void dedup_merge(struct member *m, size_t first, size_t dup)
+ * first takes dup's value, dup is marked for removal (gone). */
+static void dedup_merge(struct member *m, unsigned char *gone, size_t first, size_t dup)
 {
         cc_v_free(m[first].val);
         m[first].val = m[dup].val;
         m[dup].val = NULL;
-        free(m[dup].key);
-        m[dup].key = NULL;
+        free_key(&m[dup]);
+        gone[dup] = 1;
 }
 
 int cc_v_dedup(cc_value *obj, cc_error *err)
 {
         struct member *m;
         struct dedup_key *idx = NULL;
+        unsigned char small_gone[8] = {0}, *gone = small_gone;
         size_t n, i, j;
         int rv = -1, any = 0;
 
@@ -327,11 +360,11 @@ int cc_v_dedup(cc_value *obj, cc_error *err)
         }
         if (n <= 8) {
                 for (i = 0; i < n; i++) {
-                        if (m[i].key == NULL)
+                        if (gone[i])
                                 continue;
                         for (j = i + 1; j < n; j++) {
-                                if (m[j].key != NULL && strcmp(m[i].key, m[j].key) == 0) {
-                                        dedup_merge(m, i, j);
+                                if (!gone[j] && strcmp(mkey(&m[i]), mkey(&m[j])) == 0) {
+                                        dedup_merge(m, gone, i, j);
                                         any = 1;
                                 }
                         }
@@ -340,13 +373,15 @@ int cc_v_dedup(cc_value *obj, cc_error *err)
                 /* n log n: sort (key, position) pairs; in each run of equal
                  * keys the first position takes the last value. */
                 idx = cc_calloc(err, n, sizeof(*idx));
-                if (idx == NULL)
+                gone = cc_calloc(err, n, 1);
+                if (idx == NULL || gone == NULL)
                         goto fail;
                 for (i = 0; i < n; i++) {
-                        idx[i].key = m[i].key;
+                        idx[i].key = mkey(&m[i]);
                         idx[i].pos = i;
                 }
                 qsort(idx, n, sizeof(*idx), dedup_cmp);
+                /* a run's keys are all compared before any of them is freed */
                 for (i = 0; i < n; i = j) {
                         size_t k;
 
@@ -356,23 +391,25 @@ int cc_v_dedup(cc_value *obj, cc_error *err)
                                 continue;
                         for (k = i + 1; k < j - 1; k++) {
                                 cc_v_free(m[idx[k].pos].val);
-                                free(m[idx[k].pos].key);
+                                free_key(&m[idx[k].pos]);
                                 m[idx[k].pos].val = NULL;
-                                m[idx[k].pos].key = NULL;
+                                gone[idx[k].pos] = 1;
                         }
-                        dedup_merge(m, idx[i].pos, idx[j - 1].pos);
+                        dedup_merge(m, gone, idx[i].pos, idx[j - 1].pos);
                         any = 1;
                 }
         }
         if (any) {
                 for (i = 0, j = 0; i < n; i++)
-                        if (m[i].key != NULL)
+                        if (!gone[i])
                                 m[j++] = m[i];
                 obj->u.obj.n = j;
         }
         rv = 0;
 fail:
         free(idx);
+        if (gone != small_gone)
+                free(gone);
         return rv;
 }
 
@@ -386,7 +423,7 @@ cc_value *cc_v_take(cc_value *obj, const char *key)
                 return NULL;
         i = (size_t)(m - obj->u.obj.m);
         v = m->val;
-        free(m->key);
+        free_key(m);
         memmove(m, m + 1, (obj->u.obj.n - i - 1) * sizeof(*m));
         obj->u.obj.n--;
         return v;
@@ -459,7 +496,7 @@ const char *cudnnctl_value_key_at(const cudnnctl_value *v, size_t i)
 {
         if (v == NULL || v->type != CUDNNCTL_OBJECT || i >= v->u.obj.n)
                 return NULL;
-        return v->u.obj.m[i].key;
+        return mkey(&v->u.obj.m[i]);
 }
 
 const char *cudnnctl_value_str(const cudnnctl_value *v)
@@ -683,7 +720,7 @@ static int json_write(const cc_value *v, int pretty, int depth, cc_buf *out, cc_
                 if (cc_buf_putc(out, '{', err) < 0)
                         return -1;
                 for (i = 0; i < v->u.obj.n; i++) {
-                        const char *k = v->u.obj.m[i].key;
+                        const char *k = mkey(&v->u.obj.m[i]);
 
                         if (i && cc_buf_putc(out, ',', err) < 0)
                                 return -1;
@@ -771,7 +808,7 @@ static cc_value *copy_at(const cc_value *v, int depth, cc_error *err)
         case CUDNNCTL_OBJECT:
                 c = cc_v_object(err);
                 for (i = 0; c != NULL && i < v->u.obj.n; i++)
-                        if (cc_v_append(c, v->u.obj.m[i].key, copy_at(v->u.obj.m[i].val, depth + 1, err), err) < 0) {
+                        if (cc_v_append(c, mkey(&v->u.obj.m[i]), copy_at(v->u.obj.m[i].val, depth + 1, err), err) < 0) {
                                 cc_v_free(c);
                                 return NULL;
                         }

@@ -7,17 +7,49 @@
 
 #define MAX_TRIES 100000
 
+/* The tries' strings: a few blocks per resolution instead of an allocation
+ * each (a missing name is tried in hundreds of places). A block never
+ * moves, so the strings' pointers stay good. */
+struct cc_res_strs {
+        struct cc_res_strs *next;
+        size_t used, cap;
+        char b[];
+};
+
+static char *res_str(cc_resolution *r, const char *s, cc_error *err)
+{
+        size_t len = strlen(s) + 1;
+        struct cc_res_strs *b = r->strs;
+        char *p;
+
+        if (b == NULL || b->cap - b->used < len) {
+                size_t cap = b == NULL ? 1024 : b->cap < 16384 ? b->cap * 2 : 16384;
+
+                if (cap < len)
+                        cap = len;
+                b = cc_malloc(err, sizeof(*b) + cap);
+                if (b == NULL)
+                        return NULL;
+                b->next = r->strs;
+                b->used = 0;
+                b->cap = cap;
+                r->strs = b;
+        }
+        p = b->b + b->used;
+        memcpy(p, s, len);
+        b->used += len;
+        return p;
+}
+
 void cc_resolution_free(cc_resolution *r)
 {
-        size_t i;
-
         if (r == NULL)
                 return;
-        for (i = 0; i < r->ntries; i++) {
-                free(r->tries[i].path);
-                free(r->tries[i].origin);
-                free(r->tries[i].detail);
-                free(r->tries[i].realpath);
+        while (r->strs != NULL) {
+                struct cc_res_strs *b = r->strs;
+
+                r->strs = b->next;
+                free(b);
         }
         free(r->tries);
         free(r->name);
@@ -48,18 +80,19 @@ int cc_resolution_add(cc_resolution *r, const char *path, int how, const char *o
         memset(t, 0, sizeof(*t));
         t->how = how;
         t->outcome = outcome;
-        t->path = cc_strdup(err, path ? path : "");
-        t->origin = origin ? cc_strdup(err, origin) : NULL;
-        t->detail = detail ? cc_strdup(err, detail) : NULL;
-        t->realpath = realpath ? cc_strdup(err, realpath) : NULL;
-        if (t->path == NULL || (origin && t->origin == NULL) || (detail && t->detail == NULL) ||
-            (realpath && t->realpath == NULL)) {
-                free(t->path);
-                free(t->origin);
-                free(t->detail);
-                free(t->realpath);
+        t->path = res_str(r, path ? path : "", err);
+        if (t->path == NULL)
                 return -1;
-        }
+        /* places of one search-path entry share its origin */
+        if (origin != NULL && r->ntries > 0 && r->tries[r->ntries - 1].origin != NULL &&
+            strcmp(r->tries[r->ntries - 1].origin, origin) == 0)
+                t->origin = r->tries[r->ntries - 1].origin;
+        else if (origin != NULL && (t->origin = res_str(r, origin, err)) == NULL)
+                return -1;
+        if (detail != NULL && (t->detail = res_str(r, detail, err)) == NULL)
+                return -1;
+        if (realpath != NULL && (t->realpath = res_str(r, realpath, err)) == NULL)
+                return -1;
         r->ntries++;
         return 0;
 }

@@ -67,13 +67,15 @@ typedef struct cc_resolution {
         int win_error;  /* Windows: the LoadLibrary error (0, 126 not found, 193 bad format) */
         cc_try *tries;  /* every place, in search order */
         size_t ntries;
-        size_t ntried; /* tries[0..ntried) are what the loader itself tried (up to the winner);
-                          the rest were looked at only to find shadowed copies */
-        cc_strv notes; /* things the user should know about this search, one line each */
+        size_t ntried;            /* tries[0..ntried) are what the loader itself tried (up to the winner);
+                                     the rest were looked at only to find shadowed copies */
+        cc_strv notes;            /* things the user should know about this search, one line each */
+        struct cc_res_strs *strs; /* the tries' strings, in blocks freed with the resolution */
 } cc_resolution;
 
 void cc_resolution_free(cc_resolution *r);
-/* Append one place (copies the strings; realpath may be NULL). */
+/* Append one place (copies the strings into the resolution's blocks: they
+ * live as long as it; realpath may be NULL). */
 int cc_resolution_add(cc_resolution *r, const char *path, int how, const char *origin, int outcome, const char *detail,
                       const char *realpath, cc_error *err);
 /* The resolution as facts (docs/json.md "resolution"). */

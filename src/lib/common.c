@@ -614,15 +614,41 @@ struct cc_smap_slot {
         uint64_t hash;
 };
 
+static uint64_t smap_mix(uint64_t h, uint64_t w)
+{
+        h = (h ^ w) * 0xff51afd7ed558ccdULL;
+        return h ^ (h >> 32);
+}
+
 static uint64_t smap_hash(const char *s, int nocase)
 {
-        uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+        uint64_t h, w;
+        size_t n, i, k;
 
-        for (; *s; s++) {
-                h ^= (uint64_t)(unsigned char)(nocase ? cc_ascii_tolower((unsigned char)*s) : *s);
-                h *= 1099511628211ULL;
+        if (nocase) {
+                h = 1469598103934665603ULL; /* FNV-1a over the folded bytes */
+                for (; *s; s++) {
+                        h ^= (uint64_t)(unsigned char)cc_ascii_tolower((unsigned char)*s);
+                        h *= 1099511628211ULL;
+                }
+                return h;
         }
-        return h;
+        /* eight bytes at a time (keys are mostly paths of tens of bytes),
+         * then a final mix so that the low bits, the slot, depend on all */
+        n = strlen(s);
+        h = 0x9e3779b97f4a7c15ULL ^ (uint64_t)n;
+        for (i = 0; i + 8 <= n; i += 8) {
+                memcpy(&w, s + i, 8);
+                h = smap_mix(h, w);
+        }
+        if (i < n) {
+                for (w = 0, k = 0; i + k < n; k++)
+                        w |= (uint64_t)(unsigned char)s[i + k] << (8 * k);
+                h = smap_mix(h, w);
+        }
+        h ^= h >> 29;
+        h *= 0xc4ceb9fe1a85ec53ULL;
+        return h ^ (h >> 32);
 }
 
 static int smap_eq(const cc_smap *m, const char *a, const char *b)

@@ -753,7 +753,19 @@ int cc_ldcache_libcmp(const char *a, const char *b)
 {
         /* signed bytes, as glibc's `char` on x86 and as ldconfig compared them there */
         const signed char *p1 = (const signed char *)a, *p2 = (const signed char *)b;
+        size_t k = 0;
 
+        /* the bytes both share compare equal: start where they part, or at
+         * the run of digits the shared bytes end in (names in a cache share
+         * long prefixes) */
+        while (p1[k] != 0 && p1[k] == p2[k])
+                k++;
+        if (p1[k] == p2[k])
+                return 0;
+        while (k > 0 && is_digit(p1[k - 1]))
+                k--;
+        p1 += k;
+        p2 += k;
         while (*p1 != 0) {
                 if (is_digit(*p1)) {
                         uint32_t v1 = 0, v2 = 0;

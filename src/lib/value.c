@@ -441,6 +441,25 @@ const cudnnctl_value *cudnnctl_value_get(const cudnnctl_value *obj, const char *
         return m ? m->val : NULL;
 }
 
+const cc_value *cc_v_get_hint(const cc_value *obj, const char *key, size_t *hint)
+{
+        size_t n, i, k;
+
+        if (obj == NULL || obj->type != CUDNNCTL_OBJECT)
+                return NULL;
+        n = obj->u.obj.n;
+        /* from the hint to the end, then from the start */
+        for (k = 0, i = *hint < n ? *hint : 0; k < n; k++, i = i + 1 < n ? i + 1 : 0) {
+                const char *mk = mkey(&obj->u.obj.m[i]);
+
+                if (mk[0] == key[0] && strcmp(mk, key) == 0) {
+                        *hint = i + 1;
+                        return obj->u.obj.m[i].val;
+                }
+        }
+        return NULL;
+}
+
 const cudnnctl_value *cudnnctl_value_path(const cudnnctl_value *v, const char *path)
 {
         char part[256];

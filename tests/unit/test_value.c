@@ -1,7 +1,9 @@
 #include "testutil.h"
 
+#include "formats/json.h"
 #include "value.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -144,13 +146,79 @@ static void test_copy(void **state)
         cc_v_free(deep);
 }
 
+/* Keys short (in the member) and long (on the heap), through growth,
+ * replacement, take and the JSON reader's merge of repeated keys; the
+ * hinted lookup answers as cc_v_get does, whatever the hint. */
+static void test_keys(void **state)
+{
+        cc_error err = {0};
+        cc_value *o = cc_v_object(&err), *p = NULL;
+        char key[64];
+        const char *txt;
+        size_t i, k, hint;
+        unsigned seed = 99;
+
+        (void)state;
+        for (i = 0; i < 200; i++) {
+                /* every third key over the member's room */
+                snprintf(key, sizeof(key), i % 3 ? "k%zu" : "a-key-longer-than-sixteen-bytes-%zu", i);
+                assert_int_equal(cc_v_set_int(o, key, (int64_t)i, &err), 0);
+        }
+        assert_int_equal(cc_v_len(o), 200);
+        for (i = 0; i < 200; i++) {
+                snprintf(key, sizeof(key), i % 3 ? "k%zu" : "a-key-longer-than-sixteen-bytes-%zu", i);
+                assert_string_equal(cc_v_key_at(o, i), key);
+                assert_int_equal(cc_v_as_int(cc_v_get(o, key)), (int64_t)i);
+        }
+        /* replaced in place, taken out */
+        assert_int_equal(cc_v_set_str(o, "k1", "one", &err), 0);
+        assert_string_equal(cc_v_key_at(o, 1), "k1");
+        assert_string_equal(cc_v_get_str(o, "k1"), "one");
+        cc_v_free(cc_v_take(o, "a-key-longer-than-sixteen-bytes-0"));
+        assert_int_equal(cc_v_len(o), 199);
+        assert_string_equal(cc_v_key_at(o, 0), "k1");
+        assert_null(cc_v_get(o, "a-key-longer-than-sixteen-bytes-0"));
+        /* the hint: any start, any order, absent keys */
+        for (k = 0; k < 2000; k++) {
+                size_t want = (seed = seed * 1103515245u + 12345u) % 230;
+
+                hint = (seed = seed * 1103515245u + 12345u) % 260;
+                snprintf(key, sizeof(key), want % 3 ? "k%zu" : "a-key-longer-than-sixteen-bytes-%zu", want);
+                assert_ptr_equal(cc_v_get_hint(o, key, &hint), cc_v_get(o, key));
+                if (cc_v_get(o, key) != NULL)
+                        assert_string_equal(cc_v_key_at(o, hint - 1), key);
+        }
+        hint = 0;
+        assert_null(cc_v_get_hint(NULL, "k1", &hint));
+        cc_v_free(o);
+        /* repeated keys in JSON: one member, at the first place, the last value */
+        txt = "{\"a-key-longer-than-sixteen-bytes\":1,\"b\":2,\"a-key-longer-than-sixteen-bytes\":3,\"b\":4,"
+              "\"c\":5}";
+        assert_int_equal(cc_json_parse(txt, strlen(txt), 8, &p, &err), 0);
+        assert_int_equal(cc_v_len(p), 3);
+        assert_string_equal(cc_v_key_at(p, 0), "a-key-longer-than-sixteen-bytes");
+        assert_int_equal(cc_v_as_int(cc_v_at(p, 0)), 3);
+        assert_string_equal(cc_v_key_at(p, 1), "b");
+        assert_int_equal(cc_v_as_int(cc_v_at(p, 1)), 4);
+        assert_string_equal(cc_v_key_at(p, 2), "c");
+        cc_v_free(p);
+        /* more than eight members: the sorted merge */
+        txt = "{\"a\":1,\"b\":2,\"c\":3,\"d\":4,\"e\":5,\"f\":6,\"g\":7,\"h\":8,\"a\":9,"
+              "\"long-key-long-key-long-key\":10,\"long-key-long-key-long-key\":11,\"b\":12}";
+        assert_int_equal(cc_json_parse(txt, strlen(txt), 8, &p, &err), 0);
+        assert_int_equal(cc_v_len(p), 9);
+        assert_int_equal(cc_v_as_int(cc_v_get(p, "a")), 9);
+        assert_int_equal(cc_v_as_int(cc_v_get(p, "b")), 12);
+        assert_string_equal(cc_v_key_at(p, 8), "long-key-long-key-long-key");
+        assert_int_equal(cc_v_as_int(cc_v_at(p, 8)), 11);
+        cc_v_free(p);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
-            cmocka_unit_test(test_escaping),
-            cmocka_unit_test(test_tree),
-            cmocka_unit_test(test_public_json),
-            cmocka_unit_test(test_copy),
+            cmocka_unit_test(test_escaping), cmocka_unit_test(test_tree), cmocka_unit_test(test_public_json),
+            cmocka_unit_test(test_copy),     cmocka_unit_test(test_keys),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -127,7 +127,7 @@ static int read_view(const char *name, const cc_vw_field_desc *fd, size_t n, con
 {
         unsigned char *base = out;
         uint64_t present = 0;
-        size_t i;
+        size_t i, hint = 0; /* documents are written in the views' order: the next member first */
 
         memset(out, 0, size);
         if (cudnnctl_value_type(obj) != CUDNNCTL_OBJECT) {
@@ -140,7 +140,7 @@ static int read_view(const char *name, const cc_vw_field_desc *fd, size_t n, con
         }
         memcpy(base + node_off, &obj, sizeof(obj));
         for (i = 0; i < n; i++) {
-                const cc_value *v = cudnnctl_value_get(obj, fd[i].key);
+                const cc_value *v = cc_v_get_hint(obj, fd[i].key, &hint);
                 int t = cudnnctl_value_type(v);
                 unsigned char *p = base + fd[i].offset;
 

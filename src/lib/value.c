@@ -286,7 +286,7 @@ int cc_v_set_null(cc_value *obj, const char *key, cc_error *err)
 
 int cc_v_append(cc_value *obj, const char *key, cc_value *v, cc_error *err)
 {
-        struct member *m;
+        struct member nm;
 
         if (v == NULL)
                 return -1;
@@ -294,24 +294,25 @@ int cc_v_append(cc_value *obj, const char *key, cc_value *v, cc_error *err)
                 cc_v_free(v);
                 return cc_err(err, CC_ERR_USAGE, "internal: append to a non-object");
         }
+        /* the key copied before the array may move (it may be one of its own) */
+        if (set_key(&nm, key, err) < 0) {
+                cc_v_free(v);
+                return -1;
+        }
         if (obj->u.obj.n == obj->u.obj.cap) {
                 size_t ncap = obj->u.obj.cap ? obj->u.obj.cap * 2 : 8;
                 struct member *p = cc_realloc(err, obj->u.obj.m, ncap * sizeof(*p));
 
                 if (p == NULL) {
+                        free_key(&nm);
                         cc_v_free(v);
                         return -1;
                 }
                 obj->u.obj.m = p;
                 obj->u.obj.cap = ncap;
         }
-        m = &obj->u.obj.m[obj->u.obj.n];
-        if (set_key(m, key, err) < 0) {
-                cc_v_free(v);
-                return -1;
-        }
-        m->val = v;
-        obj->u.obj.n++;
+        nm.val = v;
+        obj->u.obj.m[obj->u.obj.n++] = nm;
         return 0;
 }
 

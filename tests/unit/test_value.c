@@ -191,6 +191,19 @@ static void test_keys(void **state)
         hint = 0;
         assert_null(cc_v_get_hint(NULL, "k1", &hint));
         cc_v_free(o);
+        /* a key read from the object's own members while its array grows
+         * (the ninth member): copied before the move (ASan reads this) */
+        o = cc_v_object(&err);
+        for (i = 0; i < 8; i++) {
+                snprintf(key, sizeof(key), "m%zu", i);
+                assert_int_equal(cc_v_set_int(o, key, (int64_t)i, &err), 0);
+        }
+        assert_int_equal(cc_v_append(o, cc_v_key_at(o, 3), cc_v_int(9, &err), &err), 0);
+        assert_string_equal(cc_v_key_at(o, 8), "m3");
+        assert_int_equal(cc_v_dedup(o, &err), 0);
+        assert_int_equal(cc_v_len(o), 8);
+        assert_int_equal(cc_v_as_int(cc_v_get(o, "m3")), 9);
+        cc_v_free(o);
         /* repeated keys in JSON: one member, at the first place, the last value */
         txt = "{\"a-key-longer-than-sixteen-bytes\":1,\"b\":2,\"a-key-longer-than-sixteen-bytes\":3,\"b\":4,"
               "\"c\":5}";

@@ -349,8 +349,8 @@ static int make_subdirs(cc_lnx_ctx *c, cc_error *err)
 
 /* ---- the cache's index ------------------------------------------------------------ */
 
-/* The flags the program's cache entries must have, and the first entry of
- * each name; the setup's notes come first among the context's. */
+/* The flags the program's cache entries must have; the setup's notes come
+ * first among the context's. */
 static int cache_setup(cc_lnx_ctx *c, cc_error *err)
 {
         size_t i;
@@ -893,10 +893,13 @@ static int search_default(struct search *s, cc_error *err)
 static int after_notes(struct search *s, const cc_lnx_obj *chain, size_t n, cc_error *err)
 {
         size_t i;
+        int in_cache;
 
         if (s->r->found || s->failed)
                 return 0;
-        for (i = 0; i < s->c->ld.conf_dirs.n && !cache_has(s->c->ld.cache, s->name, NULL, NULL); i++) {
+        /* a file in an ld.so.conf directory that the cache does not name */
+        in_cache = cache_has(s->c->ld.cache, s->name, NULL, NULL);
+        for (i = 0; !in_cache && i < s->c->ld.conf_dirs.n; i++) {
                 char *p = cc_tree_join(s->c->m->tree, s->c->ld.conf_dirs.v[i], s->name, err);
                 cc_stat st;
 

@@ -1,7 +1,8 @@
 /* Fuzz target for the transaction journal's reader (what recovery trusts to
  * undo a transaction): parse, then check what it hands out: every
  * operation's path is one the engine accepts (relative, no "..", not in the
- * engine's own directory), its kind is known, a link target only on a place
+ * engine's own directory; a registry value's splits into hive, key and
+ * value), its kind is known, a link target only on a place
  * or replace, the steps that began are within the plan, and an error is
  * one line. */
 #include <stdint.h>
@@ -31,8 +32,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (i = 0; i < info.n; i++) {
                 const cc_txn_op *o = &info.ops[i];
 
-                if (!cc_txn_path_ok(o->path) || o->kind < CC_TXN_MKDIR || o->kind > CC_TXN_RMDIR)
+                if (!cc_txn_path_ok(o->path) || o->kind < CC_TXN_MKDIR || o->kind >= CC_TXN_KINDS)
                         abort();
+                if (o->kind == CC_TXN_SETREG) {
+                        /* a registry value's path: hive, key and value name */
+                        char hive[5];
+                        char *key = NULL, *value = NULL;
+                        cc_error rerr = {0};
+
+                        if (cc_txn_reg_split(o->path, hive, &key, &value, &rerr) < 0)
+                                abort();
+                        free(key);
+                        free(value);
+                }
                 if (o->link != NULL && o->kind != CC_TXN_PLACE && o->kind != CC_TXN_REPLACE)
                         abort();
                 if (o->sha256[0] && strlen(o->sha256) != 64)

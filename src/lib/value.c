@@ -62,18 +62,28 @@ struct cudnnctl_value {
         } u;
 };
 
-/* The member `key` of an object, or NULL (also for non-objects). */
-static struct member *find_member(const cc_value *obj, const char *key)
+/* The member `key` of an object, or NULL (also for non-objects): the
+ * members from position start on, then those before it. */
+static struct member *find_member_from(const cc_value *obj, const char *key, size_t start)
 {
-        size_t i;
+        size_t n, i, k;
 
         if (obj == NULL || obj->type != CUDNNCTL_OBJECT)
                 return NULL;
-        /* the first byte before the call: most keys differ there */
-        for (i = 0; i < obj->u.obj.n; i++)
-                if (mkey(&obj->u.obj.m[i])[0] == key[0] && strcmp(mkey(&obj->u.obj.m[i]), key) == 0)
+        n = obj->u.obj.n;
+        for (k = 0, i = start < n ? start : 0; k < n; k++, i = i + 1 < n ? i + 1 : 0) {
+                const char *mk = mkey(&obj->u.obj.m[i]);
+
+                /* the first byte before the call: most keys differ there */
+                if (mk[0] == key[0] && strcmp(mk, key) == 0)
                         return &obj->u.obj.m[i];
+        }
         return NULL;
+}
+
+static struct member *find_member(const cc_value *obj, const char *key)
+{
+        return find_member_from(obj, key, 0);
 }
 
 static cc_value *new_value(int type, cc_error *err)
@@ -444,21 +454,12 @@ const cudnnctl_value *cudnnctl_value_get(const cudnnctl_value *obj, const char *
 
 const cc_value *cc_v_get_hint(const cc_value *obj, const char *key, size_t *hint)
 {
-        size_t n, i, k;
+        struct member *m = find_member_from(obj, key, *hint);
 
-        if (obj == NULL || obj->type != CUDNNCTL_OBJECT)
+        if (m == NULL)
                 return NULL;
-        n = obj->u.obj.n;
-        /* from the hint to the end, then from the start */
-        for (k = 0, i = *hint < n ? *hint : 0; k < n; k++, i = i + 1 < n ? i + 1 : 0) {
-                const char *mk = mkey(&obj->u.obj.m[i]);
-
-                if (mk[0] == key[0] && strcmp(mk, key) == 0) {
-                        *hint = i + 1;
-                        return obj->u.obj.m[i].val;
-                }
-        }
-        return NULL;
+        *hint = (size_t)(m - obj->u.obj.m) + 1;
+        return m->val;
 }
 
 const cudnnctl_value *cudnnctl_value_path(const cudnnctl_value *v, const char *path)

@@ -63,9 +63,10 @@ cc_value *cc_v_take(cc_value *obj, const char *key);
 cc_value *cc_v_getm(cc_value *obj, const char *key);
 /* cc_v_get for a reader that asks for the members in about the order they
  * were set: the members from position *hint on are looked at first, then
- * those before it; *hint becomes the position after the member found. The same answer as cc_v_get: an
- * object never holds a key twice (cc_v_set replaces, the JSON reader
- * merges repeated keys, copies keep the source's keys). */
+ * those before it; *hint becomes the position after the member found. The
+ * same answer as cc_v_get: an object never holds a key twice (cc_v_set
+ * replaces, the JSON reader merges repeated keys, copies keep the
+ * source's keys). */
 const cc_value *cc_v_get_hint(const cc_value *obj, const char *key, size_t *hint);
 /* Move every element of the array src to the end of dst; src is freed
  * (also on failure). */

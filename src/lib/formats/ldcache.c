@@ -807,10 +807,26 @@ static int is_sorted(const cc_ldcache *c)
         return 1;
 }
 
+/* In a sorted cache, from entry a on: the first entry that compares below
+ * `least` against name (least 1: the first not above name; least 0: the
+ * first below it). */
+static size_t first_past(const cc_ldcache *c, const char *name, size_t a, int least)
+{
+        size_t b = c->n;
+
+        while (a < b) {
+                size_t mid = a + (b - a) / 2;
+
+                if (cc_ldcache_libcmp(c->entries[mid].key, name) >= least)
+                        a = mid + 1;
+                else
+                        b = mid;
+        }
+        return a;
+}
+
 void cc_ldcache_span(const cc_ldcache *c, const char *name, size_t *lo, size_t *hi)
 {
-        size_t a = 0, b, l, h;
-
         if (c == NULL || name == NULL) {
                 *lo = *hi = 0;
                 return;
@@ -820,28 +836,8 @@ void cc_ldcache_span(const cc_ldcache *c, const char *name, size_t *lo, size_t *
                 *hi = c->n;
                 return;
         }
-        /* the first entry whose name is not above name */
-        for (b = c->n; a < b;) {
-                size_t mid = a + (b - a) / 2;
-
-                if (cc_ldcache_libcmp(c->entries[mid].key, name) > 0)
-                        a = mid + 1;
-                else
-                        b = mid;
-        }
-        l = a;
-        /* the first entry whose name is below name */
-        for (b = c->n; a < b;) {
-                size_t mid = a + (b - a) / 2;
-
-                if (cc_ldcache_libcmp(c->entries[mid].key, name) >= 0)
-                        a = mid + 1;
-                else
-                        b = mid;
-        }
-        h = a;
-        *lo = l;
-        *hi = h;
+        *lo = first_past(c, name, 0, 1);
+        *hi = first_past(c, name, *lo, 0);
 }
 
 int cc_ldcache_parse(const uint8_t *data, size_t size, cc_ldcache **out, cc_error *err)

@@ -456,6 +456,52 @@ void cc_strv_sort(cc_strv *sv)
                 qsort(sv->v, sv->n, sizeof(sv->v[0]), cmp_str);
 }
 
+struct cc_strblock {
+        struct cc_strblock *next;
+        size_t used, cap;
+        char data[];
+};
+
+#define STRBLOCK_FIRST ((size_t)1 << 10)
+#define STRBLOCK_MAX ((size_t)64 << 10)
+
+char *cc_strpool_add(cc_strpool *p, const char *s, size_t n, cc_error *err)
+{
+        struct cc_strblock *b = p->head;
+        char *out;
+
+        if (n >= SIZE_MAX - sizeof(*b))
+                return cc_err(err, CC_ERR_NOMEM, "out of memory (%zu bytes)", n), NULL;
+        if (b == NULL || b->cap - b->used <= n) {
+                size_t cap = b == NULL ? STRBLOCK_FIRST : b->cap < STRBLOCK_MAX ? b->cap * 2 : STRBLOCK_MAX;
+
+                if (cap < n + 1)
+                        cap = n + 1;
+                b = cc_malloc(err, sizeof(*b) + cap);
+                if (b == NULL)
+                        return NULL;
+                b->next = p->head;
+                b->used = 0;
+                b->cap = cap;
+                p->head = b;
+        }
+        out = b->data + b->used;
+        memcpy(out, s, n);
+        out[n] = '\0';
+        b->used += n + 1;
+        return out;
+}
+
+void cc_strpool_free(cc_strpool *p)
+{
+        while (p->head != NULL) {
+                struct cc_strblock *b = p->head;
+
+                p->head = b->next;
+                free(b);
+        }
+}
+
 void cc_strv_free(cc_strv *sv)
 {
         size_t i;

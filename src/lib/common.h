@@ -145,6 +145,18 @@ int cc_vwarn(cc_strv *w, int *count, int max, cc_error *err, const char *fmt, va
 void cc_strv_sort(cc_strv *sv);
 void cc_strv_free(cc_strv *sv);
 
+/* Strings that live and die together, copied into a few blocks instead of an
+ * allocation each (a block never moves: the pointers stay good until
+ * cc_strpool_free). Blocks start at 1 KiB and double up to 64 KiB; a longer
+ * string gets a block of its own. Zero-initialise. */
+typedef struct cc_strpool {
+        struct cc_strblock *head;
+} cc_strpool;
+
+/* A NUL-terminated copy of the n bytes at s. */
+char *cc_strpool_add(cc_strpool *p, const char *s, size_t n, cc_error *err);
+void cc_strpool_free(cc_strpool *p);
+
 /* A hash map from owned string keys to caller-owned values. Zero-initialise.
  * nocase: keys compare ASCII case-insensitively (set before the first put).
  * borrow: the keys are the caller's, not copied (nor freed), and must

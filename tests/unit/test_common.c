@@ -53,6 +53,44 @@ static void test_strv(void **state)
         cc_strv_free(NULL);
 }
 
+/* Every string stays where it was put while blocks fill and grow, a long
+ * one gets a block of its own, and the bytes are copied (not borrowed). */
+static void test_strpool(void **state)
+{
+        cc_strpool p = {0};
+        cc_error err = {0};
+        char *got[3000], src[32], *big, *after;
+        int i;
+
+        (void)state;
+        for (i = 0; i < 3000; i++) {
+                snprintf(src, sizeof(src), "libcudnn_%d.so.9", i);
+                got[i] = cc_strpool_add(&p, src, strlen(src) - 5 + (size_t)(i % 6), &err);
+                assert_non_null(got[i]);
+                memset(src, 'x', sizeof(src));
+        }
+        for (i = 0; i < 3000; i++) {
+                char want[32];
+
+                snprintf(want, sizeof(want), "libcudnn_%d.so.9", i);
+                want[strlen(want) - 5 + (size_t)(i % 6)] = '\0';
+                assert_string_equal(got[i], want);
+        }
+        big = malloc(200000);
+        assert_non_null(big);
+        memset(big, 'a', 200000);
+        after = cc_strpool_add(&p, big, 199999, &err);
+        free(big);
+        assert_non_null(after);
+        assert_int_equal(strlen(after), 199999);
+        assert_string_equal(cc_strpool_add(&p, "x", 0, &err), "");
+        assert_string_equal(got[2999], "libcudnn_2999.so.9");
+        assert_string_equal(got[0], "libcudnn_0");
+        cc_strpool_free(&p);
+        assert_null(p.head);
+        cc_strpool_free(&p); /* idempotent */
+}
+
 static void test_readers(void **state)
 {
         static const uint8_t d[8] = {1, 2, 3, 4, 5, 6, 7, 8};
@@ -363,6 +401,7 @@ int main(void)
             cmocka_unit_test(test_utf8),        cmocka_unit_test(test_strings),  cmocka_unit_test(test_errors),
             cmocka_unit_test(test_memmem),      cmocka_unit_test(test_utc_text), cmocka_unit_test(test_cat),
             cmocka_unit_test(test_put_escaped), cmocka_unit_test(test_smap),     cmocka_unit_test(test_memmem_at),
+            cmocka_unit_test(test_strpool),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -135,40 +135,14 @@ static const char *str_at(const struct ctx *x, uint64_t off, size_t *len)
 }
 
 /* Copy the string at off, within the allocation budget. */
-/* The entries' strings are copied into blocks of 64 KiB, not one
- * allocation each: a cache has a thousand entries, two strings each. */
-#define BLOCK_SIZE ((size_t)64 << 10)
-
-struct cc_ldcache_block {
-        struct cc_ldcache_block *next;
-        size_t used, cap;
-        char data[];
-};
-
 static int copy_str(struct ctx *x, const char *s, size_t len, char **out)
 {
-        struct cc_ldcache_block *b = x->c->blocks;
-
         x->alloced += len + 1;
         if (x->alloced > STR_ALLOC_BUDGET)
                 return cc_err(x->err, CC_ERR_LIMIT, "cache strings: more than %llu bytes in all",
                               (unsigned long long)STR_ALLOC_BUDGET);
-        if (b == NULL || b->cap - b->used < len + 1) {
-                size_t cap = len + 1 > BLOCK_SIZE ? len + 1 : BLOCK_SIZE;
-
-                b = cc_malloc(x->err, sizeof(*b) + cap);
-                if (b == NULL)
-                        return -1;
-                b->next = x->c->blocks;
-                b->used = 0;
-                b->cap = cap;
-                x->c->blocks = b;
-        }
-        *out = b->data + b->used;
-        memcpy(*out, s, len);
-        (*out)[len] = '\0';
-        b->used += len + 1;
-        return 0;
+        *out = cc_strpool_add(&x->c->strs, s, len, x->err);
+        return *out == NULL ? -1 : 0;
 }
 
 static int old_magic_at(const uint8_t *d, size_t size)
@@ -193,12 +167,7 @@ void cc_ldcache_free(cc_ldcache *c)
 {
         if (c == NULL)
                 return;
-        while (c->blocks != NULL) {
-                struct cc_ldcache_block *b = c->blocks;
-
-                c->blocks = b->next;
-                free(b);
-        }
+        cc_strpool_free(&c->strs);
         free(c->entries);
         cc_strv_free(&c->hwcaps);
         free(c->generator);

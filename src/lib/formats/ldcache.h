@@ -25,8 +25,8 @@ enum cc_ldcache_format {
 
 typedef struct cc_ldcache_entry {
         int32_t flags;
-        char *key;   /* the library name (SONAME), in the cache's string blocks */
-        char *value; /* the path, in the cache's string blocks */
+        char *key;   /* the library name (SONAME), in the cache's string pool */
+        char *value; /* the path, in the cache's string pool */
         uint32_t osversion;
         uint64_t hwcap;     /* 0 in the old format */
         int hwcaps_index;   /* index into cc_ldcache.hwcaps when the entry uses the glibc-hwcaps
@@ -49,7 +49,7 @@ typedef struct cc_ldcache {
                              ldconfig writes them: then each name's entries are one run */
         char *generator;  /* generator extension ("ldconfig (GNU libc) stable release version 2.36"), or NULL */
         cc_strv warnings; /* problems that did not stop parsing, one line each */
-        struct cc_ldcache_block *blocks; /* the entries' strings, a few large allocations */
+        cc_strpool strs; /* the entries' strings */
 } cc_ldcache;
 
 /* 1 if the bytes start with either magic. */

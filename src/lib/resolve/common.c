@@ -7,50 +7,16 @@
 
 #define MAX_TRIES 100000
 
-/* The tries' strings: a few blocks per resolution instead of an allocation
- * each (a missing name is tried in hundreds of places). A block never
- * moves, so the strings' pointers stay good. */
-struct cc_res_strs {
-        struct cc_res_strs *next;
-        size_t used, cap;
-        char b[];
-};
-
 static char *res_str(cc_resolution *r, const char *s, cc_error *err)
 {
-        size_t len = strlen(s) + 1;
-        struct cc_res_strs *b = r->strs;
-        char *p;
-
-        if (b == NULL || b->cap - b->used < len) {
-                size_t cap = b == NULL ? 1024 : b->cap < 16384 ? b->cap * 2 : 16384;
-
-                if (cap < len)
-                        cap = len;
-                b = cc_malloc(err, sizeof(*b) + cap);
-                if (b == NULL)
-                        return NULL;
-                b->next = r->strs;
-                b->used = 0;
-                b->cap = cap;
-                r->strs = b;
-        }
-        p = b->b + b->used;
-        memcpy(p, s, len);
-        b->used += len;
-        return p;
+        return cc_strpool_add(&r->strs, s, strlen(s), err);
 }
 
 void cc_resolution_free(cc_resolution *r)
 {
         if (r == NULL)
                 return;
-        while (r->strs != NULL) {
-                struct cc_res_strs *b = r->strs;
-
-                r->strs = b->next;
-                free(b);
-        }
+        cc_strpool_free(&r->strs);
         free(r->tries);
         free(r->name);
         free(r->path);

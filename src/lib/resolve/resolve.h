@@ -70,7 +70,7 @@ typedef struct cc_resolution {
         size_t ntried;            /* tries[0..ntried) are what the loader itself tried (up to the winner);
                                      the rest were looked at only to find shadowed copies */
         cc_strv notes;            /* things the user should know about this search, one line each */
-        struct cc_res_strs *strs; /* the tries' strings, in blocks freed with the resolution */
+        cc_strpool strs; /* the tries' strings */
 } cc_resolution;
 
 void cc_resolution_free(cc_resolution *r);

@@ -183,6 +183,61 @@ static void test_truncated_while_mapped(void **state)
         free(p);
 }
 
+/* The same in a thread of cc_thread_start (the doctor reads libraries in
+ * its workers, deps scans large read-only data in parts): the thread keeps
+ * every asynchronous signal for the main thread but takes its own faults,
+ * so the guard's handler runs there too instead of the fault killing the
+ * process (a blocked SIGBUS from a fault is fatal whatever the handler). */
+struct sum_job {
+        const cc_map *m;
+        uint64_t sum;
+};
+
+static void sum_main(void *arg)
+{
+        struct sum_job *j = arg;
+        size_t i;
+
+        for (i = 0; i < j->m->size; i++)
+                j->sum += j->m->data[i];
+}
+
+static void test_truncated_while_mapped_in_thread(void **state)
+{
+        pid_t pid;
+        int st;
+
+        (void)state;
+        pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+                char *p = make_file("bigthread", (size_t)1 << 20, 0xAB);
+                cc_map m;
+                cc_error err = {0};
+                struct sum_job j = {&m, 0};
+                cc_thread *th = NULL;
+
+                if (cc_map_file(p, 0, &m, &err) < 0)
+                        _exit(90);
+                truncate_to(p, 5000);
+                if (cc_thread_start(sum_main, &j, &th, &err) < 0)
+                        _exit(91);
+                cc_thread_join(th);
+                if (j.sum != (uint64_t)5000 * 0xAB)
+                        _exit(92);
+                if (!cc_map_changed(&m))
+                        _exit(93);
+                cc_unmap(&m);
+                free(p);
+                _exit(0);
+        }
+        assert_int_equal(waitpid(pid, &st, 0), pid);
+        if (WIFSIGNALED(st))
+                fail_msg("the reading thread was killed by signal %d", WTERMSIG(st));
+        assert_true(WIFEXITED(st));
+        assert_int_equal(WEXITSTATUS(st), 0);
+}
+
 static void test_truncated_while_parsed(void **state)
 {
         char *src = tu_fixture("elf/cudnn9/lib/libcudnn.so.9.1.0");
@@ -390,6 +445,7 @@ int main(void)
             cmocka_unit_test(test_chain_default),
             cmocka_unit_test(test_chain_user),
             cmocka_unit_test(test_truncated_while_mapped),
+            cmocka_unit_test(test_truncated_while_mapped_in_thread),
             cmocka_unit_test(test_truncated_while_parsed),
             cmocka_unit_test(test_rewritten_same_size),
             cmocka_unit_test(test_many_maps),

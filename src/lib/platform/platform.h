@@ -327,10 +327,11 @@ int cc_fs_fault(const char *what, const char *path, cc_error *err);
 void cc_fs_fault_set(const char *spec);
 long cc_fs_fault_calls(void);
 
-/* ---- a second thread (the transaction engine's writer) -------------------
+/* ---- more threads (the transaction engine's writer, the doctor's workers) -
  *
- * A thread that runs fn(arg) with every signal blocked (the main thread
- * keeps handling interrupts and clean-up), and a mutex with one condition
+ * A thread that runs fn(arg) with every signal blocked but the faults it
+ * raises itself (SIGBUS, SIGSEGV, SIGFPE, SIGILL: the main thread keeps
+ * handling interrupts and clean-up), and a mutex with one condition
  * variable to hand work to it. */
 typedef struct cc_thread cc_thread;
 int cc_thread_start(void (*fn)(void *), void *arg, cc_thread **out, cc_error *err);

@@ -19,7 +19,7 @@ struct cc_thread {
 };
 
 /* Set in a thread of cc_thread_start: the mask children started there get
- * (the thread itself blocks every signal). */
+ * (the thread itself blocks every signal but its own faults). */
 static _Thread_local const sigset_t *child_mask;
 
 const sigset_t *cc_posix_thread_child_mask(void);
@@ -55,8 +55,16 @@ int cc_thread_start(void (*fn)(void *), void *arg, cc_thread **out, cc_error *er
         t->fn = fn;
         t->arg = arg;
         /* The new thread inherits this mask: every signal stays with the
-         * main thread, whose handlers clean up and re-raise. */
+         * main thread, whose handlers clean up and re-raise. Not the faults
+         * the thread raises itself: a blocked SIGBUS from a read of a mapped
+         * file that shrank kills the process whatever the handler (Linux
+         * resets it), where the mapping guard's handler would have mapped
+         * zeros over the rest (posix.c). */
         sigfillset(&all);
+        sigdelset(&all, SIGBUS);
+        sigdelset(&all, SIGSEGV);
+        sigdelset(&all, SIGFPE);
+        sigdelset(&all, SIGILL);
         pthread_sigmask(SIG_SETMASK, &all, &old);
         t->before = old;
         e = pthread_create(&t->id, NULL, trampoline, t);

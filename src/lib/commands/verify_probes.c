@@ -3,6 +3,7 @@
  * what they need found on the machine first (the libcudart cuDNN pairs
  * with). Judging what they answer is verify_runtime.c's. */
 #include "verify_int.h"
+#include "which.h"
 
 #include "../platform/platform.h"
 #include "../probe/probe.h"
@@ -156,7 +157,7 @@ static char *find_cudart(struct cc_vctx *v, int cudart_version, cc_value **how, 
          * installation's bin directory, where the zip's cudart sits. */
         if (v->windows)
                 wo.win_mode = CUDNNCTL_WIN_ALTERED;
-        if (cudnnctl_which(v->m, names, 1, &wo, &w, err) == 0) {
+        if (cc_which_resolve(v->m, names, 1, &wo, &w, err) == 0) {
                 cc_vw_which_doc_read(w, &wd, NULL);
                 cc_vw_resolution_at(wd.results, 0, &r, NULL);
                 if (r.found && r.path != NULL) {

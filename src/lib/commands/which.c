@@ -1,5 +1,7 @@
 /* cudnnctl_which: where the loader finds a name, what it shadows, and the
  * copies that are on the machine but on no search path. */
+#include "which.h"
+
 #include "../discover/discover.h"
 #include "../facts/views.h"
 #include "../inspect/inspect.h"
@@ -153,8 +155,23 @@ static int found_dirs(cc_machine *m, const cc_resolution *rs, size_t n, cc_strv 
         return 0;
 }
 
+static int which_run(cudnnctl_machine *m, const char *const *queries, size_t nq, const cudnnctl_which_options *opts,
+                     int resolve_only, cudnnctl_value **out, cudnnctl_error *err);
+
 int cudnnctl_which(cudnnctl_machine *m, const char *const *queries, size_t nq, const cudnnctl_which_options *opts,
                    cudnnctl_value **out, cudnnctl_error *err)
+{
+        return which_run(m, queries, nq, opts, 0, out, err);
+}
+
+int cc_which_resolve(cc_machine *m, const char *const *queries, size_t nq, const cudnnctl_which_options *opts,
+                     cc_value **out, cc_error *err)
+{
+        return which_run(m, queries, nq, opts, 1, out, err);
+}
+
+static int which_run(cudnnctl_machine *m, const char *const *queries, size_t nq, const cudnnctl_which_options *opts,
+                     int resolve_only, cudnnctl_value **out, cudnnctl_error *err)
 {
         static const cudnnctl_which_options defaults = {0};
         cc_value *doc = NULL, *results = NULL;
@@ -277,8 +294,8 @@ int cudnnctl_which(cudnnctl_machine *m, const char *const *queries, size_t nq, c
          * the copies on no search path are the answer's most useful part);
          * otherwise only the directories of the copies found: what they
          * belong to, without walking every root of the machine. */
-        fi.machine = opts->everywhere || unsatisfied > 0;
-        {
+        fi.machine = !resolve_only && (opts->everywhere || unsatisfied > 0);
+        if (!resolve_only) {
                 cc_strv dirs = {0};
                 cc_error derr = {0};
                 int drc = 0;
@@ -314,7 +331,8 @@ int cudnnctl_which(cudnnctl_machine *m, const char *const *queries, size_t nq, c
         for (i = 0; i < names.n; i++) {
                 cc_value *f = cc_resolution_facts(&rs[i], err);
 
-                if (f == NULL || cc_v_push(results, f, err) < 0 || annotate_result(m, &fi, f, err) < 0 ||
+                if (f == NULL || cc_v_push(results, f, err) < 0 ||
+                    (!resolve_only && annotate_result(m, &fi, f, err) < 0) ||
                     (fi.machine && elsewhere(m, &fi, &rs[i], f, err) < 0))
                         goto done;
         }

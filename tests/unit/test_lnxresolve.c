@@ -421,6 +421,74 @@ static void test_isa_level_as_ldso(void **state)
 #endif
 }
 
+/* glibc's release, whose rules the emulation follows (glibc-hwcaps, legacy
+ * hwcap directories): the loader's own banner first, else libc.so.6's in
+ * the first default directory, else unknown. */
+static void write_bytes(const char *dir, const char *rel, const char *b, size_t n)
+{
+        char p[512];
+        FILE *f;
+
+        snprintf(p, sizeof(p), "%s%s", dir, rel);
+        mkparent(p);
+        f = fopen(p, "wb");
+        assert_non_null(f);
+        assert_int_equal(fwrite(b, 1, n, f), n);
+        fclose(f);
+}
+
+static char *glibc_of(const char *dir)
+{
+        cudnnctl_machine_options o = {0};
+        cudnnctl_error err = {0};
+        cudnnctl_machine *m = NULL;
+        cc_lnx_ctx *c = NULL;
+        cc_value *facts;
+        const char *g;
+        char *out;
+
+        o.root = dir;
+        assert_int_equal(cudnnctl_machine_open(&o, &m, &err), 0);
+        assert_int_equal(cc_lnx_ctx_open(m, NULL, &c, &err), 0);
+        facts = cc_lnx_ctx_facts(c, &err);
+        assert_non_null(facts);
+        g = cc_v_get_str(facts, "glibc");
+        out = g ? strdup(g) : NULL;
+        cc_v_free(facts);
+        cc_lnx_ctx_free(c);
+        cudnnctl_machine_free(m);
+        return out;
+}
+
+static void test_glibc_release(void **state)
+{
+        static const char ldso[] = "\0/lib/x86_64-linux-gnu/\0/usr/lib/x86_64-linux-gnu/\0/lib/\0/usr/lib/\0"
+                                   "ld.so (GNU libc) stable release version 2.31.\0";
+        static const char ldso_bare[] = "\0/lib/x86_64-linux-gnu/\0/usr/lib/x86_64-linux-gnu/\0/lib/\0/usr/lib/\0";
+        static const char libc[] = "GNU C Library (GNU libc) stable release version 2.40.\0";
+        char dir[64], cmd[128], *g;
+
+        (void)state;
+        snprintf(dir, sizeof(dir), "/tmp/cc-glibc-XXXXXX");
+        assert_non_null(mkdtemp(dir));
+        write_bytes(dir, "/lib64/ld-linux-x86-64.so.2", ldso, sizeof(ldso));
+        write_bytes(dir, "/lib/x86_64-linux-gnu/libc.so.6", libc, sizeof(libc));
+        g = glibc_of(dir);
+        assert_non_null(g);
+        assert_string_equal(g, "2.31"); /* the loader's, not libc's */
+        free(g);
+        write_bytes(dir, "/lib64/ld-linux-x86-64.so.2", ldso_bare, sizeof(ldso_bare));
+        g = glibc_of(dir);
+        assert_non_null(g);
+        assert_string_equal(g, "2.40"); /* no banner in the loader: libc's */
+        free(g);
+        snprintf(cmd, sizeof(cmd), "rm -f '%s/lib/x86_64-linux-gnu/libc.so.6'", dir);
+        sh(cmd);
+        assert_null(glibc_of(dir));
+        snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+        sh(cmd);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -433,6 +501,7 @@ int main(void)
             cmocka_unit_test(test_long_paths),
             cmocka_unit_test(test_expand_names),
             cmocka_unit_test(test_isa_level_as_ldso),
+            cmocka_unit_test(test_glibc_release),
         };
 
         return cmocka_run_group_tests(tests, setup, teardown);

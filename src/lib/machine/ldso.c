@@ -99,6 +99,22 @@ static int find_glibc_version(const uint8_t *d, size_t n, int *minor, char *buf,
         return 0;
 }
 
+/* The release in an ELF object's bytes: its .rodata first (where the
+ * string is: not through the code before it, each page touched a fault),
+ * then the whole file. */
+static int find_release(const uint8_t *d, size_t n, int *minor, char *buf, size_t bsize)
+{
+        cc_elf *e = NULL;
+        cc_error eerr = {0};
+        int hit = 0;
+
+        if (cc_elf_parse_opts(d, n, CC_ELF_NO_SYMBOLS, &e, &eerr) == 0 && e->rodata_size > 0 &&
+            cc_range_ok(n, e->rodata_off, e->rodata_size))
+                hit = find_glibc_version(d + e->rodata_off, (size_t)e->rodata_size, minor, buf, bsize);
+        cc_elf_free(e);
+        return hit || find_glibc_version(d, n, minor, buf, bsize);
+}
+
 /* The usual loader and AT_PLATFORM of each machine (elfclass 0: either). */
 static const struct machine_defaults {
         uint16_t machine;
@@ -208,11 +224,24 @@ static int read_loader(cc_ldso *l, cc_machine *m, cc_error *err)
                                 return -1;
                 }
         }
+        l->glibc_minor = -1;
         if (l->interp != NULL && cc_tree_map(m->tree, l->interp, (size_t)64 << 20, &mp, &merr) == 0) {
+                char buf[32];
+
                 found = find_sysdirs(mp.data, mp.size, &l->sysdirs, err);
-                if (found > 0 && cc_map_check(&mp, l->interp, &merr) < 0) {
+                /* the release whose rules the loader follows (glibc-hwcaps
+                 * from 2.33, legacy hwcap directories before 2.37): its own
+                 * banner ("ld.so (...) stable release version 2.36."), read
+                 * with the directories; libc.so.6's below when it has none */
+                if (found >= 0 && find_release(mp.data, mp.size, &l->glibc_minor, buf, sizeof(buf)) &&
+                    (l->glibc = cc_strdup(err, buf)) == NULL)
+                        found = -1;
+                if (found >= 0 && cc_map_check(&mp, l->interp, &merr) < 0) {
                         cc_strv_free(&l->sysdirs);
                         found = 0;
+                        free(l->glibc);
+                        l->glibc = NULL;
+                        l->glibc_minor = -1;
                 }
                 cc_unmap(&mp);
                 if (found < 0)
@@ -248,8 +277,7 @@ static int read_loader(cc_ldso *l, cc_machine *m, cc_error *err)
         }
         if (l->dst_lib == NULL)
                 return -1;
-        /* the glibc release, from libc.so.6 in the first system directory */
-        l->glibc_minor = -1;
+        /* else the glibc release from libc.so.6 in the first system directory */
         for (i = 0; i < l->sysdirs.n && l->glibc_minor < 0; i++) {
                 char *p = cc_tree_join(m->tree, l->sysdirs.v[i], "libc.so.6", err);
                 char buf[32];
@@ -257,19 +285,7 @@ static int read_loader(cc_ldso *l, cc_machine *m, cc_error *err)
                 if (p == NULL)
                         return -1;
                 if (cc_tree_map(m->tree, p, (size_t)64 << 20, &mp, &merr) == 0) {
-                        /* the string is in .rodata: read there first, not
-                         * through the 1.4 MB of code before it (each page
-                         * touched is a fault), then the whole file */
-                        cc_elf *e = NULL;
-                        cc_error eerr = {0};
-                        int hit = 0;
-
-                        if (cc_elf_parse_opts(mp.data, mp.size, CC_ELF_NO_SYMBOLS, &e, &eerr) == 0 &&
-                            e->rodata_size > 0)
-                                hit = find_glibc_version(mp.data + e->rodata_off, (size_t)e->rodata_size,
-                                                         &l->glibc_minor, buf, sizeof(buf));
-                        cc_elf_free(e);
-                        if (hit || find_glibc_version(mp.data, mp.size, &l->glibc_minor, buf, sizeof(buf))) {
+                        if (find_release(mp.data, mp.size, &l->glibc_minor, buf, sizeof(buf))) {
                                 if (cc_map_changed(&mp)) {
                                         l->glibc_minor = -1; /* read from a file that changed meanwhile */
                                 } else {

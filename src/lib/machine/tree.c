@@ -792,9 +792,24 @@ static int resolve_fast_at(cc_tree *t, const char *vpath, int follow, int links,
                 return 1;
         memcpy(key, vpath, kl);
         key[kl] = '\0';
-        if (!cc_smap_get(&t->dirs, key, &v))
-                return 1;
-        d = v;
+        if (cc_smap_get(&t->dirs, key, &v)) {
+                d = v;
+        } else {
+                /* the directory looked up (and cached) as the general walk
+                 * looks up a path's parent: a link's target in another
+                 * directory is then not walked from the root each time */
+                cc_strv comps = {0};
+                char drive = 0;
+
+                if (vsplit(t, key, &drive, &comps, err) < 0)
+                        return -1;
+                d = lookup_dir(t, drive, comps.v, comps.n, err);
+                cc_strv_free(&comps);
+                if (d == NULL)
+                        return -1;
+                if (d->st.type != CC_FT_DIR && links > 0)
+                        return 1; /* the walk from the link says why */
+        }
         if (d->st.type != CC_FT_DIR) {
                 out->st.type = CC_FT_NONE;
                 memcpy(out->why, d->why, sizeof(out->why));

@@ -545,6 +545,52 @@ static void test_comment_runs(void **state)
         cc_buf_free(&b);
 }
 
+/* Where a comment ends: at a '/' whose character before, after splices, is
+ * a '*' of the comment (not the opening one), and nowhere else. Each text
+ * defines SEEN after the comment, and HIDDEN inside it when it has one. */
+static void test_comment_ends(void **state)
+{
+        static const struct {
+                const char *text;
+                int line; /* SEEN's */
+        } cases[] = {
+            {"/*/ #define HIDDEN 1 */\n#define SEEN 1\n", 2},
+            {"/**/\n#define SEEN 1\n", 2},
+            {"/***/\n#define SEEN 1\n", 2},
+            {"/* **/\n#define SEEN 1\n", 2},
+            {"/*/*/\n#define SEEN 1\n", 2},
+            {"/* a / b // c ** / d \n#define HIDDEN 1 */\n#define SEEN 1\n", 3},
+            {"/* *\\\n/\n#define SEEN 1\n", 3},                     /* a splice between '*' and '/' ends it */
+            {"/* *\\\r\n/\n#define SEEN 1\n", 3},                   /* a CRLF splice too */
+            {"/* *\\\n\\\n/\n#define SEEN 1\n", 4},                 /* two splices */
+            {"/* *\r\n/ #define HIDDEN 1 */\n#define SEEN 1\n", 3}, /* a line end between: not */
+            {"/* *\\x/ #define HIDDEN 1 */\n#define SEEN 1\n", 2},  /* a backslash, no splice: not */
+            {"/*\n * doc\n * more\n *\n */\n#define SEEN 1\n", 6},
+            {"/*\r * doc\r */\r#define SEEN 1\r", 4}, /* CR line ends */
+        };
+        size_t i;
+
+        (void)state;
+        for (i = 0; i < CC_ARRAY_LEN(cases); i++) {
+                cc_error err = {0};
+                cc_header *h = NULL;
+                const cc_header *hs[1];
+                const cc_macro *m;
+
+                assert_int_equal(cc_header_parse(cases[i].text, strlen(cases[i].text), &h, &err), 0);
+                hs[0] = h;
+                m = cc_header_find(hs, 1, "SEEN");
+                if (m == NULL)
+                        fail_msg("case %zu: SEEN not seen", i);
+                if (m->line != cases[i].line)
+                        fail_msg("case %zu: SEEN at line %d, not %d", i, m->line, cases[i].line);
+                if (cc_header_find(hs, 1, "HIDDEN") != NULL)
+                        fail_msg("case %zu: HIDDEN seen", i);
+                assert_int_equal(h->warnings.n, 0);
+                cc_header_free(h);
+        }
+}
+
 static void test_eval_arith(void **state)
 {
         static const struct ecase cases[] = {
@@ -1127,6 +1173,7 @@ int main(void)
             cmocka_unit_test(test_tricky),
             cmocka_unit_test(test_crlf_and_unterminated),
             cmocka_unit_test(test_comment_runs),
+            cmocka_unit_test(test_comment_ends),
             cmocka_unit_test(test_code_runs),
             cmocka_unit_test(test_eval_arith),
             cmocka_unit_test(test_eval_syntax),

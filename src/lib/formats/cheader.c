@@ -307,15 +307,35 @@ static uint64_t zero_bytes(uint64_t x)
         return ~(((x & lo7) + lo7) | x | lo7);
 }
 
-/* From i, the first '*', CR or backslash (or the last full word's end),
+/* From i, the first '/', CR or backslash (or the last full word's end),
  * counting the line ends passed into *line. */
 static size_t comment_run(const char *s, size_t i, size_t len, int *line)
 {
+#if defined(__SSE2__)
+        const __m128i sl = _mm_set1_epi8('/'), cr = _mm_set1_epi8('\r'), bs = _mm_set1_epi8('\\'),
+                      lf = _mm_set1_epi8('\n');
+
+        while (len - i >= 16) {
+                __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+                unsigned stop = (unsigned)_mm_movemask_epi8(
+                    _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, sl), _mm_cmpeq_epi8(v, cr)), _mm_cmpeq_epi8(v, bs)));
+                unsigned ends = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, lf));
+
+                if (stop != 0) {
+                        unsigned k = (unsigned)__builtin_ctz(stop);
+
+                        *line += __builtin_popcount(ends & ((1u << k) - 1)); /* the line ends before it */
+                        return i + k;
+                }
+                *line += __builtin_popcount(ends);
+                i += 16;
+        }
+#endif
         while (len - i >= 8) {
                 uint64_t w, stop, nl;
 
                 memcpy(&w, s + i, 8);
-                stop = zero_bytes(w ^ REP8('*')) | zero_bytes(w ^ REP8('\r')) | zero_bytes(w ^ REP8('\\'));
+                stop = zero_bytes(w ^ REP8('/')) | zero_bytes(w ^ REP8('\r')) | zero_bytes(w ^ REP8('\\'));
                 nl = zero_bytes(w ^ REP8('\n'));
                 if (stop != 0) {
                         unsigned k = (unsigned)__builtin_ctzll(stop) >> 3;
@@ -333,10 +353,14 @@ static size_t comment_run(const char *s, size_t i, size_t len, int *line)
 }
 #endif
 
-/* At "/ *": skip the comment. Returns 1 if it was unterminated. */
+/* At "/ *": skip the comment. Returns 1 if it was unterminated. A comment
+ * ends at a '/' whose character before (after splices) is a '*' of the
+ * comment: the runs of plain bytes go at once up to a '/', and only a '/',
+ * a CR or a backslash (a splice) goes through the reader (doc comments have
+ * a '*' on every line, a '/' seldom). */
 static int skip_block_comment(struct rd *r)
 {
-        int c;
+        int c, star = 0; /* the last character read was a '*' of the comment */
 
         rd_adv(r);
         rd_adv(r);
@@ -346,20 +370,19 @@ static int skip_block_comment(struct rd *r)
 #ifdef CH_WORDS
                 i = comment_run(r->s, i, r->len, &r->line);
 #endif
-                /* a run of plain bytes at once (headers are mostly comments):
-                 * only '*', CR and a backslash (a splice) need the reader */
-                while (i < r->len && r->s[i] != '*' && r->s[i] != '\r' && r->s[i] != '\\') {
+                while (i < r->len && r->s[i] != '/' && r->s[i] != '\r' && r->s[i] != '\\') {
                         r->line += r->s[i] == '\n';
                         i++;
                 }
+                if (i > r->pos)
+                        star = r->s[i - 1] == '*'; /* a plain byte: itself */
                 r->pos = i;
                 if ((c = rd_peek(r)) == -1)
                         return 1;
                 rd_adv(r);
-                if (c == '*' && rd_peek(r) == '/') {
-                        rd_adv(r);
+                if (c == '/' && star)
                         return 0;
-                }
+                star = c == '*';
         }
 }
 

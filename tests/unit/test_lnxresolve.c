@@ -43,17 +43,23 @@ static void put(const char *name, const char *rel)
         free(src);
 }
 
-static void put_text(const char *rel, const char *text)
+/* n bytes at REL of the tree at dir (directories made). */
+static void put_bytes(const char *dir, const char *rel, const char *b, size_t n)
 {
         char dst[512];
         FILE *f;
 
-        snprintf(dst, sizeof(dst), "%s%s", root, rel);
+        snprintf(dst, sizeof(dst), "%s%s", dir, rel);
         mkparent(dst);
-        f = fopen(dst, "w");
+        f = fopen(dst, "wb");
         assert_non_null(f);
-        fputs(text, f);
+        assert_int_equal(fwrite(b, 1, n, f), n);
         fclose(f);
+}
+
+static void put_text(const char *rel, const char *text)
+{
+        put_bytes(root, rel, text, strlen(text));
 }
 
 /* A 32-bit i386 ET_DYN header: ld.so passes over it. */
@@ -421,22 +427,7 @@ static void test_isa_level_as_ldso(void **state)
 #endif
 }
 
-/* glibc's release, whose rules the emulation follows (glibc-hwcaps, legacy
- * hwcap directories): the loader's own banner first, else libc.so.6's in
- * the first default directory, else unknown. */
-static void write_bytes(const char *dir, const char *rel, const char *b, size_t n)
-{
-        char p[512];
-        FILE *f;
-
-        snprintf(p, sizeof(p), "%s%s", dir, rel);
-        mkparent(p);
-        f = fopen(p, "wb");
-        assert_non_null(f);
-        assert_int_equal(fwrite(b, 1, n, f), n);
-        fclose(f);
-}
-
+/* The "glibc" fact of the loader emulation over the tree at dir (NULL: unknown). */
 static char *glibc_of(const char *dir)
 {
         cudnnctl_machine_options o = {0};
@@ -460,6 +451,9 @@ static char *glibc_of(const char *dir)
         return out;
 }
 
+/* glibc's release, whose rules the emulation follows (glibc-hwcaps, legacy
+ * hwcap directories): the loader's own banner first, else libc.so.6's in
+ * the first default directory, else unknown. */
 static void test_glibc_release(void **state)
 {
         static const char ldso[] = "\0/lib/x86_64-linux-gnu/\0/usr/lib/x86_64-linux-gnu/\0/lib/\0/usr/lib/\0"
@@ -471,13 +465,13 @@ static void test_glibc_release(void **state)
         (void)state;
         snprintf(dir, sizeof(dir), "/tmp/cc-glibc-XXXXXX");
         assert_non_null(mkdtemp(dir));
-        write_bytes(dir, "/lib64/ld-linux-x86-64.so.2", ldso, sizeof(ldso));
-        write_bytes(dir, "/lib/x86_64-linux-gnu/libc.so.6", libc, sizeof(libc));
+        put_bytes(dir, "/lib64/ld-linux-x86-64.so.2", ldso, sizeof(ldso));
+        put_bytes(dir, "/lib/x86_64-linux-gnu/libc.so.6", libc, sizeof(libc));
         g = glibc_of(dir);
         assert_non_null(g);
         assert_string_equal(g, "2.31"); /* the loader's, not libc's */
         free(g);
-        write_bytes(dir, "/lib64/ld-linux-x86-64.so.2", ldso_bare, sizeof(ldso_bare));
+        put_bytes(dir, "/lib64/ld-linux-x86-64.so.2", ldso_bare, sizeof(ldso_bare));
         g = glibc_of(dir);
         assert_non_null(g);
         assert_string_equal(g, "2.40"); /* no banner in the loader: libc's */

@@ -49,7 +49,7 @@ typedef struct cc_ldcache {
                              ldconfig writes them: then each name's entries are one run */
         char *generator;  /* generator extension ("ldconfig (GNU libc) stable release version 2.36"), or NULL */
         cc_strv warnings; /* problems that did not stop parsing, one line each */
-        cc_strpool strs; /* the entries' strings */
+        cc_strpool strs;  /* the entries' strings */
 } cc_ldcache;
 
 /* 1 if the bytes start with either magic. */

@@ -1,10 +1,11 @@
 /* What the Linux dynamic loader of a machine is set up with, read from the
  * machine's files: the program whose loader it is (its ELF class and
  * machine), the loader (PT_INTERP), the loader's default directories (read
- * from its bytes), glibc's release (the loader's banner, else libc.so.6's), $LIB and $PLATFORM, the directories
- * /etc/ld.so.conf lists (its includes followed) and the parsed
- * /etc/ld.so.cache. Discovery takes roots from it; the loader emulation
- * (resolve/linux.c) searches with it. Reads files only. */
+ * from its bytes), glibc's release (the loader's banner, else libc.so.6's),
+ * $LIB and $PLATFORM, the directories /etc/ld.so.conf lists (its includes
+ * followed) and the parsed /etc/ld.so.cache. Discovery takes roots from
+ * it; the loader emulation (resolve/linux.c) searches with it. Reads files
+ * only. */
 #ifndef CC_MACHINE_LDSO_H
 #define CC_MACHINE_LDSO_H
 

@@ -67,9 +67,9 @@ typedef struct cc_resolution {
         int win_error;  /* Windows: the LoadLibrary error (0, 126 not found, 193 bad format) */
         cc_try *tries;  /* every place, in search order */
         size_t ntries;
-        size_t ntried;            /* tries[0..ntried) are what the loader itself tried (up to the winner);
-                                     the rest were looked at only to find shadowed copies */
-        cc_strv notes;            /* things the user should know about this search, one line each */
+        size_t ntried;   /* tries[0..ntried) are what the loader itself tried (up to the winner);
+                            the rest were looked at only to find shadowed copies */
+        cc_strv notes;   /* things the user should know about this search, one line each */
         cc_strpool strs; /* the tries' strings */
 } cc_resolution;
 

@@ -1313,10 +1313,26 @@ static void test_load_release(void **state)
         int rel[3] = {0, 0, 0};
 
         (void)state;
+        assert_true(e->text_size > 0); /* the code is read from .text */
         assert_int_equal(cc_elf_load_release(e, data, size, rel), 0);
         assert_int_equal(rel[0], 9);
         assert_int_equal(rel[1], 14);
         assert_int_equal(rel[2], 0);
+        {
+                uint64_t off = e->text_off, len = e->text_size;
+
+                /* without section headers, every segment: the same answer */
+                e->text_size = 0;
+                memset(rel, 0, sizeof(rel));
+                assert_int_equal(cc_elf_load_release(e, data, size, rel), 0);
+                assert_int_equal(rel[1], 14);
+                /* .text only: none of the calls in a .text said to be the ELF header */
+                e->text_off = 0;
+                e->text_size = 64;
+                assert_int_equal(cc_elf_load_release(e, data, size, rel), -1);
+                e->text_off = off;
+                e->text_size = len;
+        }
         /* what the code says, not a guess: the full-name call's minor made 15 */
         for (i = 0; i + 6 <= size; i++)
                 if (data[i] == 0x41 && data[i + 1] == 0xb9 && data[i + 2] == 14 && n++ == 0)

@@ -565,6 +565,12 @@ static int find_sections(struct ctx *c, int *have_dynsec, struct shdr *dynsec, i
                         c->e->rodata_off = s.offset;
                         c->e->rodata_size = s.size;
                 }
+                if (have_names && c->e->text_size == 0 && s.type == SHT_PROGBITS && s.name < names.len &&
+                    names.len - s.name >= 6 && memcmp(c->d + names.off + s.name, ".text", 6) == 0 &&
+                    cc_range_ok(c->size, s.offset, s.size)) {
+                        c->e->text_off = s.offset;
+                        c->e->text_size = s.size;
+                }
                 if (s.type == SHT_DYNAMIC && !*have_dynsec) {
                         *dynsec = s;
                         *have_dynsec = 1;
@@ -572,7 +578,7 @@ static int find_sections(struct ctx *c, int *have_dynsec, struct shdr *dynsec, i
                         *dynsym = s;
                         *have_dynsym = 1;
                 }
-                if (*have_dynsec && *have_dynsym && (c->e->rodata_size || !have_names))
+                if (*have_dynsec && *have_dynsym && ((c->e->rodata_size && c->e->text_size) || !have_names))
                         break;
         }
         return 0;

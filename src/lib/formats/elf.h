@@ -59,9 +59,10 @@ typedef struct cc_elf {
         /* 1: only the names cc_elf_parse_kept asked for were looked at:
          * nexports counts only those. */
         int exports_uncounted;
-        /* The .rodata section in the file (from the section headers), 0/0
-         * if there is none or no usable section table. */
+        /* The .rodata and .text sections in the file (from the section
+         * headers), 0/0 if there is none or no usable section table. */
         uint64_t rodata_off, rodata_size;
+        uint64_t text_off, text_size;
         cc_elf_load *loads; /* PT_LOAD segments */
         size_t nloads;
         cc_strv warnings; /* problems that did not stop parsing, one line each */

@@ -160,15 +160,27 @@ int cc_elf_load_release(const cc_elf *e, const uint8_t *data, size_t size, int o
         memset(&r, 0, sizeof(r));
         if (e->machine != CC_EM_X86_64 || e->bits != 64 || e->big_endian || fmt_vaddr(e, data, size, &fva) < 0)
                 return -1;
+        /* the code: .text where the section headers name it (a library's
+         * first segment also holds its symbols, read-only data and unwind
+         * tables: a third of cuDNN's graph library), else every segment */
         for (i = 0; i < e->nloads; i++) {
                 const cc_elf_load *l = &e->loads[i];
+                uint64_t off = l->offset, n = l->filesz;
 
-                if (l->offset > size || l->filesz > size - l->offset)
+                if (off > size || n > size - off)
                         continue;
-                r.seg = data + l->offset;
-                r.n = (size_t)l->filesz;
-                if (cc_lea_rip_scan(r.seg, r.n, l->vaddr, fva, release_hit, &r) < 0)
+                if (e->text_size > 0) {
+                        if (e->text_off < off || e->text_off - off > n || e->text_size > n - (e->text_off - off))
+                                continue;
+                        n = e->text_size;
+                        off = e->text_off;
+                }
+                r.seg = data + off;
+                r.n = (size_t)n;
+                if (cc_lea_rip_scan(r.seg, r.n, l->vaddr + (off - l->offset), fva, release_hit, &r) < 0)
                         return -1;
+                if (e->text_size > 0)
+                        break;
         }
         if (!r.found)
                 return -1;

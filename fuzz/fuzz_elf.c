@@ -118,6 +118,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                     cc_elf_read_vaddr(e, data, size, s->value, buf, sizeof(buf), &err) == 0)
                         sink += buf[0];
         }
+        /* the sections noted are inside the file */
+        if ((e->rodata_size && !cc_range_ok(size, e->rodata_off, e->rodata_size)) ||
+            (e->text_size && !cc_range_ok(size, e->text_off, e->text_size)))
+                abort();
         for (i = 0; i < e->nloads; i++) {
                 uint8_t b;
 

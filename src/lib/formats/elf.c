@@ -544,8 +544,17 @@ static int parse_phdrs(struct ctx *c, uint64_t phoff, uint32_t phnum, int *have_
         return 0;
 }
 
+/* 1 if s is a SHT_PROGBITS section inside the file named want (n bytes,
+ * its NUL included) in the section name table names. */
+static int progbits_named(const struct ctx *c, const struct region *names, const struct shdr *s, const char *want,
+                          size_t n)
+{
+        return s->type == SHT_PROGBITS && s->name < names->len && names->len - s->name >= n &&
+               memcmp(c->d + names->off + s->name, want, n) == 0 && cc_range_ok(c->size, s->offset, s->size);
+}
+
 /* Find SHT_DYNAMIC (for its sh_link string table, and as the dynamic table
- * when there is no PT_DYNAMIC) and SHT_DYNSYM. */
+ * when there is no PT_DYNAMIC) and SHT_DYNSYM; note .rodata and .text. */
 static int find_sections(struct ctx *c, int *have_dynsec, struct shdr *dynsec, int *have_dynsym, struct shdr *dynsym)
 {
         uint32_t i;
@@ -559,15 +568,11 @@ static int find_sections(struct ctx *c, int *have_dynsec, struct shdr *dynsec, i
         for (i = 1; i < c->shnum; i++) {
                 if (read_shdr(c, i, &s) < 0)
                         return cc_err(c->err, CC_ERR_TRUNCATED, "cannot read section header %u", i);
-                if (have_names && c->e->rodata_size == 0 && s.type == SHT_PROGBITS && s.name < names.len &&
-                    names.len - s.name >= 8 && memcmp(c->d + names.off + s.name, ".rodata", 8) == 0 &&
-                    cc_range_ok(c->size, s.offset, s.size)) {
+                if (have_names && c->e->rodata_size == 0 && progbits_named(c, &names, &s, ".rodata", 8)) {
                         c->e->rodata_off = s.offset;
                         c->e->rodata_size = s.size;
                 }
-                if (have_names && c->e->text_size == 0 && s.type == SHT_PROGBITS && s.name < names.len &&
-                    names.len - s.name >= 6 && memcmp(c->d + names.off + s.name, ".text", 6) == 0 &&
-                    cc_range_ok(c->size, s.offset, s.size)) {
+                if (have_names && c->e->text_size == 0 && progbits_named(c, &names, &s, ".text", 6)) {
                         c->e->text_off = s.offset;
                         c->e->text_size = s.size;
                 }

@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <link.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -133,6 +134,14 @@ static int guard_reaper; /* 1: PR_SET_CHILD_SUBREAPER is on */
 /* Threads between fork() and recording the child: end_strays then waits,
  * so that it never takes such a child for a stray. */
 static int spawning;
+
+/* fork() copies every descriptor, close-on-exec ones too, into a child that
+ * holds them until its exec: a program being written by one thread when
+ * another forks stays open for writing in that child a moment longer, and
+ * running it then fails with ETXTBSY ("Text file busy": the doctor's compile
+ * proof, copied from its cache and run while the framework children start).
+ * An executable is written, and fork() called, under this lock. */
+static pthread_mutex_t fork_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static const int guard_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
 
@@ -643,6 +652,7 @@ int cc_spawn_run(const cc_spawn_opts *o, cc_spawn_result *r, cc_error *err)
         /* The guard's signals wait until the child is on the list, so the
          * handler never misses it; the child gets the mask back before exec. */
         parent = getpid();
+        pthread_mutex_lock(&fork_lock);
         __atomic_add_fetch(&spawning, 1, __ATOMIC_SEQ_CST);
         block_guard_signals(&mask);
         start = cc_monotonic_us();
@@ -654,6 +664,7 @@ int cc_spawn_run(const cc_spawn_opts *o, cc_spawn_result *r, cc_error *err)
                 ATOMIC_STORE(&live_pid[slot], pid);
         sigprocmask(SIG_SETMASK, &mask, NULL);
         __atomic_sub_fetch(&spawning, 1, __ATOMIC_SEQ_CST);
+        pthread_mutex_unlock(&fork_lock);
         if (pid < 0) {
                 cc_err_errno(err, errno, "%s: cannot start", o->argv[0]);
                 goto done;
@@ -896,7 +907,7 @@ int cc_remove_tree(const char *path, cc_error *err)
         return 0;
 }
 
-int cc_write_file(const char *path, const void *data, size_t len, int executable, cc_error *err)
+static int write_whole(const char *path, const void *data, size_t len, int executable, cc_error *err)
 {
         const char *p = data;
         int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, executable ? 0755 : 0644);
@@ -920,6 +931,19 @@ int cc_write_file(const char *path, const void *data, size_t len, int executable
         if (close(fd) != 0)
                 return cc_err_errno(err, errno, "%s: cannot write", path);
         return 0;
+}
+
+int cc_write_file(const char *path, const void *data, size_t len, int executable, cc_error *err)
+{
+        int rc;
+
+        if (!executable)
+                return write_whole(path, data, len, 0, err);
+        /* no fork while it is open for writing (fork_lock) */
+        pthread_mutex_lock(&fork_lock);
+        rc = write_whole(path, data, len, 1, err);
+        pthread_mutex_unlock(&fork_lock);
+        return rc;
 }
 
 static int is_exec_file(const char *path)

@@ -19,7 +19,7 @@
 #define ROUNDS 400
 
 struct forker {
-        volatile int stop;
+        int stop; /* read and written with __atomic: set by the test when done */
         int spawned;
 };
 
@@ -28,7 +28,7 @@ static void forker_main(void *arg)
         struct forker *f = arg;
         static const char *const argv[] = {"/bin/true", NULL};
 
-        while (!f->stop) {
+        while (!__atomic_load_n(&f->stop, __ATOMIC_SEQ_CST)) {
                 cc_spawn_opts o = {0};
                 cc_spawn_result r;
                 cc_error err = {0};
@@ -78,7 +78,7 @@ static void test_run_while_forking(void **state)
                 }
                 cc_spawn_result_free(&r);
         }
-        f.stop = 1;
+        __atomic_store_n(&f.stop, 1, __ATOMIC_SEQ_CST);
         cc_thread_join(th);
         assert_true(f.spawned > 0);
         if (busy || other)

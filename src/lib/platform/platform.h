@@ -233,7 +233,9 @@ char *cc_self_exe(cc_error *err);
 char *cc_make_temp_dir(const char *prefix, cc_error *err);
 /* Remove a directory and everything in it (links are removed, not followed). */
 int cc_remove_tree(const char *path, cc_error *err);
-/* Write a whole file (created or truncated, mode 0644/0755). */
+/* Write a whole file (created or truncated, mode 0644/0755). An executable
+ * is written with no fork() of cc_spawn_run in between: a child forked
+ * while it is open would hold it so, and running it would fail (ETXTBSY). */
 int cc_write_file(const char *path, const void *data, size_t len, int executable, cc_error *err);
 /* The directories of the PATH variable `path_value` searched for an
  * executable called name (".exe" added on Windows): the first hit, or NULL

@@ -184,10 +184,10 @@ static void test_truncated_while_mapped(void **state)
 }
 
 /* The same in a thread of cc_thread_start (the doctor reads libraries in
- * its workers, deps scans large read-only data in parts): the thread keeps
- * every asynchronous signal for the main thread but takes its own faults,
- * so the guard's handler runs there too instead of the fault killing the
- * process (a blocked SIGBUS from a fault is fatal whatever the handler). */
+ * its workers): the thread keeps every asynchronous signal for the main
+ * thread but takes its own faults, so the guard's handler runs there too
+ * instead of the fault killing the process (a blocked SIGBUS from a fault
+ * is fatal whatever the handler). */
 struct sum_job {
         const cc_map *m;
         uint64_t sum;
